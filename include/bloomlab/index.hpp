@@ -1,0 +1,119 @@
+// Index schemes: how an item's k bit positions in m bits are derived.
+//
+// independent:      g_i = h(x, seed i) mod m, for i = 0..k-1 (k hash calls)
+// double hashing:   g_i = (h1 + i*s) mod m, s = 1 + (h2 mod (m-1))
+// enhanced double:  g_i = (h1 + i*h2 + (i^3 - i)/6) mod m
+//
+// where h1 = h(x, seed 0) and h2 = h(x, seed 1). Kirsch and Mitzenmacher
+// (2006) showed two hashes give the same asymptotic false-positive rate as k
+// independent ones; docs/math.md shows what the shortcut costs at small m.
+// Everything is computed exactly modulo m: there is no 64-bit wraparound
+// before the reduction, because that would change the statistics.
+//
+// The step of plain double hashing is never 0 mod m (every position would be
+// h1) and is uniform over 1..m-1. Enhanced double hashing uses h2 mod m as it
+// is: the cubic term moves the positions even when h2 mod m is 0.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "bloomlab/hash.hpp"
+
+namespace bloomlab {
+
+inline constexpr unsigned max_k = 64;
+
+// The seeded base hash h(x, seed).
+enum class hash_fn {
+  murmur3,  // MurmurHash3_x86_32(x, seed), 32 bits
+  fnv1a,    // FNV-1a 64 over the 4 seed bytes (little-endian), then x; 64 bits
+};
+
+enum class scheme { enhanced_double, double_hashing, independent };
+
+inline constexpr std::string_view name(hash_fn f) {
+  return f == hash_fn::murmur3 ? "murmur3" : "fnv1a";
+}
+
+inline constexpr std::string_view name(scheme s) {
+  switch (s) {
+    case scheme::enhanced_double: return "enhanced";
+    case scheme::double_hashing: return "double";
+    case scheme::independent: return "independent";
+  }
+  return "?";
+}
+
+inline std::optional<hash_fn> parse_hash_fn(std::string_view s) {
+  if (s == "murmur3") return hash_fn::murmur3;
+  if (s == "fnv1a") return hash_fn::fnv1a;
+  return std::nullopt;
+}
+
+inline std::optional<scheme> parse_scheme(std::string_view s) {
+  if (s == "enhanced") return scheme::enhanced_double;
+  if (s == "double") return scheme::double_hashing;
+  if (s == "independent") return scheme::independent;
+  return std::nullopt;
+}
+
+// h(x, seed). FNV-1a has no seed parameter, so the seed goes in first as four
+// little-endian bytes and every byte of x is mixed after the seeds differ.
+inline std::uint64_t base_hash(hash_fn f, std::string_view x, std::uint32_t seed) {
+  if (f == hash_fn::murmur3) return murmur3_x86_32(x, seed);
+  const char le[4] = {static_cast<char>(seed), static_cast<char>(seed >> 8),
+                      static_cast<char>(seed >> 16), static_cast<char>(seed >> 24)};
+  return fnv1a_64(x, fnv1a_64(std::string_view(le, 4)));
+}
+
+// The step of plain double hashing: uniform over 1..m-1, never 0 mod m.
+inline std::uint64_t double_step(std::uint64_t h2, std::uint64_t m) {
+  return m <= 1 ? 0 : 1 + h2 % (m - 1);
+}
+
+// Positions from two base hashes, for the two double-hashing schemes.
+// Requires m >= 1 and m <= 2^63 (so x + y never wraps), k <= max_k.
+inline void positions_from(scheme s, std::uint64_t h1, std::uint64_t h2, std::uint64_t m,
+                           unsigned k, std::uint64_t* out) {
+  std::uint64_t x = h1 % m;
+  if (s == scheme::double_hashing) {
+    const std::uint64_t step = double_step(h2, m);
+    for (unsigned i = 0; i < k; ++i) {
+      out[i] = x;
+      x += step;
+      if (x >= m) x -= m;
+    }
+    return;
+  }
+  // Enhanced: x_{i+1} = x_i + y_i, y_{i+1} = y_i + (i+1), all mod m, which
+  // telescopes to h1 + i*h2 + (i^3 - i)/6 (Dillinger and Manolios, 2004).
+  std::uint64_t y = h2 % m;
+  std::uint64_t inc = 0;  // (i+1) mod m
+  for (unsigned i = 0; i < k; ++i) {
+    out[i] = x;
+    x += y;
+    if (x >= m) x -= m;
+    if (++inc == m) inc = 0;
+    y += inc;
+    if (y >= m) y -= m;
+  }
+}
+
+// An index scheme bound to a base hash: the positions policy of a filter.
+struct indexer {
+  hash_fn hash = hash_fn::murmur3;
+  scheme kind = scheme::enhanced_double;
+
+  // The k positions of x in m bits, in order i = 0..k-1.
+  void positions(std::string_view x, std::uint64_t m, unsigned k, std::uint64_t* out) const {
+    if (kind == scheme::independent) {
+      for (unsigned i = 0; i < k; ++i) out[i] = base_hash(hash, x, i) % m;
+      return;
+    }
+    positions_from(kind, base_hash(hash, x, 0), base_hash(hash, x, 1), m, k, out);
+  }
+};
+
+}  // namespace bloomlab

@@ -1,0 +1,121 @@
+// Closed-form false-positive rates and sizing for the classic Bloom filter.
+//
+// Symbols: m bits, n distinct items, k positions per item, p a target rate.
+// The closed forms assume each position is uniform and independent of every
+// other one; exact.hpp computes what that assumption hides. Derivations and
+// sources are in docs/math.md. Numbers a reader can check: m = 2000, n = 200,
+// k = 7 gives fpr_approx = 0.819%; n = 20, p = 1% sizes to m = 192 (193 when
+// rounded to a prime) and k = 7.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+
+#include "bloomlab/index.hpp"
+
+namespace bloomlab {
+
+// Expected share of bits set after n items: 1 - (1 - 1/m)^(kn).
+inline double fill_expected(double m, double n, unsigned k) {
+  if (n <= 0) return 0.0;
+  if (m <= 1) return 1.0;
+  return -std::expm1(static_cast<double>(k) * n * std::log1p(-1.0 / m));
+}
+
+// Bloom's approximation: (1 - e^(-kn/m))^k.
+inline double fpr_approx(double m, double n, unsigned k) {
+  if (n <= 0) return 0.0;
+  return std::pow(-std::expm1(-static_cast<double>(k) * n / m), k);
+}
+
+// The fill form: (1 - (1 - 1/m)^(kn))^k, the expected fill raised to the k.
+// Bose et al. (2008) show the true rate is strictly above it for k >= 2.
+inline double fpr_fill(double m, double n, unsigned k) { return std::pow(fill_expected(m, n, k), k); }
+
+// The k that minimises the approximation: (m/n) ln 2. Needs n > 0.
+inline double k_optimal(double m, double n) { return m / n * std::numbers::ln2; }
+
+// The whole k in 1..max_k with the lowest approximate rate: the floor or the
+// ceiling of k_optimal, whichever is lower (the smaller on a tie).
+inline unsigned k_best(double m, double n) {
+  const double ko = k_optimal(m, n);
+  const double lo = std::clamp(std::floor(ko), 1.0, double(max_k));
+  const double hi = std::clamp(std::ceil(ko), 1.0, double(max_k));
+  const auto kl = static_cast<unsigned>(lo), kh = static_cast<unsigned>(hi);
+  return fpr_approx(m, n, kh) < fpr_approx(m, n, kl) ? kh : kl;
+}
+
+// Bits per item for a target rate at the optimal k: -ln p / (ln 2)^2
+// (about 9.585 for p = 1%; each factor of 10 costs 4.79 more).
+inline double bits_per_item(double p) {
+  return -std::log(p) / (std::numbers::ln2 * std::numbers::ln2);
+}
+
+namespace detail {
+
+__extension__ typedef unsigned __int128 u128;
+
+inline std::uint64_t mulmod(std::uint64_t a, std::uint64_t b, std::uint64_t n) {
+  return static_cast<std::uint64_t>(static_cast<u128>(a) * b % n);
+}
+
+inline std::uint64_t powmod(std::uint64_t a, std::uint64_t e, std::uint64_t n) {
+  std::uint64_t r = 1;
+  for (a %= n; e; e >>= 1, a = mulmod(a, a, n))
+    if (e & 1) r = mulmod(r, a, n);
+  return r;
+}
+
+}  // namespace detail
+
+// Deterministic Miller-Rabin: these twelve bases decide every 64-bit n.
+inline bool is_prime(std::uint64_t n) {
+  if (n < 2) return false;
+  for (std::uint64_t q : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
+    if (n % q == 0) return n == q;
+  }
+  std::uint64_t d = n - 1;
+  int s = 0;
+  while ((d & 1) == 0) d >>= 1, ++s;
+  for (std::uint64_t a : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
+    std::uint64_t x = detail::powmod(a, d, n);
+    if (x == 1 || x == n - 1) continue;
+    bool composite = true;
+    for (int r = 1; r < s && composite; ++r) {
+      x = detail::mulmod(x, x, n);
+      if (x == n - 1) composite = false;
+    }
+    if (composite) return false;
+  }
+  return true;
+}
+
+// The smallest prime >= n.
+inline std::uint64_t next_prime(std::uint64_t n) {
+  if (n <= 2) return 2;
+  std::uint64_t c = n | 1;
+  while (!is_prime(c)) c += 2;
+  return c;
+}
+
+struct sizing {
+  std::uint64_t m;
+  unsigned k;
+};
+
+// m = ceil(n * bits_per_item(p)), optionally rounded up to a prime, and the
+// best whole k for that m. Needs n >= 1 and 0 < p < 1.
+inline sizing size_for(double n, double p, bool prime) {
+  assert(n >= 1 && p > 0 && p < 1);
+  // The tiny allowance keeps an exact product (n * bpi = 192.0000001 from
+  // rounding) from costing a whole extra bit.
+  auto m = static_cast<std::uint64_t>(std::ceil(n * bits_per_item(p) * (1 - 1e-12)));
+  if (m < 1) m = 1;
+  if (prime) m = next_prime(m);
+  return {m, k_best(static_cast<double>(m), n)};
+}
+
+}  // namespace bloomlab
