@@ -1,0 +1,22 @@
+// Sizes a filter for 10,000 URLs at 1%, fills it, and measures its rate on
+// 100,000 URLs it never held.
+#include <bloomlab/bloom_filter.hpp>
+#include <bloomlab/math.hpp>
+#include <cstdio>
+#include <string>
+
+int main() {
+  const std::uint64_t n = 10000;
+  const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), 0.01, /*prime=*/true);
+  bloomlab::bloom_filter filter(s.m, s.k);  // MurmurHash3, enhanced double hashing
+  for (std::uint64_t i = 0; i < n; ++i) filter.add("https://example.org/page/" + std::to_string(i));
+
+  std::uint64_t missing = 0, maybe = 0;
+  for (std::uint64_t i = 0; i < n; ++i) missing += !filter.contains("https://example.org/page/" + std::to_string(i));
+  for (std::uint64_t i = 0; i < 100000; ++i) maybe += filter.contains("https://example.org/other/" + std::to_string(i));
+
+  std::printf("m = %llu bits, k = %u, fill = %.3f\n", static_cast<unsigned long long>(s.m), s.k, filter.fill());
+  std::printf("false negatives: %llu\n", static_cast<unsigned long long>(missing));
+  std::printf("false positives: %llu of 100000 (%.2f%%)\n", static_cast<unsigned long long>(maybe), maybe / 1000.0);
+  return missing == 0 && maybe < 1500 ? 0 : 1;
+}

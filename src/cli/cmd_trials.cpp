@@ -1,0 +1,44 @@
+// bloomlab trials: seeded filters of random words, with an interval.
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "format.hpp"
+#include "json.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::cli {
+
+int run_trials(const trials_args& a) {
+  lab::trials_request req;
+  req.m = parse_count("--m", a.m, 1, lab::max_m_built);
+  req.n = parse_count("--n", a.n, 1, lab::max_trial_n);
+  req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
+  req.filters = parse_count("--filters", a.filters, 2, lab::max_filters);
+  req.probes = parse_count("--probes", a.probes, 1, lab::max_probes);
+  req.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
+  req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
+  if (req.filters * (req.n + req.probes) > 2'000'000'000)
+    throw usage_error(fmt::format("--filters: {} filters of {} words and {} probes is too much work; "
+                                  "allowed: filters * (n + probes) up to 2,000,000,000",
+                                  req.filters, req.n, req.probes));
+  const lab::trials_report r = lab::trials(req);
+  if (a.json) {
+    fmt::print("{}\n", lab::to_json(r));
+    return 0;
+  }
+  fmt::print("{} filters of {} random words in {} bits, k = {}, {}, seed {};\n", thousands(r.filters),
+             thousands(r.n), thousands(r.m), r.k, describe(r.idx), r.seed);
+  fmt::print("each asked about {} words it never held.\n", thousands(r.probes));
+  fmt::print("  measured, mean:                    {} (95% t interval {} to {})\n", percent_sig(r.fpr_mean),
+             percent_sig(r.ci_low), percent_sig(r.ci_high));
+  fmt::print("  approximation (1 - e^(-kn/m))^k:   {}\n", percent_sig(r.fpr_approx));
+  fmt::print("  exact, independent positions:      {}\n", percent_sig(r.fpr_exact));
+  if (r.fpr_exact_scheme)
+    fmt::print("  exact, this scheme:                {}\n", percent_sig(*r.fpr_exact_scheme));
+  else
+    fmt::print("  exact, this scheme: not computed ({})\n", r.fpr_exact_scheme_reason);
+  return 0;
+}
+
+}  // namespace bloomlab::cli

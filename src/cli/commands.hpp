@@ -1,0 +1,53 @@
+// The subcommands. main.cpp declares their flags (as text, so that every
+// refusal is worded by args.cpp); each run_* checks its arguments, calls a
+// lab operation and prints the report, readable or as JSON.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bloomlab::cli {
+
+struct size_args {
+  std::string n, p;
+  bool prime = false;
+  bool json = false;
+};
+
+struct analyze_args {
+  std::string m, n, k, scheme;
+  bool json = false;
+};
+
+struct hash_args {
+  std::string fn = "murmur3_x86_32", seed;
+  std::vector<std::string> texts;
+  bool json = false;
+};
+
+struct positions_args {
+  std::string m, k, hash = "murmur3", scheme = "enhanced";
+  std::vector<std::string> texts;
+  bool json = false;
+};
+
+struct measure_args {
+  std::string file, m = "2000", k = "7", hash = "murmur3", scheme = "enhanced";
+  std::string probes = "10000", step = "20";
+  bool json = false;
+};
+
+struct trials_args {
+  std::string m, n, k, filters = "40", probes = "2000", seed = "1";
+  std::string hash = "murmur3", scheme = "enhanced";
+  bool json = false;
+};
+
+int run_size(const size_args& a);
+int run_analyze(const analyze_args& a);
+int run_hash(const hash_args& a);
+int run_positions(const positions_args& a);
+int run_measure(const measure_args& a);
+int run_trials(const trials_args& a);
+
+}  // namespace bloomlab::cli

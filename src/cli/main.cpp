@@ -1,0 +1,137 @@
+// bloomlab: every lab operation from a terminal. Flags are declared here;
+// the work is in cmd_*.cpp.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "commands.hpp"
+
+using namespace bloomlab::cli;
+
+namespace {
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+void add_json(CLI::App* c, bool& flag) { c->add_flag("--json", flag, "Print the report as one JSON document"); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bloomlab: a Bloom filter laboratory. Size filters, compute their exact rates,\n"
+               "and measure real ones against probes they never held."};
+  app.name("bloomlab");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "bloomlab 0.1.0");
+  app.footer("Run 'bloomlab COMMAND --help' for the flags of one command.");
+
+  size_args sz;
+  auto* c_size = app.add_subcommand("size", "Size a filter for n items at a target rate p");
+  c_size->add_option("--n", sz.n, "Items the filter will hold (1 to 2^50)")->required();
+  c_size->add_option("--p", sz.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)")->required();
+  c_size->add_flag("--prime", sz.prime, "Round m up to the next prime (every double-hashing step is then safe)");
+  add_json(c_size, sz.json);
+
+  analyze_args an;
+  auto* c_an = app.add_subcommand("analyze", "Every formula for one filter: approximation, fill form, exact");
+  c_an->add_option("--m", an.m, "Bits (1 to 2^53)")->required();
+  c_an->add_option("--n", an.n, "Items added (0 to 2^50)")->required();
+  c_an->add_option("--k", an.k, "Hashes per item (1 to 64)")->required();
+  c_an->add_option("--scheme", an.scheme,
+                   "Also the exact rate of this index scheme: enhanced, double or independent");
+  add_json(c_an, an.json);
+
+  hash_args hs;
+  auto* c_hash = app.add_subcommand("hash", "Digests of texts, in hex");
+  c_hash->add_option("--fn", hs.fn, "murmur3_x86_32, murmur3_x64_128, fnv1a_32 or fnv1a_64")
+      ->capture_default_str();
+  c_hash->add_option("--seed", hs.seed, "Seed for MurmurHash3 (0 to 4294967295; default 0)");
+  c_hash->add_option("text", hs.texts, "Texts to hash (their UTF-8 bytes)")->required();
+  add_json(c_hash, hs.json);
+
+  positions_args ps;
+  auto* c_pos = app.add_subcommand("positions", "The k bit positions of each text in m bits");
+  c_pos->add_option("--m", ps.m, "Bits (1 to 2^63)")->required();
+  c_pos->add_option("--k", ps.k, "Hashes per item (1 to 64)")->required();
+  c_pos->add_option("--hash", ps.hash, "murmur3 or fnv1a")->capture_default_str();
+  c_pos->add_option("--scheme", ps.scheme, "enhanced, double or independent")->capture_default_str();
+  c_pos->add_option("text", ps.texts, "Texts")->required();
+  add_json(c_pos, ps.json);
+
+  measure_args ms;
+  auto* c_ms = app.add_subcommand("measure",
+                                  "Add a list, look up probe-1..probe-N (never added), and compare "
+                                  "the measured rate with the formula as the list goes in");
+  c_ms->add_option("file", ms.file, "The list, one item a line; - reads standard input")->required();
+  c_ms->add_option("--m", ms.m, "Bits (1 to 4294967296)")->capture_default_str();
+  c_ms->add_option("--k", ms.k, "Hashes per item (1 to 64)")->capture_default_str();
+  c_ms->add_option("--hash", ms.hash, "murmur3 or fnv1a")->capture_default_str();
+  c_ms->add_option("--scheme", ms.scheme, "enhanced, double or independent")->capture_default_str();
+  c_ms->add_option("--probes", ms.probes, "Strings never added to look up (1 to 10000000)")
+      ->capture_default_str();
+  c_ms->add_option("--step", ms.step, "A table row every this many items")->capture_default_str();
+  add_json(c_ms, ms.json);
+
+  trials_args tr;
+  auto* c_tr = app.add_subcommand("trials",
+                                  "Seeded filters of random words: the mean measured rate with a "
+                                  "95% interval, beside the formulas");
+  c_tr->add_option("--m", tr.m, "Bits (1 to 4294967296)")->required();
+  c_tr->add_option("--n", tr.n, "Random words in each filter (1 to 10000000)")->required();
+  c_tr->add_option("--k", tr.k, "Hashes per item (1 to 64)")->required();
+  c_tr->add_option("--filters", tr.filters, "Filters to build (2 to 100000)")->capture_default_str();
+  c_tr->add_option("--probes", tr.probes, "Never-added words asked of each filter")->capture_default_str();
+  c_tr->add_option("--seed", tr.seed, "Seed of the random words")->capture_default_str();
+  c_tr->add_option("--hash", tr.hash, "murmur3 or fnv1a")->capture_default_str();
+  c_tr->add_option("--scheme", tr.scheme, "enhanced, double or independent")->capture_default_str();
+  add_json(c_tr, tr.json);
+
+  const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
+  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
+    fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
+               "trials (see 'bloomlab --help')\n", argv[1]);
+    return 2;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string where = "bloomlab";
+    for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
+    fmt::print(stderr, "{}: {} (see '{} --help')\n", where, one_line(e.what()), where);
+    return 2;
+  }
+
+  const CLI::App* sub = app.get_subcommands().front();
+  try {
+    if (sub == c_size) return run_size(sz);
+    if (sub == c_an) return run_analyze(an);
+    if (sub == c_hash) return run_hash(hs);
+    if (sub == c_pos) return run_positions(ps);
+    if (sub == c_ms) return run_measure(ms);
+    return run_trials(tr);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "bloomlab {}: not enough memory for this request; try a smaller m or fewer probes\n",
+               sub->get_name());
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());
+    return 1;
+  }
+}

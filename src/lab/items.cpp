@@ -1,0 +1,60 @@
+// hash and positions: what one item becomes under each hash and scheme.
+#include <cassert>
+#include <cstdio>
+
+#include "bloomlab/hash.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::lab {
+
+std::optional<digest_fn> parse_digest_fn(std::string_view s) {
+  if (s == "murmur3_x86_32") return digest_fn::murmur3_x86_32;
+  if (s == "murmur3_x64_128") return digest_fn::murmur3_x64_128;
+  if (s == "fnv1a_32") return digest_fn::fnv1a_32;
+  if (s == "fnv1a_64") return digest_fn::fnv1a_64;
+  return std::nullopt;
+}
+
+bool has_seed(digest_fn f) { return f == digest_fn::murmur3_x86_32 || f == digest_fn::murmur3_x64_128; }
+
+namespace {
+
+std::string hex(std::uint64_t v, int digits) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%0*llx", digits, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<hash_entry> hash(const hash_request& r) {
+  std::vector<hash_entry> out;
+  for (const std::string& t : r.texts) {
+    std::string d;
+    switch (r.fn) {
+      case digest_fn::murmur3_x86_32: d = hex(murmur3_x86_32(t, r.seed), 8); break;
+      case digest_fn::murmur3_x64_128: {
+        const hash128 h = murmur3_x64_128(t, r.seed);
+        d = hex(h.h1, 16) + hex(h.h2, 16);
+        break;
+      }
+      case digest_fn::fnv1a_32: d = hex(fnv1a_32(t), 8); break;
+      case digest_fn::fnv1a_64: d = hex(fnv1a_64(t), 16); break;
+    }
+    out.push_back({t, std::move(d)});
+  }
+  return out;
+}
+
+std::vector<positions_entry> positions(const positions_request& r) {
+  assert(r.m >= 1 && r.k >= 1 && r.k <= max_k);
+  std::vector<positions_entry> out;
+  for (const std::string& t : r.texts) {
+    positions_entry e{t, std::vector<std::uint64_t>(r.k)};
+    r.idx.positions(t, r.m, r.k, e.positions.data());
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace bloomlab::lab

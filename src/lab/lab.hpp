@@ -1,0 +1,178 @@
+// Lab operations: each is one pure function from a request to a report.
+//
+// The CLI, the page (through WebAssembly) and the tests all call these and
+// see the same reports; json.hpp maps each report to JSON in one place.
+// Requests are validated at the edge (CLI, page) before they get here; the
+// functions assert their preconditions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/index.hpp"
+
+namespace bloomlab::lab {
+
+// Limits shared by every front end, so the CLI and the page refuse the
+// same inputs with the same words.
+inline constexpr std::uint64_t max_m_built = std::uint64_t{1} << 32;  // bits in a filter we build
+inline constexpr std::uint64_t max_m_formula = std::uint64_t{1} << 53;
+inline constexpr std::uint64_t max_n_formula = std::uint64_t{1} << 50;
+inline constexpr std::uint64_t max_probes = 100'000'000;
+inline constexpr std::uint64_t max_filters = 100'000;
+inline constexpr std::uint64_t max_trial_n = 10'000'000;
+
+// ---- size: from (n, p) to (m, k) ---------------------------------------
+struct size_request {
+  std::uint64_t n = 0;
+  double p = 0.01;
+  bool prime = false;
+};
+
+struct size_report {
+  std::uint64_t n;
+  double p;
+  bool prime;
+  std::uint64_t m;
+  unsigned k;
+  double bits_per_item;  // m / n as built (the formula's -ln p/(ln 2)^2 before rounding)
+  double fill_expected;
+  double fpr_approx;
+  double fpr_exact;
+};
+
+size_report size(const size_request& r);
+
+// ---- analyze: every formula for one (m, n, k) ---------------------------
+struct analyze_request {
+  std::uint64_t m = 0;
+  std::uint64_t n = 0;
+  unsigned k = 0;
+  std::optional<scheme> kind;  // adds the exact rate of that scheme
+};
+
+struct analyze_report {
+  std::uint64_t m;
+  std::uint64_t n;
+  unsigned k;
+  double fpr_approx;
+  double fpr_fill;
+  double fpr_exact;
+  double fill_expected;
+  std::optional<double> k_optimal;  // empty when n = 0
+  std::optional<scheme> kind;
+  std::optional<double> fpr_exact_scheme;
+  std::string fpr_exact_scheme_reason;  // why it is empty, when it is
+};
+
+analyze_report analyze(const analyze_request& r);
+
+// ---- measure: a list against probes that were never added --------------
+struct measure_request {
+  std::vector<std::string> items;  // in order; repeats are counted, not added
+  std::uint64_t m = 2000;
+  unsigned k = 7;
+  indexer idx{};
+  std::uint64_t probes = 10'000;  // "probe-1" .. "probe-N"
+  std::uint64_t step = 20;        // a table row every step distinct items
+  unsigned listed = 20;           // how many false-positive probes to name
+};
+
+struct measure_row {
+  std::uint64_t n;
+  std::uint64_t false_positives;
+  double fpr_measured;
+  double fpr_approx;
+  double fpr_exact;
+};
+
+struct measure_report {
+  std::uint64_t m;
+  unsigned k;
+  indexer idx;
+  std::uint64_t n;  // distinct items added
+  std::uint64_t duplicates;
+  std::uint64_t bits_set;
+  double fill;
+  std::uint64_t probes;          // probes looked up (never added)
+  std::uint64_t probes_skipped;  // probes that were in the list
+  std::uint64_t false_positives;
+  double fpr_measured;
+  double fpr_approx;
+  double fpr_exact;
+  std::vector<measure_row> rows;
+  std::vector<std::string> false_positive_probes;
+};
+
+measure_report measure(const measure_request& r);
+
+// The name of the i-th probe (1-based): "probe-i".
+std::string probe_name(std::uint64_t i);
+
+// ---- trials: seeded filters of random words -----------------------------
+struct trials_request {
+  std::uint64_t m = 0;
+  std::uint64_t n = 0;
+  unsigned k = 0;
+  std::uint64_t filters = 40;
+  std::uint64_t probes = 2000;
+  std::uint64_t seed = 1;
+  indexer idx{};
+};
+
+struct trials_report {
+  std::uint64_t m;
+  std::uint64_t n;
+  unsigned k;
+  indexer idx;
+  std::uint64_t filters;
+  std::uint64_t probes;
+  std::uint64_t seed;
+  double fpr_mean;
+  double ci_low;  // 95% Student's t interval over the per-filter rates
+  double ci_high;
+  double fpr_approx;
+  double fpr_exact;
+  std::optional<double> fpr_exact_scheme;
+  std::string fpr_exact_scheme_reason;
+  std::vector<double> rates;  // one measured rate per filter
+};
+
+trials_report trials(const trials_request& r);
+
+// ---- hash and positions: what one item becomes ---------------------------
+enum class digest_fn { murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64 };
+std::optional<digest_fn> parse_digest_fn(std::string_view s);
+bool has_seed(digest_fn f);  // only MurmurHash3 takes a seed
+
+struct hash_request {
+  digest_fn fn = digest_fn::murmur3_x86_32;
+  std::uint32_t seed = 0;
+  std::vector<std::string> texts;
+};
+
+struct hash_entry {
+  std::string text;
+  std::string hash;  // lowercase hex; x64_128 is h1 then h2, 16 digits each
+};
+
+std::vector<hash_entry> hash(const hash_request& r);
+
+struct positions_request {
+  std::uint64_t m = 0;
+  unsigned k = 0;
+  indexer idx{};
+  std::vector<std::string> texts;
+};
+
+struct positions_entry {
+  std::string text;
+  std::vector<std::uint64_t> positions;  // i = 0..k-1, in order
+};
+
+std::vector<positions_entry> positions(const positions_request& r);
+
+}  // namespace bloomlab::lab

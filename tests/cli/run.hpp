@@ -1,0 +1,66 @@
+// Runs the built bloomlab as a user would, capturing exit code and output.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cli_test {
+
+struct result {
+  int rc;
+  std::string out;
+  std::string err;
+};
+
+inline std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// bloomlab ARGS... with `input` on standard input.
+inline result run(const std::vector<std::string>& args, const std::string& input = "") {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string tag = std::to_string(::getpid());
+  const auto in = dir / ("bloomlab-cli-in-" + tag), out = dir / ("bloomlab-cli-out-" + tag),
+             err = dir / ("bloomlab-cli-err-" + tag);
+  std::ofstream(in, std::ios::binary) << input;
+  std::string cmd = quote(BLOOMLAB_EXE);
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " <" + quote(in.string()) + " >" + quote(out.string()) + " 2>" + quote(err.string());
+  const int status = std::system(cmd.c_str());
+  result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out), slurp(err)};
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+// A file under the temporary directory holding `text`; removed on scope exit.
+struct temp_file {
+  std::filesystem::path path;
+  explicit temp_file(const std::string& text, const std::string& name = "list.txt")
+      : path(std::filesystem::temp_directory_path() / ("bloomlab-" + std::to_string(::getpid()) + "-" + name)) {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~temp_file() { std::filesystem::remove(path); }
+  temp_file(const temp_file&) = delete;
+  temp_file& operator=(const temp_file&) = delete;
+};
+
+inline const std::string sample_list = std::string(BLOOMLAB_DATA) + "/sample.txt";
+
+}  // namespace cli_test
