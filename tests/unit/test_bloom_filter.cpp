@@ -231,4 +231,32 @@ TEST(BloomFilter, PositionsEntryPointsAgreeWithItemEntryPoints) {
   }
 }
 
+TEST(BloomFilter, AddAndContainsTouchExactlyThePositionsListed) {
+  // add() and contains() may take a faster route than positions() (the
+  // default policy has a fused path for 64 < m < 2^32); whatever the route,
+  // they must set and read exactly the bits positions() lists, for every m
+  // on both sides of the boundaries.
+  bloomlab::rng r(31);
+  for (std::uint64_t m : {63u, 64u, 65u, 66u, 97u, 193u, 2000u, 4096u, 65537u, (1u << 20) + 7,
+                          (1u << 27) + 29})
+    for (unsigned k : {1u, 7u, 13u, 64u}) {
+      bloom_filter f(m, k);
+      for (int i = 0; i < 300; ++i) {
+        const std::string x = random_item(r);
+        const std::vector<std::uint64_t> pos = f.positions(x);
+        std::set<std::uint64_t> fresh;
+        bool all = true;
+        for (std::uint64_t p : pos) {
+          ASSERT_LT(p, m);
+          if (!f.test(p)) fresh.insert(p);
+          all = all && f.test(p);
+        }
+        ASSERT_EQ(f.contains(x), all) << "m " << m << " k " << k;
+        ASSERT_EQ(f.add(x), fresh.size()) << "m " << m << " k " << k;
+        for (std::uint64_t p : pos) ASSERT_TRUE(f.test(p));
+      }
+      ASSERT_EQ(f.bits_set(), popcount_words(f)) << "m " << m << " k " << k;
+    }
+}
+
 }  // namespace
