@@ -15,6 +15,7 @@
 // is: the cubic term moves the positions even when h2 mod m is 0.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -67,6 +68,57 @@ inline std::uint64_t base_hash(hash_fn f, std::string_view x, std::uint32_t seed
                       static_cast<char>(seed >> 16), static_cast<char>(seed >> 24)};
   return fnv1a_64(x, fnv1a_64(std::string_view(le, 4)));
 }
+
+namespace detail {
+
+// h1 = MurmurHash3_x86_32(x, seed0) and h2 = MurmurHash3_x86_32(x, seed1),
+// bit for bit, in one pass over x. In MurmurHash3_x86_32 the scramble of each
+// 4-byte block (and of the tail), k = rotl(b * c1, 15) * c2, does not depend
+// on the seed; only the running state h does. So each block is loaded and
+// scrambled once and then mixed into both states, which saves about a third
+// of the work of two separate calls and lets the two state chains run side
+// by side. Both outputs are exactly those of murmur3_x86_32 (hash.hpp) with
+// the two seeds; nothing is derived from one digest to make the other.
+inline void murmur3_x86_32_pair(std::string_view data, std::uint32_t seed0,
+                                std::uint32_t seed1, std::uint32_t& h1,
+                                std::uint32_t& h2) {
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  const std::size_t len = data.size();
+  const std::size_t nblocks = len / 4;
+  constexpr std::uint32_t c1 = 0xcc9e2d51u, c2 = 0x1b873593u;
+  std::uint32_t a = seed0, b = seed1;
+  for (std::size_t i = 0; i < nblocks; ++i) {
+    std::uint32_t k = load_le32(p + 4 * i);
+    k *= c1;
+    k = rotl32(k, 15);
+    k *= c2;
+    a ^= k;
+    b ^= k;
+    a = rotl32(a, 13);
+    b = rotl32(b, 13);
+    a = a * 5 + 0xe6546b64u;
+    b = b * 5 + 0xe6546b64u;
+  }
+  const unsigned char* tail = p + 4 * nblocks;
+  std::uint32_t k = 0;
+  switch (len & 3) {
+    case 3: k ^= std::uint32_t{tail[2]} << 16; [[fallthrough]];
+    case 2: k ^= std::uint32_t{tail[1]} << 8; [[fallthrough]];
+    case 1:
+      k ^= tail[0];
+      k *= c1;
+      k = rotl32(k, 15);
+      k *= c2;
+      a ^= k;
+      b ^= k;
+  }
+  a ^= static_cast<std::uint32_t>(len);
+  b ^= static_cast<std::uint32_t>(len);
+  h1 = fmix32(a);
+  h2 = fmix32(b);
+}
+
+}  // namespace detail
 
 // The step of plain double hashing: uniform over 1..m-1, never 0 mod m.
 inline std::uint64_t double_step(std::uint64_t h2, std::uint64_t m) {
