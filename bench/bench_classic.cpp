@@ -1,0 +1,283 @@
+// bench_classic: bloomlab's classic filter beside libbloom 1.6, in one run.
+//
+// Question: how fast does bloomlab::bloom_filter (default policy: two
+// MurmurHash3_x86_32 passes, enhanced double hashing, exact mod m) add and
+// look up keys, next to libbloom, the filter a C user would take from Debian
+// (two MurmurHash2 passes, plain double hashing over 32-bit sums, mod m)?
+// Both are sized for n keys at a 1% target rate, at n = 1M and 10M, and both
+// see the very same keys in the same order.
+//
+// What is timed: one add or one lookup per benchmark iteration, so "Time" is
+// ns per operation and items_per_second its inverse. Lookups run over
+// members (every bit set: all k positions are read) and over non-members
+// (the common case in practice: most lookups in a cache or a blocklist miss).
+// Iterations are independent, so the CPU may overlap consecutive lookups;
+// this measures throughput, as a loop over a batch of keys would see it.
+//
+// What is not timed: key generation, the shared filters (built once per
+// process and per n, on first use), and the measured false-positive rate,
+// which is counted over all non-member keys when a filter is built and is
+// reported as the counter `fpr` next to `bits_per_key` and `k`.
+//
+// Keys: distinct 64-bit values written as 16 lowercase hex digits. Text keys
+// are what a user of either library usually holds (ids, URLs, words), and 16
+// bytes make each murmur pass run its 4-byte block loop four times, so the
+// hashing cost is a realistic share instead of a single-block shortcut. The
+// values come from splitmix64 over consecutive states: its output function is
+// a bijection of the 64-bit state, so every key is distinct, and members
+// (the first n values) and non-members (the next ones) are disjoint by
+// construction, with no set to check against.
+#include <benchmark/benchmark.h>
+#include <bloom.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/math.hpp"
+#include "bloomlab/random.hpp"
+
+namespace {
+
+constexpr double target_fpr = 0.01;
+constexpr std::size_t non_member_count = 1'000'000;
+constexpr std::uint64_t key_seed = 20261129;
+constexpr std::size_t key_len = 16;
+
+// count keys of key_len bytes, stored back to back (no per-key allocation).
+// The length is held at run time, as a user's keys would be: a compile-time
+// 16 would let the compiler unroll bloomlab's inlined murmur loop for this
+// one length, an advantage libbloom, called through a shared library, cannot
+// get, and one a real user with variable-length keys would not see.
+class key_set {
+ public:
+  key_set(std::uint64_t& state, std::size_t count) : len_(key_len), chars_(count * key_len) {
+    static constexpr char digits[] = "0123456789abcdef";
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t v = bloomlab::splitmix64(state);
+      char* out = chars_.data() + i * key_len;
+      for (std::size_t j = key_len; j-- > 0; v >>= 4) out[j] = digits[v & 15];
+    }
+  }
+  std::size_t size() const { return chars_.size() / len_; }
+  std::string_view operator[](std::size_t i) const { return {chars_.data() + i * len_, len_}; }
+
+ private:
+  std::size_t len_;
+  std::vector<char> chars_;
+};
+
+// libbloom's struct bloom, owned: bloom_init on construction, bloom_free after.
+class libbloom_filter {
+ public:
+  explicit libbloom_filter(std::uint64_t n) {
+    if (bloom_init(&b_, static_cast<int>(n), target_fpr) != 0)
+      throw std::runtime_error("bloom_init failed");
+    // bloom_init takes its bits from calloc, whose pages are mapped on first
+    // write; bloom_reset writes them all now, so no timed add pays a page
+    // fault that bloomlab's zero-filled vector has already paid.
+    bloom_reset(&b_);
+  }
+  libbloom_filter(const libbloom_filter&) = delete;
+  libbloom_filter& operator=(const libbloom_filter&) = delete;
+  ~libbloom_filter() { bloom_free(&b_); }
+
+  void add(std::string_view x) { bloom_add(&b_, x.data(), static_cast<int>(x.size())); }
+  bool contains(std::string_view x) {
+    return bloom_check(&b_, x.data(), static_cast<int>(x.size())) == 1;
+  }
+  std::uint64_t m() const { return static_cast<std::uint64_t>(b_.bits); }
+  unsigned k() const { return static_cast<unsigned>(b_.hashes); }
+
+ private:
+  struct bloom b_ {};
+};
+
+bloomlab::bloom_filter make_bloomlab(std::uint64_t n) {
+  const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
+  return bloomlab::bloom_filter(s.m, s.k);
+}
+
+template <class Filter>
+double measured_fpr(Filter& f, const key_set& strangers) {
+  std::size_t positives = 0;
+  for (std::size_t i = 0; i < strangers.size(); ++i) positives += f.contains(strangers[i]);
+  return static_cast<double>(positives) / static_cast<double>(strangers.size());
+}
+
+// Everything the benchmarks at one n share: keys, both filters holding the
+// n members, and the rate each filter measured on the non-members.
+struct world {
+  explicit world(std::uint64_t n_)
+      : n(n_),
+        state(key_seed),
+        members(state, n_),
+        strangers(state, non_member_count),
+        ours(make_bloomlab(n_)),
+        theirs(n_) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      ours.add(members[i]);
+      theirs.add(members[i]);
+    }
+    ours_fpr = measured_fpr(ours, strangers);
+    theirs_fpr = measured_fpr(theirs, strangers);
+  }
+
+  std::uint64_t n;
+  std::uint64_t state;  // splitmix64 state; members and strangers draw in turn
+  key_set members;
+  key_set strangers;
+  bloomlab::bloom_filter ours;
+  libbloom_filter theirs;
+  double ours_fpr = 0;
+  double theirs_fpr = 0;
+};
+
+world& world_for(std::uint64_t n) {
+  static std::map<std::uint64_t, std::unique_ptr<world>> worlds;
+  auto& w = worlds[n];
+  if (!w) w = std::make_unique<world>(n);
+  return *w;
+}
+
+enum class peer { bloomlab, libbloom };
+
+void set_counters(benchmark::State& st, const world& w, peer who) {
+  const bool ours = who == peer::bloomlab;
+  const double m = static_cast<double>(ours ? w.ours.m() : w.theirs.m());
+  st.counters["bits_per_key"] = m / static_cast<double>(w.n);
+  st.counters["k"] = ours ? w.ours.k() : w.theirs.k();
+  st.counters["fpr"] = ours ? w.ours_fpr : w.theirs_fpr;
+  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations()));
+}
+
+// One pass over the n members into a fresh, empty filter of the shared
+// filter's size: the iteration count is fixed to n, so the run is exactly
+// the build of a full filter.
+void bm_add(benchmark::State& st, std::uint64_t n, peer who) {
+  world& w = world_for(n);
+  std::size_t i = 0;
+  if (who == peer::bloomlab) {
+    bloomlab::bloom_filter f(w.ours.m(), w.ours.k());
+    for (auto _ : st) f.add(w.members[i++]);
+    benchmark::DoNotOptimize(f.words().data());
+    if (f.bits_set() != w.ours.bits_set()) st.SkipWithError("rebuilt filter differs");
+  } else {
+    libbloom_filter f(n);
+    for (auto _ : st) f.add(w.members[i++]);
+    benchmark::ClobberMemory();
+    if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
+  }
+  set_counters(st, w, who);
+}
+
+// Lookups of the n members, cycling; every answer must be "maybe".
+template <class Filter>
+void lookup_members(benchmark::State& st, Filter& f, const key_set& keys) {
+  std::size_t i = 0, hits = 0;
+  for (auto _ : st) {
+    const bool r = f.contains(keys[i]);
+    benchmark::DoNotOptimize(r);
+    hits += r;
+    if (++i == keys.size()) i = 0;
+  }
+  if (hits != static_cast<std::size_t>(st.iterations())) st.SkipWithError("false negative");
+}
+
+// Lookups of the non-members, cycling; about fpr of them say "maybe".
+template <class Filter>
+void lookup_strangers(benchmark::State& st, Filter& f, const key_set& keys) {
+  std::size_t i = 0;
+  for (auto _ : st) {
+    const bool r = f.contains(keys[i]);
+    benchmark::DoNotOptimize(r);
+    if (++i == keys.size()) i = 0;
+  }
+}
+
+void bm_lookup_member(benchmark::State& st, std::uint64_t n, peer who) {
+  world& w = world_for(n);
+  if (who == peer::bloomlab) lookup_members(st, w.ours, w.members);
+  else lookup_members(st, w.theirs, w.members);
+  set_counters(st, w, who);
+}
+
+void bm_lookup_non_member(benchmark::State& st, std::uint64_t n, peer who) {
+  world& w = world_for(n);
+  if (who == peer::bloomlab) lookup_strangers(st, w.ours, w.strangers);
+  else lookup_strangers(st, w.theirs, w.strangers);
+  set_counters(st, w, who);
+}
+
+// Run each benchmark this many times; the summary keeps mean, median and
+// spread, because this machine's wall-clock figures move from run to run.
+constexpr int repetitions = 5;
+constexpr double lookup_min_time_s = 0.3;
+
+void register_all() {
+  const peer peers[] = {peer::bloomlab, peer::libbloom};
+  for (std::uint64_t n : {std::uint64_t{1'000'000}, std::uint64_t{10'000'000}}) {
+    for (peer who : peers) {
+      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
+      const std::string tail = "/n:" + std::to_string(n);
+      benchmark::RegisterBenchmark(("add/" + name + tail).c_str(), bm_add, n, who)
+          ->Iterations(static_cast<benchmark::IterationCount>(n))
+          ->Repetitions(repetitions)
+          ->DisplayAggregatesOnly(true)
+          ->Unit(benchmark::kNanosecond);
+    }
+    for (peer who : peers) {
+      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
+      const std::string tail = "/n:" + std::to_string(n);
+      benchmark::RegisterBenchmark(("lookup_member/" + name + tail).c_str(), bm_lookup_member,
+                                   n, who)
+          ->MinTime(lookup_min_time_s)
+          ->Repetitions(repetitions)
+          ->DisplayAggregatesOnly(true)
+          ->Unit(benchmark::kNanosecond);
+    }
+    for (peer who : peers) {
+      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
+      const std::string tail = "/n:" + std::to_string(n);
+      benchmark::RegisterBenchmark(("lookup_non_member/" + name + tail).c_str(),
+                                   bm_lookup_non_member, n, who)
+          ->MinTime(lookup_min_time_s)
+          ->Repetitions(repetitions)
+          ->DisplayAggregatesOnly(true)
+          ->Unit(benchmark::kNanosecond);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Defaults that suit a side-by-side comparison; flags given on the command
+  // line come later and win. Random interleaving runs the repetitions of all
+  // benchmarks in a shuffled order, so a burst of load on a shared machine
+  // is spread over both filters instead of landing on one of them.
+  std::vector<char*> args(argv, argv + argc);
+  static char interleave[] = "--benchmark_enable_random_interleaving=true";
+  static char tabular[] = "--benchmark_counters_tabular=true";
+  args.insert(args.begin() + 1, {interleave, tabular});
+  int args_count = static_cast<int>(args.size());
+  argv = args.data();
+  argc = args_count;
+  register_all();
+  benchmark::AddCustomContext("keys", "16-char hex of distinct splitmix64 values, seed " +
+                                          std::to_string(key_seed));
+  benchmark::AddCustomContext("non_members", std::to_string(non_member_count) +
+                                                 " (fpr counter measured over all of them)");
+  benchmark::AddCustomContext("target_fpr", "0.01");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
