@@ -139,8 +139,8 @@ inline scheme_exact fpr_exact_scheme(scheme s, std::uint64_t m, std::uint64_t n,
   if (n == 0) return {0.0, {}};
   if (!scheme_exact_covers(m, k))
     return {std::nullopt,
-            "computed exactly only for k <= 16 and m*(m*k^2 + k*2^k) <= 1.2e9 "
-            "(m up to 2,500 at k = 12, about 4,900 at k = 7)"};
+            "outside the range computed exactly, k <= 16 and m*(m*k^2 + k*2^k) <= 1.2e9: "
+            "m up to 2,500 at k = 12, about 4,900 at k = 7"};
   if (m == 1) return {1.0, {}};
 
   // Item (and probe) steps, and the positions each gives from h1 = 0.

@@ -9,6 +9,19 @@
 
 namespace bloomlab::cli {
 
+namespace {
+
+const char* scheme_label(scheme s) {
+  switch (s) {
+    case scheme::enhanced_double: return "enhanced double hashing";
+    case scheme::double_hashing: return "plain double hashing";
+    case scheme::independent: return "independent hashes";
+  }
+  return "";
+}
+
+}  // namespace
+
 int run_size(const size_args& a) {
   lab::size_request req{.n = parse_count("--n", a.n, 1, lab::max_n_formula),
                         .p = parse_rate("--p", a.p),
@@ -45,10 +58,9 @@ int run_analyze(const analyze_args& a) {
   fmt::print("  fill form (1 - (1 - 1/m)^(kn))^k:  {}\n", percent_sig(r.fpr_fill));
   fmt::print("  exact, independent positions:      {}\n", percent_sig(r.fpr_exact));
   if (r.kind) {
-    if (r.fpr_exact_scheme)
-      fmt::print("  exact, {:<27} {}\n", std::string(name(*r.kind)) + " scheme:", percent_sig(*r.fpr_exact_scheme));
-    else
-      fmt::print("  exact, {} scheme: not computed ({})\n", name(*r.kind), r.fpr_exact_scheme_reason);
+    const std::string label = fmt::format("exact, {}:", scheme_label(*r.kind));
+    if (r.fpr_exact_scheme) fmt::print("  {:<34} {}\n", label, percent_sig(*r.fpr_exact_scheme));
+    else fmt::print("  {} not computed: {}\n", label, r.fpr_exact_scheme_reason);
   }
   fmt::print("  expected fill:                     {}\n", percent(r.fill_expected, 1));
   if (r.k_optimal) fmt::print("  best k, (m/n) ln 2:                {:.2f}\n", *r.k_optimal);

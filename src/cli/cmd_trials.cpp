@@ -1,4 +1,6 @@
 // bloomlab trials: seeded filters of random words, with an interval.
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "args.hpp"
@@ -22,6 +24,13 @@ int run_trials(const trials_args& a) {
     throw usage_error(fmt::format("--filters: {} filters of {} words and {} probes is too much work; "
                                   "allowed: filters * (n + probes) up to 2,000,000,000",
                                   req.filters, req.n, req.probes));
+  // On a terminal, long runs show how far they have got.
+  if (isatty(STDERR_FILENO) && req.filters * (req.n + req.probes) > 20'000'000) {
+    req.progress = [](std::uint64_t done, std::uint64_t total) {
+      if (done % 100 == 0 || done == total)
+        fmt::print(stderr, "\rfilter {} of {}{}", thousands(done), thousands(total), done == total ? "\n" : "");
+    };
+  }
   const lab::trials_report r = lab::trials(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));
@@ -37,7 +46,7 @@ int run_trials(const trials_args& a) {
   if (r.fpr_exact_scheme)
     fmt::print("  exact, this scheme:                {}\n", percent_sig(*r.fpr_exact_scheme));
   else
-    fmt::print("  exact, this scheme: not computed ({})\n", r.fpr_exact_scheme_reason);
+    fmt::print("  exact, this scheme: not computed: {}\n", r.fpr_exact_scheme_reason);
   return 0;
 }
 

@@ -21,6 +21,7 @@ std::string percent_sig(double rate, int digits) {
   const double pct = 100 * rate;
   if (pct == 0) return "0%";
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(pct))));
+  if (magnitude < -4) return fmt::format("{:.{}e}%", pct, digits - 1);
   const int decimals = std::max(0, digits - 1 - magnitude);
   return fmt::format("{:.{}f}%", pct, decimals);
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -121,6 +122,8 @@ struct trials_request {
   std::uint64_t probes = 2000;
   std::uint64_t seed = 1;
   indexer idx{};
+  // Called after each filter with (filters done, filters in all); may be empty.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 struct trials_report {

@@ -50,6 +50,7 @@ trials_report trials(const trials_request& r) {
       maybe += bf.contains(w);
     }
     rep.rates.push_back(static_cast<double>(maybe) / static_cast<double>(r.probes));
+    if (r.progress) r.progress(f + 1, r.filters);
   }
   const interval ci = t_interval(rep.rates, 0.95);
   const double m = static_cast<double>(r.m), n = static_cast<double>(r.n);

@@ -18,7 +18,7 @@ namespace {
 lab::trials_report run_trials(std::uint64_t m, std::uint64_t n, unsigned k, scheme s, std::uint64_t filters,
                               std::uint64_t probes, std::uint64_t seed) {
   return lab::trials({.m = m, .n = n, .k = k, .filters = filters, .probes = probes, .seed = seed,
-                      .idx = {hash_fn::murmur3, s}});
+                      .idx = {hash_fn::murmur3, s}, .progress = {}});
 }
 
 }  // namespace
