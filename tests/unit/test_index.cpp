@@ -220,4 +220,19 @@ TEST(Index, NamesAndParsingRoundTrip) {
   }
 }
 
+TEST(Index, MurmurPairEqualsTwoSeparateCalls) {
+  // The filter's fast path hashes an item once for both seeds; it must give
+  // exactly murmur3_x86_32(x, seed0) and murmur3_x86_32(x, seed1).
+  bloomlab::rng r(14);
+  for (int t = 0; t < 10000; ++t) {
+    std::string x(r.below(65), '\0');
+    for (auto& c : x) c = static_cast<char>(r.below(256));
+    const auto s0 = static_cast<std::uint32_t>(r.next()), s1 = static_cast<std::uint32_t>(r.next());
+    std::uint32_t h1 = 0, h2 = 0;
+    bloomlab::detail::murmur3_x86_32_pair(x, s0, s1, h1, h2);
+    ASSERT_EQ(h1, bloomlab::murmur3_x86_32(x, s0)) << "length " << x.size();
+    ASSERT_EQ(h2, bloomlab::murmur3_x86_32(x, s1)) << "length " << x.size();
+  }
+}
+
 }  // namespace
