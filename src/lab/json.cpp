@@ -96,6 +96,65 @@ std::string to_json(const trials_report& r, int indent) {
   return dump(j, indent);
 }
 
+std::string to_json(const stage_report& r, int indent) {
+  json items = json::array(), queries = json::array();
+  for (const stage_item& it : r.items)
+    items.push_back({{"text", it.text}, {"positions", it.positions}, {"fresh", it.fresh}});
+  for (const stage_query& q : r.queries)
+    queries.push_back({{"text", q.text},
+                       {"positions", q.positions},
+                       {"lit", q.lit},
+                       {"setters", q.setters},
+                       {"maybe", q.maybe},
+                       {"member", q.member}});
+  json j = {{"m", r.m},
+            {"k", r.k},
+            {"hash", name(r.idx.hash)},
+            {"scheme", name(r.idx.kind)},
+            {"n", r.n},
+            {"bits_set", r.bits_set},
+            {"fill", r.fill},
+            {"fpr_approx", r.fpr_approx},
+            {"fpr_exact", r.fpr_exact},
+            {"items", items},
+            {"queries", queries}};
+  j["bit_setters"] = r.bit_setters.empty() ? json(nullptr) : json(r.bit_setters);
+  return dump(j, indent);
+}
+
+namespace {
+
+json curve_json(const curve& c) {
+  return {{"x", c.x}, {"fpr_approx", c.fpr_approx}, {"fpr_exact", c.fpr_exact}};
+}
+
+}  // namespace
+
+std::string to_json(const curves_report& r, int indent) {
+  return dump({{"m", r.m},
+               {"n", r.n},
+               {"k", r.k},
+               {"k_optimal", r.k_optimal},
+               {"k_best", r.k_best},
+               {"vs_n", curve_json(r.vs_n)},
+               {"vs_k", curve_json(r.vs_k)},
+               {"vs_m", curve_json(r.vs_m)}},
+              indent);
+}
+
+std::string to_json(const walk_report& r, int indent) {
+  return dump({{"m", r.m},
+               {"k", r.k},
+               {"h1", r.h1},
+               {"step", r.step},
+               {"gcd", r.gcd},
+               {"plain", r.plain},
+               {"plain_distinct", r.plain_distinct},
+               {"enhanced", r.enhanced},
+               {"enhanced_distinct", r.enhanced_distinct}},
+              indent);
+}
+
 std::string to_json(const std::vector<hash_entry>& r, int indent) {
   json j = json::array();
   for (const hash_entry& e : r) j.push_back({{"text", e.text}, {"hash", e.hash}});

@@ -178,4 +178,100 @@ struct positions_entry {
 
 std::vector<positions_entry> positions(const positions_request& r);
 
+// ---- stage: a small filter drawn bit by bit --------------------------------
+// Adds items in order (repeats add nothing), then reads each query's bits
+// and says which added items lit each of them. The per-bit map is sent only
+// for filters small enough to draw.
+inline constexpr std::uint64_t max_m_drawn = 4096;
+
+struct stage_request {
+  std::uint64_t m = 32;
+  unsigned k = 3;
+  indexer idx{};
+  std::vector<std::string> items;
+  std::vector<std::string> queries;
+};
+
+struct stage_item {
+  std::string text;
+  std::vector<std::uint64_t> positions;
+  unsigned fresh;  // bits this item turned from 0 to 1
+};
+
+struct stage_query {
+  std::string text;
+  std::vector<std::uint64_t> positions;
+  std::vector<bool> lit;                         // the bit at each position
+  std::vector<std::vector<std::string>> setters;  // added items covering each position
+  bool maybe;                                    // every bit is 1
+  bool member;                                   // it was added
+};
+
+struct stage_report {
+  std::uint64_t m;
+  unsigned k;
+  indexer idx;
+  std::uint64_t n;  // distinct items added
+  std::uint64_t bits_set;
+  double fill;
+  double fpr_approx;
+  double fpr_exact;
+  std::vector<stage_item> items;
+  std::vector<stage_query> queries;
+  std::vector<std::vector<std::uint32_t>> bit_setters;  // per bit, indices into items; empty when m > max_m_drawn
+};
+
+stage_report stage(const stage_request& r);
+
+// ---- curves: the rate against n, k and m around one filter ----------------
+struct curves_request {
+  std::uint64_t m = 0;
+  std::uint64_t n = 0;
+  unsigned k = 0;
+};
+
+struct curve {
+  std::vector<double> x;
+  std::vector<double> fpr_approx;
+  std::vector<double> fpr_exact;
+};
+
+struct curves_report {
+  std::uint64_t m;
+  std::uint64_t n;
+  unsigned k;
+  curve vs_n;  // n from 0 to 2n
+  curve vs_k;  // k from 1 to about twice the best k
+  curve vs_m;  // m from m/8 to 8m, spaced evenly on a log scale
+  unsigned k_best;
+  double k_optimal;
+};
+
+curves_report curves(const curves_request& r);
+
+// ---- walk: positions from a chosen h1 and step ----------------------------
+// Shows what the step rule guards against: plain double hashing with the
+// step taken as given (0, or sharing a factor with m, revisits bits), and
+// enhanced double hashing from the same h1 and h2.
+struct walk_request {
+  std::uint64_t m = 0;
+  unsigned k = 0;
+  std::uint64_t h1 = 0;
+  std::uint64_t step = 0;
+};
+
+struct walk_report {
+  std::uint64_t m;
+  unsigned k;
+  std::uint64_t h1;
+  std::uint64_t step;
+  std::uint64_t gcd;  // gcd(step, m): plain positions cycle through m / gcd bits
+  std::vector<std::uint64_t> plain;     // (h1 + i*step) mod m
+  std::vector<std::uint64_t> enhanced;  // (h1 + i*step + (i^3 - i)/6) mod m
+  std::uint64_t plain_distinct;
+  std::uint64_t enhanced_distinct;
+};
+
+walk_report walk(const walk_request& r);
+
 }  // namespace bloomlab::lab
