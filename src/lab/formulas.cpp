@@ -46,4 +46,52 @@ analyze_report analyze(const analyze_request& r) {
   return a;
 }
 
+std::optional<tune_mode> parse_tune_mode(std::string_view s) {
+  if (s == "n_p") return tune_mode::n_p;
+  if (s == "n_m") return tune_mode::n_m;
+  if (s == "n_m_k") return tune_mode::n_m_k;
+  return std::nullopt;
+}
+
+std::string_view name(tune_mode m) {
+  switch (m) {
+    case tune_mode::n_p: return "n_p";
+    case tune_mode::n_m: return "n_m";
+    case tune_mode::n_m_k: return "n_m_k";
+  }
+  return "";
+}
+
+tune_report tune(const tune_request& r) {
+  assert(r.n >= 1);
+  const double n = static_cast<double>(r.n);
+  std::uint64_t m_bits = r.m;
+  unsigned k = r.k;
+  std::optional<double> target;
+  if (r.mode == tune_mode::n_p) {
+    const sizing s = size_for(n, r.p, r.prime);
+    m_bits = s.m;
+    k = s.k;
+    target = r.p;
+  } else if (r.mode == tune_mode::n_m) {
+    k = k_best(static_cast<double>(m_bits), n);
+  }
+  assert(m_bits >= 1 && k >= 1 && k <= max_k);
+  const double m = static_cast<double>(m_bits);
+  const double approx = fpr_approx(m, n, k), exact = fpr_exact(m_bits, r.n, k);
+  return {.mode = r.mode,
+          .n = r.n,
+          .m = m_bits,
+          .k = k,
+          .p_target = target,
+          .bits_per_item = m / n,
+          .bytes = (m_bits + 7) / 8,
+          .fill_expected = fill_expected(m, n, k),
+          .fpr_approx = approx,
+          .fpr_exact = exact,
+          .one_in_approx = 1 / approx,
+          .one_in_exact = 1 / exact,
+          .k_optimal = k_optimal(m, n)};
+}
+
 }  // namespace bloomlab::lab

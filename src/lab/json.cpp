@@ -1,5 +1,7 @@
 #include "json.hpp"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace bloomlab::lab {
@@ -94,6 +96,25 @@ std::string to_json(const trials_report& r, int indent) {
   put_exact_scheme(j, r.fpr_exact_scheme, r.fpr_exact_scheme_reason);
   j["rates"] = r.rates;
   return dump(j, indent);
+}
+
+std::string to_json(const tune_report& r, int indent) {
+  // 1 / rate is infinite for a rate of 0; JSON has no infinity, so null.
+  const auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  return dump({{"mode", name(r.mode)},
+               {"n", r.n},
+               {"m", r.m},
+               {"k", r.k},
+               {"p_target", optional_number(r.p_target)},
+               {"bits_per_item", r.bits_per_item},
+               {"bytes", r.bytes},
+               {"fill_expected", r.fill_expected},
+               {"fpr_approx", r.fpr_approx},
+               {"fpr_exact", r.fpr_exact},
+               {"one_in_approx", finite(r.one_in_approx)},
+               {"one_in_exact", finite(r.one_in_exact)},
+               {"k_optimal", r.k_optimal}},
+              indent);
 }
 
 std::string to_json(const stage_report& r, int indent) {

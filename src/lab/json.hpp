@@ -14,6 +14,7 @@ std::string to_json(const size_report& r, int indent = 2);
 std::string to_json(const analyze_report& r, int indent = 2);
 std::string to_json(const measure_report& r, int indent = 2);
 std::string to_json(const trials_report& r, int indent = 2);
+std::string to_json(const tune_report& r, int indent = 2);
 std::string to_json(const stage_report& r, int indent = 2);
 std::string to_json(const curves_report& r, int indent = 2);
 std::string to_json(const walk_report& r, int indent = 2);

@@ -178,6 +178,40 @@ struct positions_entry {
 
 std::vector<positions_entry> positions(const positions_request& r);
 
+// ---- tune: the calculator -------------------------------------------------
+// Give n and p (solve m and k), n and m (solve k), or n, m and k; the rest is
+// filled in. Rates are also given as "1 in X" strangers.
+enum class tune_mode { n_p, n_m, n_m_k };
+
+struct tune_request {
+  tune_mode mode = tune_mode::n_p;
+  std::uint64_t n = 0;
+  double p = 0.01;       // used by n_p
+  bool prime = false;    // used by n_p
+  std::uint64_t m = 0;   // used by n_m, n_m_k
+  unsigned k = 0;        // used by n_m_k
+};
+
+struct tune_report {
+  tune_mode mode;
+  std::uint64_t n;
+  std::uint64_t m;
+  unsigned k;
+  std::optional<double> p_target;  // the p asked for, in mode n_p
+  double bits_per_item;
+  std::uint64_t bytes;  // ceil(m / 8)
+  double fill_expected;
+  double fpr_approx;
+  double fpr_exact;
+  double one_in_approx;  // 1 / fpr_approx
+  double one_in_exact;   // 1 / fpr_exact
+  double k_optimal;
+};
+
+std::optional<tune_mode> parse_tune_mode(std::string_view s);  // "n_p", "n_m", "n_m_k"
+std::string_view name(tune_mode m);
+tune_report tune(const tune_request& r);
+
 // ---- stage: a small filter drawn bit by bit --------------------------------
 // Adds items in order (repeats add nothing), then reads each query's bits
 // and says which added items lit each of them. The per-bit map is sent only

@@ -1,0 +1,67 @@
+// Turning text a user typed into checked values, for every front end: the
+// CLI passes its flags ("--m"), the page's requests pass their field names
+// ("m"). Every refusal names the field, repeats the value and says what is
+// allowed, in the same words everywhere:
+//   m: '0' is out of range; allowed: a whole number from 1 to 4294967296
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "bloomlab/index.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::lab {
+
+// Bad input from a user. what() is the whole message; field and value say
+// what was refused (both empty when the refusal is about no single field,
+// such as an unreadable file or a request that is not JSON).
+struct input_error : std::runtime_error {
+  explicit input_error(const std::string& message) : std::runtime_error(message) {}
+  input_error(std::string field_, std::string value_, const std::string& message)
+      : std::runtime_error(message), field(std::move(field_)), value(std::move(value_)) {}
+  std::string field;
+  std::string value;
+};
+
+// Throws input_error(field, value, "FIELD: 'VALUE' WHAT").
+[[noreturn]] void refuse(const std::string& field, const std::string& value, const std::string& what);
+
+// The "allowed: ..." part of each kind of refusal, for messages that are
+// not about a value (a missing field, say).
+std::string count_allowed(std::uint64_t lo, std::uint64_t hi);  // "allowed: a whole number from 1 to 64"
+std::string rate_allowed();
+std::string hash_allowed();
+std::string scheme_allowed();
+std::string digest_allowed();
+std::string flag_allowed();
+
+// A whole number in [lo, hi]. Accepts 2000, 2e3, 2,000 and 2_000.
+std::uint64_t parse_count(const std::string& field, const std::string& text, std::uint64_t lo,
+                          std::uint64_t hi);
+
+// A rate strictly between 0 and 1, as 0.01 or 1%.
+double parse_rate(const std::string& field, const std::string& text);
+
+hash_fn parse_hash(const std::string& field, const std::string& text);            // murmur3, fnv1a
+scheme parse_scheme_name(const std::string& field, const std::string& text);      // enhanced, double, independent
+digest_fn parse_digest_name(const std::string& field, const std::string& text);   // murmur3_x86_32, ...
+
+// yes or no: true/false, yes/no, on/off, 1/0 (a form's checkbox sends "on").
+bool parse_flag(const std::string& field, const std::string& text);
+
+// A seed for fn (0 to 2^32 - 1); refused when fn takes no seed.
+std::uint32_t parse_digest_seed(const std::string& field, const std::string& text, digest_fn fn);
+
+// trials does filters * (n + probes) hash-and-test steps; refuses more than
+// 2,000,000,000 (minutes of work), naming `field`.
+void check_trials_work(const std::string& field, std::uint64_t filters, std::uint64_t n,
+                       std::uint64_t probes);
+
+// An item of a list as a file line gives it: surrounding spaces, tabs and a
+// carriage return removed. Blank items are skipped by every reader.
+std::string trim_item(std::string_view line);
+
+}  // namespace bloomlab::lab
