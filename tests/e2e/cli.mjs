@@ -1,0 +1,18 @@
+// The CLI, as the browser tests' reference: a number the page shows must be
+// the number `bloomlab ... --json` gives for the same input.
+import { execFileSync } from 'node:child_process';
+
+export const bloomlab = 'build/release/src/bloomlab';
+
+export function cli(args, input) {
+  return JSON.parse(execFileSync(bloomlab, [...args, '--json'], { input, encoding: 'utf8' }));
+}
+
+// The page's display rounding, to compare the CLI's fractions with its text.
+export function pct(rate, decimals = 2) {
+  return (rate * 100).toFixed(decimals) + '%';
+}
+
+export function thousands(v) {
+  return Number(v).toLocaleString('en-US');
+}

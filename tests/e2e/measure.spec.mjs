@@ -1,0 +1,60 @@
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { cli, pct, thousands } from './cli.mjs';
+
+const sample = readFileSync('data/sample.txt', 'utf8');
+
+test('measuring the sample list shows what bloomlab measure --json gives', async ({ page }) => {
+  for (const [m, k, hash, scheme] of [['2000', '7', 'murmur3', 'enhanced'], ['1500', '4', 'fnv1a', 'double']]) {
+    await page.goto(`/?ms_m=${m}&ms_k=${k}&ms_hash=${hash}&ms_scheme=${scheme}`);
+    const want = cli(['measure', '-', '--m', m, '--k', k, '--hash', hash, '--scheme', scheme], sample);
+    const summary = page.locator('#measure-summary');
+    await expect(summary).toContainText(`Added ${want.n} items: ${thousands(want.bits_set)} of ${thousands(want.m)} bits are 1 (${pct(want.fill, 1)}).`);
+    await expect(summary).toContainText(`Looked up ${thousands(want.probes)} strings never added: ${thousands(want.false_positives)} said maybe, ${pct(want.fpr_measured)}.`);
+    await expect(summary).toContainText(`The formula says ${pct(want.fpr_approx)}; the exact value is ${pct(want.fpr_exact)}.`);
+    const rows = await page.$$eval('#measure-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    expect(rows).toEqual(want.rows.map((r) => [thousands(r.n), `${pct(r.fpr_measured)} (${thousands(r.false_positives)})`, pct(r.fpr_approx), pct(r.fpr_exact)]));
+    const chips = await page.$$eval('#measure-fps .chip', (bs) => bs.map((b) => b.textContent));
+    expect(chips).toEqual(want.false_positive_probes);
+    const ms = await page.getAttribute('#measure-out', 'data-ms');
+    console.log(`measure in the browser, ${want.n} items x ${want.probes} probes, m=${m} k=${k} ${hash}/${scheme}: ${ms} ms`);
+  }
+});
+
+test('choosing a false positive shows which items lit each of its bits', async ({ page }) => {
+  await page.goto('/');
+  const first = page.locator('#measure-fps .chip').first();
+  const probe = await first.textContent();
+  await first.click();
+  const want = cli(['positions', '--m', '2000', '--k', '7', probe])[0].positions;
+  const lines = page.locator('#measure-why li');
+  await expect(lines).toHaveCount(want.length);
+  for (let i = 0; i < want.length; i++) await expect(lines.nth(i)).toContainText(`bit ${want[i]}: set by `);
+});
+
+test('201 lines or 20,001 characters show the limit and keep the text', async ({ page }) => {
+  await page.goto('/');
+  const lines = Array.from({ length: 201 }, (_, i) => `word-${i + 1}`).join('\n');
+  await page.fill('#measure-list', lines);
+  await expect(page.locator('#measure-list-error')).toContainText('201 lines');
+  await expect(page.locator('#measure-list-error')).toContainText('only the first 200 lines are used');
+  await expect(page.locator('#measure-list')).toHaveValue(lines);
+  await expect(page.locator('#measure-summary')).toContainText('Added 200 items');
+
+  const long = 'x'.repeat(19990) + '\n' + 'y'.repeat(10);
+  expect(long.length).toBe(20001);
+  await page.fill('#measure-list', long);
+  await expect(page.locator('#measure-list-error')).toContainText('20,001 characters');
+  await expect(page.locator('#measure-list')).toHaveValue(long);
+  await expect(page.locator('#measure-summary')).toContainText('Added 1 items');
+});
+
+test('bad m is refused beside the input, naming the value and the range', async ({ page }) => {
+  await page.goto('/');
+  await page.fill('#measure-m', '0');
+  await expect(page.locator('#measure-m-error')).toContainText("'0'");
+  await expect(page.locator('#measure-m-error')).toContainText('1 to 4294967296');
+  await expect(page.locator('#measure-m')).toHaveValue('0');
+  await page.fill('#measure-m', 'lots');
+  await expect(page.locator('#measure-m-error')).toContainText("'lots'");
+});

@@ -1,0 +1,23 @@
+import { test, expect } from '@playwright/test';
+import { cli } from './cli.mjs';
+
+test('the seeded trials show what bloomlab trials gives', async ({ page }) => {
+  await page.goto('/#schemes');
+  await page.locator('#schemes').scrollIntoViewIfNeeded();
+  await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 30_000 });
+  const want = cli(['trials', '--m', '1021', '--n', '100', '--k', '7', '--filters', '200', '--probes', '2000', '--seed', '1', '--scheme', 'double']);
+  const row = page.locator('#schemes-table tbody tr').nth(4);
+  await expect(row).toContainText('plain double hashing');
+  await expect(row).toContainText((want.fpr_mean * 100).toPrecision(3).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') + '%');
+  await expect(page.locator('#schemes-small-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+  const small = cli(['analyze', '--m', '101', '--n', '10', '--k', '7', '--scheme', 'double']);
+  await expect(page.locator('#schemes-small')).toContainText((small.fpr_exact_scheme * 100).toPrecision(3) + '%');
+});
+
+test('a step sharing a factor with m revisits bits', async ({ page }) => {
+  await page.goto('/?wk_m=30&wk_k=8&wk_h1=4&wk_step=10');
+  await expect(page.locator('#walk-out')).toContainText('4, 14, 24, 4, 14, 24, 4, 14');
+  await expect(page.locator('#walk-out')).toContainText('3 distinct bits of 8');
+  await page.fill('#walk-step', '0');
+  await expect(page.locator('#walk-out')).toContainText('1 distinct bit of 8');
+});

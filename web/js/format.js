@@ -1,0 +1,39 @@
+// Display only: how the engine's numbers are written on the page.
+export function thousands(v) {
+  return Number(v).toLocaleString('en-US');
+}
+
+// A rate (0.0073) as a percent with fixed decimals ("0.73%").
+export function percent(rate, decimals = 2) {
+  return (rate * 100).toFixed(decimals) + '%';
+}
+
+// A rate to a few significant digits, in scientific form when tiny.
+export function percentSig(rate, digits = 3) {
+  const pct = rate * 100;
+  if (pct === 0) return '0%';
+  if (Math.abs(pct) < 1e-4) return pct.toExponential(digits - 1) + '%';
+  return pct.toPrecision(digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') + '%';
+}
+
+// Bytes in human units (powers of 1,024).
+export function bytes(b) {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = Number(b), u = 0;
+  while (v >= 1024 && u < units.length - 1) v /= 1024, u++;
+  return u === 0 ? `${thousands(v)} bytes` : `${v.toPrecision(3)} ${units[u]}`;
+}
+
+export function oneIn(x) {
+  if (x === null || !isFinite(x)) return 'never';
+  return '1 in ' + thousands(Math.round(x));
+}
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+export function list(names) {
+  if (names.length <= 1) return names.join('');
+  return names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+}

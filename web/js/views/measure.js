@@ -1,0 +1,153 @@
+// Section 2: measure a list against 10,000 probes it never held. The engine's
+// measure operation gives the table, the totals and the probes that said
+// maybe; its stage operation says which items lit a chosen probe's bits.
+import { run } from '../engine.js';
+import * as state from '../state.js';
+import { lineChart } from '../charts.js';
+import { clearErrors, debounce, showError } from '../form.js';
+import { escapeHtml, list, percent, thousands } from '../format.js';
+import sample from '../../../data/sample.txt';
+
+export const maxLines = 200;
+export const maxChars = 20000;
+
+// The lines the page uses: at most maxLines, and only whole lines within
+// maxChars characters. The text in the box is never changed.
+export function usedLines(text) {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const used = [];
+  let chars = 0;
+  for (const line of lines.slice(0, maxLines)) {
+    chars += line.length + 1;
+    if (chars - 1 > maxChars) break;
+    used.push(line);
+  }
+  return { total: lines.length, chars: text.length, used };
+}
+
+// The same cleaning as the command line's: trim spaces, tabs and a
+// Windows line ending; skip blank lines.
+function items(lines) {
+  return lines.map((l) => l.replace(/^[ \t\r\f\v]+|[ \t\r\f\v]+$/g, '')).filter((l) => l !== '');
+}
+
+export function mount(root) {
+  const form = root.querySelector('#measure-form');
+  const $ = (sel) => root.querySelector(sel);
+  const box = $('#measure-list');
+  box.value = sample;
+  $('#measure-m').value = state.get('ms_m', '2000');
+  $('#measure-k').value = state.get('ms_k', '7');
+  $('#measure-hash').value = state.get('ms_hash', 'murmur3');
+  $('#measure-scheme').value = state.get('ms_scheme', 'enhanced');
+  let last = null;
+
+  function params() {
+    return {
+      m: $('#measure-m').value,
+      k: $('#measure-k').value,
+      hash: $('#measure-hash').value,
+      scheme: $('#measure-scheme').value,
+    };
+  }
+
+  function limitMessage(info) {
+    const parts = [];
+    if (info.total > maxLines) parts.push(`${thousands(info.total)} lines`);
+    if (info.chars > maxChars) parts.push(`${thousands(info.chars)} characters`);
+    if (!parts.length) return '';
+    return `list: ${parts.join(' and ')}; the limit is ${maxLines} lines and ${thousands(maxChars)} characters, ` +
+      `so only the first ${thousands(info.used.length)} lines are used. Your text is kept as it is.`;
+  }
+
+  function measure() {
+    clearErrors(form);
+    const p = params();
+    const info = usedLines(box.value);
+    $('#measure-list-count').textContent =
+      `${thousands(info.total)} of ${maxLines} lines, ${thousands(info.chars)} of ${thousands(maxChars)} characters`;
+    $('#measure-list-error').textContent = limitMessage(info);
+    state.set({
+      ms_m: p.m === '2000' ? null : p.m,
+      ms_k: p.k === '7' ? null : p.k,
+      ms_hash: p.hash === 'murmur3' ? null : p.hash,
+      ms_scheme: p.scheme === 'enhanced' ? null : p.scheme,
+    });
+    const list_ = items(info.used);
+    const started = performance.now();
+    const r = run('measure', { ...p, items: list_, probes: 10000, step: 20 });
+    const ms = performance.now() - started;
+    if (showError(form, 'measure', r, 'list')) {
+      $('#measure-out').classList.add('stale');
+      return;
+    }
+    $('#measure-out').classList.remove('stale');
+    $('#measure-out').dataset.ms = ms.toFixed(1);
+    last = { report: r, items: list_, params: p };
+    draw(r);
+  }
+
+  function draw(r) {
+    const lines = [
+      `Added ${thousands(r.n)} items: ${thousands(r.bits_set)} of ${thousands(r.m)} bits are 1 (${percent(r.fill, 1)}).`,
+    ];
+    if (r.duplicates > 0) lines.push(`${thousands(r.duplicates)} repeated line${r.duplicates === 1 ? '' : 's'} added nothing.`);
+    lines.push(`Looked up ${thousands(r.probes)} strings never added: ${thousands(r.false_positives)} said maybe, ` +
+      `${percent(r.fpr_measured)}. The formula says ${percent(r.fpr_approx)}; the exact value is ${percent(r.fpr_exact)}.`);
+    if (r.probes_skipped > 0) lines.push(`${thousands(r.probes_skipped)} probe${r.probes_skipped === 1 ? ' was' : 's were'} in your list, so not counted.`);
+    $('#measure-summary').innerHTML = lines.map((l) => `<span>${escapeHtml(l)}</span>`).join(' ');
+
+    const tbody = $('#measure-table tbody');
+    tbody.innerHTML = r.rows.map((row) =>
+      `<tr><td>${thousands(row.n)}</td><td>${percent(row.fpr_measured)} (${thousands(row.false_positives)})</td>` +
+      `<td>${percent(row.fpr_approx)}</td><td>${percent(row.fpr_exact)}</td></tr>`).join('');
+
+    lineChart($('#measure-chart'), {
+      x: r.rows.map((row) => row.n),
+      series: [
+        { label: 'measured', kind: 'measured', values: r.rows.map((row) => row.fpr_measured) },
+        { label: 'formula', kind: 'approx', values: r.rows.map((row) => row.fpr_approx) },
+        { label: 'exact', kind: 'exact', dash: [6, 4], values: r.rows.map((row) => row.fpr_exact) },
+      ],
+      xLabel: 'items added', yLabel: 'false positives',
+    });
+
+    const chips = $('#measure-fps');
+    chips.innerHTML = '';
+    if (!r.false_positive_probes.length) chips.textContent = 'none: every probe met at least one 0.';
+    for (const name of r.false_positive_probes) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'chip';
+      b.textContent = name;
+      b.addEventListener('click', () => why(name));
+      chips.appendChild(b);
+    }
+    $('#measure-why').textContent = '';
+
+    const a = run('analyze', { m: r.m, n: r.n, k: r.k });
+    $('#measure-kbest').textContent = a.error || a.k_optimal === null ? '' :
+      `for your list, (${thousands(r.m)}/${thousands(r.n)})·ln 2 = ${a.k_optimal.toFixed(2)}.`;
+    root.dispatchEvent(new CustomEvent('measured', { detail: { report: r, analyze: a }, bubbles: true }));
+  }
+
+  // Which added items lit each of a false positive's k bits.
+  function why(probe) {
+    const { items: list_, params: p } = last;
+    const r = run('stage', { ...p, items: list_, queries: [probe] });
+    if (r.error) return;
+    const q = r.queries[0];
+    const rows = q.positions.map((pos, i) => `<li>bit ${pos}: set by ${escapeHtml(list(q.setters[i]))}</li>`).join('');
+    $('#measure-why').innerHTML = `<p><strong>${escapeHtml(probe)}</strong> was never added, but all ${q.positions.length} ` +
+      `of its bits were already 1:</p><ul>${rows}</ul>`;
+  }
+
+  const later = debounce(measure, 150);
+  box.addEventListener('input', later);
+  for (const id of ['#measure-m', '#measure-k']) $(id).addEventListener('input', later);
+  for (const id of ['#measure-hash', '#measure-scheme']) $(id).addEventListener('change', measure);
+  form.addEventListener('submit', (e) => e.preventDefault());
+  measure();
+  return { last: () => last };
+}

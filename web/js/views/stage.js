@@ -1,0 +1,228 @@
+// Section 1: a small filter drawn bit by bit. The engine's stage operation
+// gives every item's positions, the bits that are set, who set each bit, and
+// what each lookup reads.
+import { run } from '../engine.js';
+import * as state from '../state.js';
+import { clearErrors, showError } from '../form.js';
+import { escapeHtml, list, percent, percentSig, thousands } from '../format.js';
+
+const defaults = {
+  m: '32',
+  k: '3',
+  items: ['apple', 'banana', 'cherry', 'grape', 'mango'],
+  queries: ['cherry', 'peach', 'papaya'],
+};
+const limits = { m: [8, 256], k: [1, 10] };
+const shownItems = 40;
+
+export function mount(root) {
+  const form = root.querySelector('#stage-form');
+  const $ = (sel) => root.querySelector(sel);
+  const s = {
+    m: state.get('st_m', defaults.m),
+    k: state.get('st_k', defaults.k),
+    items: splitList(state.get('st_add', null), defaults.items),
+    queries: splitList(state.get('st_look', null), defaults.queries),
+    flash: null,  // the item or query whose bits to animate
+    report: null,
+  };
+  $('#stage-m').value = s.m;
+  $('#stage-k').value = s.k;
+
+  function save() {
+    state.set({
+      st_m: s.m === defaults.m ? null : s.m,
+      st_k: s.k === defaults.k ? null : s.k,
+      st_add: same(s.items, defaults.items) ? null : s.items.join('\n'),
+      st_look: same(s.queries, defaults.queries) ? null : s.queries.join('\n'),
+    });
+  }
+
+  // The stage's own bounds (8..256 bits, 1..10 hashes) keep the drawing
+  // legible; everything else is checked by the engine.
+  function inRange(field) {
+    const text = $(`#stage-${field}`).value.trim();
+    const [lo, hi] = limits[field];
+    if (!/^\d+$/.test(text) || +text < lo || +text > hi) {
+      $(`#stage-${field}-error`).textContent =
+        `${field}: '${text}' is not allowed here; allowed: a whole number from ${lo} to ${hi}`;
+      $(`#stage-${field}`).setAttribute('aria-invalid', 'true');
+      return false;
+    }
+    return true;
+  }
+
+  function render() {
+    clearErrors(form);
+    const okM = inRange('m'), okK = inRange('k');
+    if (!okM || !okK) return;
+    s.m = $('#stage-m').value.trim();
+    s.k = $('#stage-k').value.trim();
+    const report = run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: s.queries });
+    if (showError(form, 'stage', report, 'word')) return;
+    s.report = report;
+    save();
+    drawBits(report);
+    drawItems(report);
+    drawQueries(report);
+  }
+
+  function drawBits(r) {
+    const box = $('#stage-bits');
+    box.style.setProperty('--cols', String(Math.min(16, r.m)));
+    const setters = r.bit_setters;
+    const flashPos = flashPositions(r);
+    box.innerHTML = '';
+    for (let i = 0; i < r.m; i++) {
+      const on = setters[i].length > 0;
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'bit' + (on ? ' on' : '');
+      b.dataset.bit = String(i);
+      b.setAttribute('aria-label', `bit ${i}: ${on ? 1 : 0}`);
+      b.innerHTML = `<span class="idx">${i}</span><span class="val">${on ? 1 : 0}</span>`;
+      const order = flashPos.indexOf(i);
+      if (order >= 0) {
+        b.classList.add('flash');
+        b.style.animationDelay = `${order * 180}ms`;
+      }
+      b.addEventListener('mouseenter', () => explainBit(i));
+      b.addEventListener('focus', () => explainBit(i));
+      b.addEventListener('click', () => explainBit(i));
+      box.appendChild(b);
+    }
+    $('#stage-summary').textContent =
+      `${thousands(r.n)} item${r.n === 1 ? '' : 's'} with ${r.k} hash${r.k === 1 ? '' : 'es'} each set ` +
+      `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}). ` +
+      `The formula puts a stranger's chance of reading all 1s at ${percentSig(r.fpr_approx)}.`;
+  }
+
+  function flashPositions(r) {
+    if (!s.flash) return [];
+    const src = s.flash.kind === 'item' ? r.items : r.queries;
+    const hit = src.find((x) => x.text === s.flash.text);
+    return hit ? hit.positions : [];
+  }
+
+  function explainBit(i) {
+    const r = s.report;
+    const names = r.bit_setters[i].map((j) => r.items[j].text);
+    $('#stage-bit-info').textContent = names.length
+      ? `Bit ${i} is 1: set by ${list(names)}.`
+      : `Bit ${i} is 0: no item has hashed to it.`;
+    for (const b of root.querySelectorAll('.bit.focus')) b.classList.remove('focus');
+    root.querySelector(`.bit[data-bit="${i}"]`).classList.add('focus');
+  }
+
+  function highlight(positions) {
+    for (const b of root.querySelectorAll('.bit.focus')) b.classList.remove('focus');
+    for (const p of positions) root.querySelector(`.bit[data-bit="${p}"]`)?.classList.add('focus');
+  }
+
+  function drawItems(r) {
+    const ul = $('#stage-items');
+    ul.innerHTML = '';
+    for (const it of r.items.slice(0, shownItems)) {
+      const li = document.createElement('li');
+      li.innerHTML = `<strong>${escapeHtml(it.text)}</strong> → bits ${it.positions.join(', ')}` +
+        ` <span class="muted">(${it.fresh} new)</span>`;
+      li.addEventListener('mouseenter', () => highlight(it.positions));
+      ul.appendChild(li);
+    }
+    if (r.items.length > shownItems) {
+      const li = document.createElement('li');
+      li.className = 'muted';
+      li.textContent = `… and ${thousands(r.items.length - shownItems)} more`;
+      ul.appendChild(li);
+    }
+  }
+
+  function drawQueries(r) {
+    const ul = $('#stage-queries');
+    ul.innerHTML = '';
+    for (const q of r.queries) {
+      const li = document.createElement('li');
+      li.className = q.maybe ? (q.member ? 'member' : 'false-positive') : 'absent';
+      const reads = q.lit.map((b) => (b ? 1 : 0)).join(' ');
+      let verdict;
+      if (!q.maybe) {
+        const zero = q.positions[q.lit.indexOf(false)];
+        verdict = `<strong>definitely not</strong>: bit ${zero} is 0, so it was never added.`;
+      } else if (q.member) {
+        verdict = '<strong>maybe</strong>, and rightly: it was added.';
+      } else {
+        const why = q.positions.map((p, i) => `bit ${p} by ${list(q.setters[i])}`).join('; ');
+        verdict = `<strong>maybe</strong>, but it was never added: a false positive. Its bits were set by others: ${escapeHtml(why)}.`;
+      }
+      li.innerHTML = `<span class="q">${escapeHtml(q.text)}</span> reads bits ${q.positions.join(', ')}: ` +
+        `<span class="reads">${reads}</span>. ${verdict}`;
+      li.addEventListener('mouseenter', () => highlight(q.positions));
+      ul.appendChild(li);
+    }
+  }
+
+  function word() {
+    const w = $('#stage-word').value.trim();
+    if (!w) {
+      clearErrors(form);
+      $('#stage-word-error').textContent = 'word: empty; type a word to add or look up';
+      $('#stage-word').setAttribute('aria-invalid', 'true');
+      return null;
+    }
+    return w;
+  }
+
+  $('#stage-add').addEventListener('click', () => {
+    const w = word();
+    if (w === null) return;
+    if (!s.items.includes(w)) s.items.push(w);
+    s.flash = { kind: 'item', text: w };
+    render();
+  });
+  $('#stage-look').addEventListener('click', () => {
+    const w = word();
+    if (w === null) return;
+    s.queries = [w, ...s.queries.filter((q) => q !== w)].slice(0, 6);
+    s.flash = { kind: 'query', text: w };
+    render();
+  });
+  $('#stage-word').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      $('#stage-add').click();
+    }
+  });
+  // Adds made-up words, a handful at a time, until the engine reports every
+  // bit set: then every lookup says maybe.
+  $('#stage-fill').addEventListener('click', () => {
+    let i = s.items.filter((x) => x.startsWith('filler-')).length;
+    const ask = () => run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: [] });
+    for (let round = 0, r = ask(); round < 2000 && !r.error && r.bits_set < r.m; round++, r = ask()) {
+      for (let j = 0; j < 4; j++) s.items.push(`filler-${++i}`);
+    }
+    s.flash = null;
+    render();
+  });
+  $('#stage-reset').addEventListener('click', () => {
+    s.items = [...defaults.items];
+    s.queries = [...defaults.queries];
+    s.flash = null;
+    $('#stage-m').value = defaults.m;
+    $('#stage-k').value = defaults.k;
+    render();
+  });
+  for (const f of ['m', 'k']) $(`#stage-${f}`).addEventListener('input', () => { s.flash = null; render(); });
+  form.addEventListener('submit', (e) => e.preventDefault());
+
+  render();
+  return { report: () => s.report };
+}
+
+function splitList(text, fallback) {
+  if (text === null) return [...fallback];
+  return text.split('\n').map((x) => x.trim()).filter(Boolean);
+}
+
+function same(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,99 @@
+// Section 3: the calculator and its three curves. The engine's tune
+// operation solves the missing parameters; curves gives the rate as n, k or
+// m moves with the others held.
+import { run } from '../engine.js';
+import * as state from '../state.js';
+import { lineChart } from '../charts.js';
+import { clearErrors, debounce, showError } from '../form.js';
+import { bytes, oneIn, percentSig, thousands } from '../format.js';
+
+const defaults = { mode: 'n_p', n: '1,000,000', p: '1%', m: '9,585,059', k: '7', prime: false };
+
+const presets = {
+  'one-percent': { mode: 'n_p', n: '1,000,000', p: '1%', prime: false },
+  rocksdb: { mode: 'n_m', n: '1,000,000', m: '10,000,000' },
+  cassandra: { mode: 'n_p', n: '1,000,000', p: '0.01', prime: false },
+  'cassandra-lcs': { mode: 'n_p', n: '1,000,000', p: '0.1', prime: false },
+  bip37: { mode: 'n_m_k', n: '20,000', m: '288,000', k: '9' },
+};
+
+export function mount(root) {
+  const form = root.querySelector('#tune-form');
+  const $ = (sel) => root.querySelector(sel);
+  const mode = () => form.querySelector('input[name="mode"]:checked').value;
+
+  function setInputs(v) {
+    form.querySelector(`input[name="mode"][value="${v.mode}"]`).checked = true;
+    for (const f of ['n', 'p', 'm', 'k']) if (v[f] !== undefined) $(`#tune-${f}`).value = v[f];
+    if (v.prime !== undefined) $('#tune-prime').checked = v.prime;
+  }
+
+  setInputs({
+    mode: state.get('tu_mode', defaults.mode),
+    n: state.get('tu_n', defaults.n),
+    p: state.get('tu_p', defaults.p),
+    m: state.get('tu_m', defaults.m),
+    k: state.get('tu_k', defaults.k),
+    prime: state.get('tu_prime', '0') === '1',
+  });
+
+  function showFields() {
+    for (const el of form.querySelectorAll('[data-mode]')) el.hidden = !el.dataset.mode.split(' ').includes(mode());
+  }
+
+  function solve() {
+    clearErrors(form);
+    showFields();
+    const req = { mode: mode(), n: $('#tune-n').value, p: $('#tune-p').value, m: $('#tune-m').value, k: $('#tune-k').value, prime: $('#tune-prime').checked };
+    state.set({
+      tu_mode: req.mode === defaults.mode ? null : req.mode,
+      tu_n: req.n === defaults.n ? null : req.n,
+      tu_p: req.mode === 'n_p' && req.p !== defaults.p ? req.p : null,
+      tu_m: req.mode !== 'n_p' && req.m !== defaults.m ? req.m : null,
+      tu_k: req.mode === 'n_m_k' && req.k !== defaults.k ? req.k : null,
+      tu_prime: req.mode === 'n_p' && req.prime ? '1' : null,
+    });
+    const r = run('tune', req);
+    if (showError(form, 'tune', r, 'n')) {
+      root.querySelector('#tune-out').classList.add('stale');
+      return;
+    }
+    root.querySelector('#tune-out').classList.remove('stale');
+    const rows = [
+      ['Bits, m', `${thousands(r.m)} (${bytes(r.bytes)})`],
+      ['Hashes, k', `${r.k} <span class="muted">(best real k: ${r.k_optimal.toFixed(2)})</span>`],
+      ['Bits per item', r.bits_per_item.toFixed(2)],
+      ['False positives, formula', `${percentSig(r.fpr_approx, 4)} <span class="muted">(${oneIn(r.one_in_approx)})</span>`],
+      ['False positives, exact', `${percentSig(r.fpr_exact, 4)} <span class="muted">(${oneIn(r.one_in_exact)})</span>`],
+      ['Expected fill', percentSig(r.fill_expected, 3)],
+    ];
+    $('#tune-out').innerHTML = rows.map(([k, v]) => `<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`).join('');
+    $('#tune-out').dataset.m = String(r.m);
+    $('#tune-out').dataset.k = String(r.k);
+    drawCurves(r);
+  }
+
+  function drawCurves(t) {
+    const c = run('curves', { m: t.m, n: t.n, k: t.k });
+    if (c.error) return;
+    const series = (curve) => [
+      { label: 'formula', kind: 'approx', values: curve.fpr_approx },
+      { label: 'exact', kind: 'exact', dash: [6, 4], values: curve.fpr_exact },
+    ];
+    lineChart($('#tune-chart-n'), { x: c.vs_n.x, series: series(c.vs_n), xLabel: 'items, n', yLabel: 'rate' });
+    lineChart($('#tune-chart-k'), { x: c.vs_k.x, series: series(c.vs_k), xLabel: 'hashes, k', yLabel: 'rate', logY: true, marker: c.k_best });
+    lineChart($('#tune-chart-m'), { x: c.vs_m.x, series: series(c.vs_m), xLabel: 'bits, m', yLabel: 'rate', logX: true, logY: true });
+  }
+
+  for (const b of root.querySelectorAll('[data-preset]')) {
+    b.addEventListener('click', () => {
+      setInputs(presets[b.dataset.preset]);
+      solve();
+    });
+  }
+  const later = debounce(solve, 120);
+  form.addEventListener('input', later);
+  form.addEventListener('change', solve);
+  form.addEventListener('submit', (e) => e.preventDefault());
+  solve();
+}
