@@ -10,14 +10,8 @@
 namespace bloomlab::cli {
 
 int run_hash(const hash_args& a) {
-  const auto fn = lab::parse_digest_fn(a.fn);
-  if (!fn)
-    throw usage_error(fmt::format(
-        "--fn: '{}' is not a hash; allowed: murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64", a.fn));
-  if (!lab::has_seed(*fn) && !a.seed.empty())
-    throw usage_error(fmt::format("--seed: '{}' does not apply to {}, which takes no seed", a.seed, a.fn));
-  lab::hash_request req{*fn, 0, a.texts};
-  if (!a.seed.empty()) req.seed = static_cast<std::uint32_t>(parse_count("--seed", a.seed, 0, 0xffffffffu));
+  lab::hash_request req{parse_digest_name("--fn", a.fn), 0, a.texts};
+  if (!a.seed.empty()) req.seed = parse_digest_seed("--seed", a.seed, req.fn);
   const auto r = lab::hash(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));

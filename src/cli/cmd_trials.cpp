@@ -20,10 +20,7 @@ int run_trials(const trials_args& a) {
   req.probes = parse_count("--probes", a.probes, 1, lab::max_probes);
   req.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
-  if (req.filters * (req.n + req.probes) > 2'000'000'000)
-    throw usage_error(fmt::format("--filters: {} filters of {} words and {} probes is too much work; "
-                                  "allowed: filters * (n + probes) up to 2,000,000,000",
-                                  req.filters, req.n, req.probes));
+  check_trials_work("--filters", req.filters, req.n, req.probes);
   // On a terminal, long runs show how far they have got.
   if (isatty(STDERR_FILENO) && req.filters * (req.n + req.probes) > 20'000'000) {
     req.progress = [](std::uint64_t done, std::uint64_t total) {

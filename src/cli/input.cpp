@@ -39,13 +39,6 @@ std::size_t utf8_valid_prefix(const std::string& s) {
   return i;
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\f\v");
-  if (b == std::string::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r\f\v");
-  return s.substr(b, e - b + 1);
-}
-
 std::vector<std::string> read_lines(std::istream& in, const std::string& what) {
   std::vector<std::string> items;
   std::string line;
@@ -59,7 +52,7 @@ std::vector<std::string> read_lines(std::istream& in, const std::string& what) {
     if (utf8_valid_prefix(line) != line.size())
       throw usage_error(fmt::format("{}: line {} is not UTF-8 text; items are hashed as UTF-8 bytes",
                                     what, number));
-    std::string item = trim(line);
+    std::string item = lab::trim_item(line);
     if (!item.empty()) items.push_back(std::move(item));
   }
   if (in.bad()) throw usage_error(fmt::format("{}: read failed after line {}", what, number));
