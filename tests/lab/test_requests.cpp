@@ -1,0 +1,268 @@
+// JSON requests, the page's way into the lab: each operation's report is
+// exactly the one the lab function gives, values arrive as numbers or as
+// typed text, and every bad field is refused by name with the CLI's words.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "json.hpp"
+#include "lab.hpp"
+#include "requests.hpp"
+
+using namespace bloomlab;
+using lab::run_request;
+using json = nlohmann::json;
+
+namespace {
+
+// The error object of a refused request, checked for shape.
+json error_of(std::string_view op, const std::string& request) {
+  const std::string out = run_request(op, request);
+  EXPECT_EQ(out.find('\n'), std::string::npos) << out;
+  const json j = json::parse(out);
+  EXPECT_TRUE(j.contains("error")) << op << " " << request << " -> " << out;
+  if (!j.contains("error")) return json::object();
+  const json& e = j["error"];
+  EXPECT_TRUE(e["message"].is_string());
+  EXPECT_TRUE(e["value"].is_string());
+  return e;
+}
+
+// Refused, naming `field`, and the message holds every fragment.
+void expect_refused(std::string_view op, const std::string& request, const std::string& field,
+                    std::initializer_list<std::string> fragments) {
+  const json e = error_of(op, request);
+  EXPECT_EQ(e.value("field", json()), json(field)) << op << " " << request;
+  const std::string msg = e.value("message", "");
+  EXPECT_EQ(msg.rfind(field + ": ", 0), 0u) << msg;
+  for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "missing '" << f << "' in: " << msg;
+}
+
+std::vector<std::string> fruit() { return {"apple", "banana", "cherry", "mango", "papaya", "peach"}; }
+
+}  // namespace
+
+// ---- every operation gives exactly the lab function's JSON -----------------
+
+TEST(Requests, Size) {
+  EXPECT_EQ(run_request("size", R"({"n": 20, "p": 0.01, "prime": true})"),
+            lab::to_json(lab::size({.n = 20, .p = 0.01, .prime = true}), -1));
+  EXPECT_EQ(run_request("size", R"({"n": "1,000", "p": "1%"})"),
+            lab::to_json(lab::size({.n = 1000, .p = 0.01, .prime = false}), -1));
+}
+
+TEST(Requests, Analyze) {
+  EXPECT_EQ(run_request("analyze", R"({"m": 2000, "n": 200, "k": 7})"),
+            lab::to_json(lab::analyze({.m = 2000, .n = 200, .k = 7, .kind = {}}), -1));
+  EXPECT_EQ(run_request("analyze", R"({"m": "101", "n": "10", "k": "7", "scheme": "double"})"),
+            lab::to_json(lab::analyze({.m = 101, .n = 10, .k = 7, .kind = scheme::double_hashing}), -1));
+}
+
+TEST(Requests, MeasureWithTheCliDefaults) {
+  lab::measure_request r;
+  r.items = fruit();
+  EXPECT_EQ(run_request("measure", json({{"items", fruit()}}).dump()), lab::to_json(lab::measure(r), -1));
+  r.m = 64;
+  r.k = 3;
+  r.idx = {hash_fn::fnv1a, scheme::independent};
+  r.probes = 500;
+  r.step = 2;
+  EXPECT_EQ(run_request("measure", json({{"items", fruit()}, {"m", "64"}, {"k", 3}, {"hash", "fnv1a"},
+                                         {"scheme", "independent"}, {"probes", "500"}, {"step", 2}})
+                                       .dump()),
+            lab::to_json(lab::measure(r), -1));
+}
+
+TEST(Requests, MeasureReadsItemsAsAFileIsRead) {
+  // Trimmed, blank lines skipped, and one string of lines is the same list.
+  lab::measure_request r;
+  r.items = {"apple", "banana", "cherry"};
+  const std::string want = lab::to_json(lab::measure(r), -1);
+  EXPECT_EQ(run_request("measure", R"({"items": [" apple", "", "banana\t", "cherry"]})"), want);
+  EXPECT_EQ(run_request("measure", R"({"items": "apple\r\n\n  banana\ncherry\n"})"), want);
+}
+
+TEST(Requests, Trials) {
+  const auto want = lab::trials({.m = 101, .n = 10, .k = 7, .filters = 40, .probes = 2000, .seed = 1,
+                                 .idx = {}, .progress = {}});
+  EXPECT_EQ(run_request("trials", R"({"m": 101, "n": 10, "k": 7})"), lab::to_json(want, -1));
+  const auto want2 = lab::trials({.m = 2003, .n = 200, .k = 7, .filters = 5, .probes = 300, .seed = 42,
+                                  .idx = {hash_fn::fnv1a, scheme::double_hashing}, .progress = {}});
+  EXPECT_EQ(run_request("trials", R"({"m": "2,003", "n": 200, "k": 7, "filters": 5, "probes": "300",
+                                      "seed": "42", "hash": "fnv1a", "scheme": "double"})"),
+            lab::to_json(want2, -1));
+}
+
+TEST(Requests, Hash) {
+  EXPECT_EQ(run_request("hash", R"({"texts": ["hello", ""]})"),
+            lab::to_json(lab::hash({lab::digest_fn::murmur3_x86_32, 0, {"hello", ""}}), -1));
+  EXPECT_EQ(run_request("hash", R"({"fn": "murmur3_x64_128", "seed": "7", "texts": ["a"]})"),
+            lab::to_json(lab::hash({lab::digest_fn::murmur3_x64_128, 7, {"a"}}), -1));
+  // The published vector: MurmurHash3_x86_32("hello", 0) = 0x248bfa47.
+  EXPECT_NE(run_request("hash", R"({"texts": ["hello"]})").find("248bfa47"), std::string::npos);
+}
+
+TEST(Requests, Positions) {
+  EXPECT_EQ(run_request("positions", R"({"m": 32, "k": 3, "texts": ["cherry", "peach"]})"),
+            lab::to_json(lab::positions({.m = 32, .k = 3, .idx = {}, .texts = {"cherry", "peach"}}), -1));
+  EXPECT_EQ(run_request("positions", R"({"m": 100, "k": 4, "hash": "fnv1a", "scheme": "double", "texts": ["x"]})"),
+            lab::to_json(lab::positions({.m = 100, .k = 4, .idx = {hash_fn::fnv1a, scheme::double_hashing},
+                                         .texts = {"x"}}), -1));
+}
+
+TEST(Requests, Stage) {
+  const auto want = lab::stage({.m = 32, .k = 3, .idx = {}, .items = {"mango", "banana", "apple", "cherry"},
+                                .queries = {"cherry", "peach", "papaya"}});
+  EXPECT_EQ(run_request("stage", R"({"m": 32, "k": 3, "items": ["mango", "banana", "apple", "cherry"],
+                                     "queries": ["cherry", "peach", "papaya"]})"),
+            lab::to_json(want, -1));
+  // An empty stage: no items, no queries.
+  EXPECT_EQ(run_request("stage", R"({"m": "8", "k": "1"})"),
+            lab::to_json(lab::stage({.m = 8, .k = 1, .idx = {}, .items = {}, .queries = {}}), -1));
+}
+
+TEST(Requests, TuneReadsOnlyTheFieldsOfItsMode) {
+  EXPECT_EQ(run_request("tune", R"({"n": 20, "p": "1%", "prime": true})"),
+            lab::to_json(lab::tune({.mode = lab::tune_mode::n_p, .n = 20, .p = 0.01, .prime = true, .m = 0, .k = 0}), -1));
+  // The calculator sends all its inputs; an empty k does not matter in n_m.
+  EXPECT_EQ(run_request("tune", R"({"mode": "n_m", "n": "1,000", "m": "9585", "k": "", "p": "", "prime": false})"),
+            lab::to_json(lab::tune({.mode = lab::tune_mode::n_m, .n = 1000, .p = 0.01, .prime = false, .m = 9585, .k = 0}), -1));
+  EXPECT_EQ(run_request("tune", R"({"mode": "n_m_k", "n": 1000, "m": 10000, "k": 5})"),
+            lab::to_json(lab::tune({.mode = lab::tune_mode::n_m_k, .n = 1000, .p = 0.01, .prime = false, .m = 10000, .k = 5}), -1));
+}
+
+TEST(Requests, Curves) {
+  EXPECT_EQ(run_request("curves", R"({"m": 1917, "n": 200, "k": 7})"),
+            lab::to_json(lab::curves({.m = 1917, .n = 200, .k = 7}), -1));
+}
+
+TEST(Requests, Walk) {
+  EXPECT_EQ(run_request("walk", R"({"m": 12, "k": 6, "h1": 5, "step": "4"})"),
+            lab::to_json(lab::walk({.m = 12, .k = 6, .h1 = 5, .step = 4}), -1));
+}
+
+TEST(Requests, NumbersAndTextAreTheSame) {
+  const std::string want = run_request("analyze", R"({"m": 2000, "n": 200, "k": 7})");
+  for (const char* req : {R"({"m": "2000", "n": "200", "k": "7"})", R"({"m": "2,000", "n": "2e2", "k": 7.0})",
+                          R"({"m": 2e3, "n": "2_00", "k": "7"})", R"({"m": 2000, "n": 200, "k": 7, "scheme": null})"})
+    EXPECT_EQ(run_request("analyze", req), want) << req;
+  const std::string size = run_request("size", R"({"n": 20, "p": 0.01, "prime": true})");
+  for (const char* req : {R"({"n": "20", "p": "1%", "prime": "true"})", R"({"n": 20, "p": "0.01", "prime": "on"})",
+                          R"({"n": 20, "p": 1e-2, "prime": 1})"})
+    EXPECT_EQ(run_request("size", req), size) << req;
+}
+
+// ---- every kind of bad field names the field -----------------------------
+
+TEST(RequestErrors, TheDocumentedShape) {
+  EXPECT_EQ(run_request("analyze", R"({"m": 0, "n": 10, "k": 3})"),
+            R"({"error":{"field":"m","value":"0","message":"m: '0' is out of range; allowed: a whole number from 1 to 9007199254740992"}})");
+  EXPECT_EQ(run_request("measure", R"({"items": ["a"], "m": "0"})"),
+            R"({"error":{"field":"m","value":"0","message":"m: '0' is out of range; allowed: a whole number from 1 to 4294967296"}})");
+}
+
+TEST(RequestErrors, NumbersOutOfRangeOrNotNumbers) {
+  expect_refused("analyze", R"({"m": 100, "n": 10, "k": 0})", "k", {"'0'", "1 to 64"});
+  expect_refused("positions", R"({"m": 100, "k": 65, "texts": ["x"]})", "k", {"'65'", "1 to 64"});
+  expect_refused("analyze", R"({"m": "many", "n": 10, "k": 3})", "m", {"'many'", "not a number"});
+  expect_refused("analyze", R"({"m": 100, "n": 2.5, "k": 3})", "n", {"'2.5'", "not a whole number"});
+  expect_refused("analyze", R"({"m": 100, "n": "", "k": 3})", "n", {"''", "is empty"});
+  expect_refused("measure", R"({"items": ["a"], "probes": -5})", "probes", {"'-5'", "out of range"});
+  expect_refused("measure", R"({"items": ["a"], "probes": 100000001})", "probes", {"1 to 100000000"});
+  expect_refused("trials", R"({"m": 100, "n": 0, "k": 3})", "n", {"'0'", "1 to 10000000"});
+  expect_refused("trials", R"({"m": 100, "n": 10, "k": 3, "filters": 1})", "filters", {"'1'", "2 to 100000"});
+  expect_refused("analyze", R"({"m": true, "n": 10, "k": 3})", "m", {"'true'", "not a number"});
+  expect_refused("analyze", R"({"m": [1], "n": 10, "k": 3})", "m", {"not a single value"});
+  expect_refused("curves", R"({"m": 100, "n": 0, "k": 3})", "n", {"'0'"});
+  expect_refused("walk", R"({"m": 0, "k": 3, "h1": 0, "step": 0})", "m", {"'0'"});
+  expect_refused("walk", R"({"m": 10, "k": 3, "h1": -1, "step": 0})", "h1", {"'-1'"});
+  expect_refused("hash", R"({"seed": 4294967296, "texts": ["x"]})", "seed", {"0 to 4294967295"});
+  expect_refused("tune", R"({"mode": "n_m_k", "n": 10, "m": 100, "k": 99})", "k", {"'99'", "1 to 64"});
+  expect_refused("tune", R"({"mode": "n_m", "n": 10, "m": ""})", "m", {"is empty"});
+}
+
+TEST(RequestErrors, Rates) {
+  for (const char* p : {"0", "1", "1.5", "-0.1", "100%"})
+    expect_refused("size", json({{"n", 10}, {"p", p}}).dump(), "p", {std::string("'") + p + "'", "between 0 and 1"});
+  expect_refused("size", R"({"n": 10, "p": 2})", "p", {"'2'", "out of range"});
+  expect_refused("size", R"({"n": 10, "p": "lots"})", "p", {"'lots'", "not a number"});
+  expect_refused("size", R"({"n": 10, "p": 0.01, "prime": "maybe"})", "prime", {"'maybe'", "true or false"});
+}
+
+TEST(RequestErrors, NamesAndChoices) {
+  expect_refused("positions", R"({"m": 10, "k": 2, "scheme": "triple", "texts": ["x"]})", "scheme",
+                 {"'triple'", "enhanced, double, independent"});
+  expect_refused("measure", R"({"items": ["a"], "hash": "md5"})", "hash", {"'md5'", "murmur3, fnv1a"});
+  expect_refused("hash", R"({"fn": "sha1", "texts": ["x"]})", "fn", {"'sha1'", "murmur3_x86_32"});
+  expect_refused("tune", R"({"mode": "n_x", "n": 10})", "mode", {"'n_x'", "n_p, n_m, n_m_k"});
+  expect_refused("hash", R"({"fn": "fnv1a_64", "seed": 3, "texts": ["x"]})", "seed", {"'3'", "fnv1a_64", "no seed"});
+}
+
+TEST(RequestErrors, MissingRequiredFields) {
+  expect_refused("analyze", R"({"m": 100, "k": 3})", "n", {"is required", "a whole number from 0"});
+  expect_refused("size", R"({"n": 100})", "p", {"is required", "between 0 and 1"});
+  expect_refused("trials", R"({"m": 100, "n": 10, "k": null})", "k", {"is required"});
+  expect_refused("positions", R"({"m": 10, "k": 2})", "texts", {"is required"});
+  expect_refused("positions", R"({"m": 10, "k": 2, "texts": []})", "texts", {"at least one"});
+  expect_refused("measure", R"({})", "items", {"is required"});
+}
+
+TEST(RequestErrors, Lists) {
+  expect_refused("measure", R"({"items": []})", "items", {"empty"});
+  expect_refused("measure", R"({"items": ["", "  ", "\t"]})", "items", {"empty"});
+  expect_refused("measure", R"({"items": [1, 2]})", "items", {"not text"});
+  expect_refused("stage", R"({"m": 32, "k": 3, "items": "apple"})", "items", {"not a list"});
+  expect_refused("stage", R"({"m": 32, "k": 3, "queries": [null]})", "queries", {"not text"});
+
+  std::vector<std::string> many(201);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = "item-" + std::to_string(i);
+  expect_refused("measure", json({{"items", many}}).dump(), "items", {"201 items", "at most 200"});
+  many.resize(200);
+  EXPECT_FALSE(json::parse(run_request("measure", json({{"items", many}}).dump())).contains("error"));
+
+  // 20,000 characters in all pass, 20,001 do not; a character is a code
+  // point, not a byte ("é" is one).
+  std::vector<std::string> big(2, std::string(10'000, 'x'));
+  EXPECT_FALSE(json::parse(run_request("measure", json({{"items", big}}).dump())).contains("error"));
+  big[1] += "\xc3\xa9";
+  expect_refused("measure", json({{"items", big}}).dump(), "items", {"20,001 characters", "at most 20,000"});
+  std::vector<std::string> accents(2, "");
+  for (int i = 0; i < 5000; ++i) accents[0] += "\xc3\xa9", accents[1] += "\xc3\xa9";
+  EXPECT_FALSE(json::parse(run_request("measure", json({{"items", accents}}).dump())).contains("error"));
+
+  std::vector<std::string> words(1001, "w");
+  expect_refused("stage", json({{"m", 32}, {"k", 3}, {"items", words}}).dump(), "items", {"1,001", "at most 1,000"});
+  expect_refused("stage", json({{"m", 32}, {"k", 3}, {"queries", words}}).dump(), "queries", {"at most 1,000"});
+  words.resize(1000);
+  EXPECT_FALSE(json::parse(run_request("stage", json({{"m", 32}, {"k", 3}, {"items", words}, {"queries", words}}).dump()))
+                   .contains("error"));
+  expect_refused("stage", R"({"m": 4097, "k": 3})", "m", {"1 to 4096"});
+}
+
+TEST(RequestErrors, UnknownFieldsAndTooMuchWork) {
+  expect_refused("size", R"({"n": 10, "p": 0.01, "bits": 5})", "bits", {"'5'", "not a field of size", "n, p, prime"});
+  expect_refused("trials", R"({"m": 100000, "n": 10000000, "k": 3, "filters": 1000})", "filters",
+                 {"too much work", "2,000,000,000"});
+}
+
+TEST(RequestErrors, NotJsonOrNoSuchOperation) {
+  for (const char* bad : {"", "{", "{\"m\": }", "[1, 2"}) {
+    const json e = error_of("analyze", bad);
+    EXPECT_TRUE(e["field"].is_null()) << bad;
+    EXPECT_NE(e.value("message", "").find("not valid JSON"), std::string::npos) << e;
+  }
+  const json arr = error_of("analyze", "[1, 2]");
+  EXPECT_TRUE(arr["field"].is_null());
+  EXPECT_NE(arr.value("message", "").find("not a JSON object"), std::string::npos);
+
+  const json op = error_of("frobnicate", "{}");
+  EXPECT_TRUE(op["field"].is_null());
+  EXPECT_EQ(op["value"], "frobnicate");
+  EXPECT_EQ(op["message"], "'frobnicate' is not an operation; allowed: size, analyze, measure, trials, hash, positions, "
+                           "tune, stage, curves, walk");
+  // A long, cut value stays valid UTF-8 in the error.
+  std::string long_bad = "{";
+  for (int i = 0; i < 200; ++i) long_bad += "\xc3\xa9";
+  const json cut = error_of("analyze", long_bad);
+  EXPECT_LE(cut.value("value", "").size(), 110u);
+}
