@@ -43,11 +43,16 @@ struct trials_args {
   bool json = false;
 };
 
+struct serve_args {
+  std::string host = "127.0.0.1", port = "8080", root;
+};
+
 int run_size(const size_args& a);
 int run_analyze(const analyze_args& a);
 int run_hash(const hash_args& a);
 int run_positions(const positions_args& a);
 int run_measure(const measure_args& a);
 int run_trials(const trials_args& a);
+int run_serve(const serve_args& a);
 
 }  // namespace bloomlab::cli

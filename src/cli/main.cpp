@@ -94,10 +94,16 @@ int main(int argc, char** argv) {
   c_tr->add_option("--scheme", tr.scheme, "enhanced, double or independent")->capture_default_str();
   add_json(c_tr, tr.json);
 
+  serve_args sv;
+  auto* c_serve = app.add_subcommand("serve", "Serve the lab page on this machine (127.0.0.1 by default)");
+  c_serve->add_option("--host", sv.host, "Address to listen on")->capture_default_str();
+  c_serve->add_option("--port", sv.port, "Port (1 to 65535)")->capture_default_str();
+  c_serve->add_option("--root", sv.root, "The site folder (default: the one this build makes with `make site`)");
+
   const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
     fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
-               "trials (see 'bloomlab --help')\n", argv[1]);
+               "trials, serve (see 'bloomlab --help')\n", argv[1]);
     return 2;
   }
   try {
@@ -122,6 +128,7 @@ int main(int argc, char** argv) {
     if (sub == c_hash) return run_hash(hs);
     if (sub == c_pos) return run_positions(ps);
     if (sub == c_ms) return run_measure(ms);
+    if (sub == c_serve) return run_serve(sv);
     return run_trials(tr);
   } catch (const usage_error& e) {
     fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());
