@@ -7,6 +7,7 @@ packages=(
   cmake g++ ninja-build pkg-config make
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  emscripten
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
 )
 
