@@ -1,7 +1,7 @@
 # bloomlab: the two commands a user types are `make run` and `make test`.
 # Both install what is missing (Debian packages), then build.
 
-.PHONY: all deps build build-asan wasm run test test-release test-asan bench install clean
+.PHONY: all deps deps-test npm build build-asan wasm site run test bench screenshots install clean
 
 BUILD := build/release
 BLOOMLAB := $(BUILD)/src/bloomlab
@@ -10,6 +10,15 @@ all: build
 
 deps:
 	@./scripts/deps.sh
+
+deps-test:
+	@./scripts/deps.sh test
+
+# The page's npm packages (esbuild, uPlot, Playwright, axe-core), from the
+# committed lock file; only when the lock file changed or they are missing.
+npm: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json | deps
+	@npm ci --no-audit --no-fund --loglevel=error
 
 build: deps
 	@cmake --preset release >/dev/null
@@ -30,17 +39,26 @@ wasm: deps
 	  -DCMAKE_BUILD_TYPE=Release -DBLOOMLAB_BUILD_TESTS=OFF -DBLOOMLAB_SITE_DIR=$(CURDIR)/$(BUILD)/site >/dev/null; \
 	cmake --build $(WASM_BUILD)
 
-# Measures the bundled 200-item sample list, as seed 000's lab does.
-run: build
-	@$(BLOOMLAB) measure data/sample.txt
+# The static site: the page, its bundle and the engine. It can be put on any
+# static host, since all computation happens in the browser.
+site: wasm npm
+	@node web/build.mjs $(BUILD)/site
 
-# Every test: first in the release build, then the WebAssembly engine against
-# the CLI (node's own test runner), then under AddressSanitizer and
-# UndefinedBehaviorSanitizer. The last line is the runner's summary.
-test: build build-asan wasm
-	@ctest --preset release
-	@node --test tests/wasm/
-	@ctest --preset asan
+# Builds everything and serves the lab on http://127.0.0.1:8080/.
+run: build site
+	@$(BLOOMLAB) serve
+
+# Every test: the release build's (unit, lab, CLI, server), the WebAssembly
+# engine against the CLI, the same C++ tests under AddressSanitizer and
+# UndefinedBehaviorSanitizer, then the page in Chromium. The last line adds
+# them up.
+test: deps-test build build-asan site
+	@./scripts/test-all.sh
+
+# Saves screenshots of each section under docs/screenshots/.
+screenshots: build site
+	@$(BLOOMLAB) serve --port 18091 >/dev/null & pid=$$!; sleep 1; \
+	node web/screenshots.mjs http://127.0.0.1:18091/; status=$$?; kill $$pid; exit $$status
 
 bench: build
 	@$(BUILD)/bench/bench_classic --benchmark_counters_tabular=true
@@ -52,4 +70,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	@rm -rf build
+	@rm -rf build test-results

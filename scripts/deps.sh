@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bloomlab builds and tests with, only when one
 # is missing: quick and quiet when everything is already there.
+#   scripts/deps.sh         what building and running the lab needs
+#   scripts/deps.sh test    that, and the browser the page's tests drive
 set -euo pipefail
 
 packages=(
@@ -10,6 +12,14 @@ packages=(
   emscripten
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
 )
+if [ "${1:-}" = test ]; then
+  packages+=(chromium)
+fi
+# Node.js and npm bundle the page; a machine that has them from elsewhere
+# keeps its own.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

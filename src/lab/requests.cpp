@@ -238,7 +238,7 @@ std::string op_positions(const json& j) {
 std::string op_stage(const json& j) {
   const fields f(j, "stage", {"m", "k", "hash", "scheme", "items", "queries"});
   stage_request r;
-  r.m = f.count("m", 1, max_m_drawn);
+  r.m = f.count("m", 1, max_m_built);
   r.k = f.k();
   r.idx = f.idx();
   r.items = f.strings("items", max_stage_items);

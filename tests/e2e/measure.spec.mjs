@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { open } from './open.mjs';
 import { readFileSync } from 'node:fs';
 import { cli, pct, thousands } from './cli.mjs';
 
@@ -6,7 +7,7 @@ const sample = readFileSync('data/sample.txt', 'utf8');
 
 test('measuring the sample list shows what bloomlab measure --json gives', async ({ page }) => {
   for (const [m, k, hash, scheme] of [['2000', '7', 'murmur3', 'enhanced'], ['1500', '4', 'fnv1a', 'double']]) {
-    await page.goto(`/?ms_m=${m}&ms_k=${k}&ms_hash=${hash}&ms_scheme=${scheme}`);
+    await open(page, `/?ms_m=${m}&ms_k=${k}&ms_hash=${hash}&ms_scheme=${scheme}`);
     const want = cli(['measure', '-', '--m', m, '--k', k, '--hash', hash, '--scheme', scheme], sample);
     const summary = page.locator('#measure-summary');
     await expect(summary).toContainText(`Added ${want.n} items: ${thousands(want.bits_set)} of ${thousands(want.m)} bits are 1 (${pct(want.fill, 1)}).`);
@@ -22,7 +23,7 @@ test('measuring the sample list shows what bloomlab measure --json gives', async
 });
 
 test('choosing a false positive shows which items lit each of its bits', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   const first = page.locator('#measure-fps .chip').first();
   const probe = await first.textContent();
   await first.click();
@@ -33,7 +34,7 @@ test('choosing a false positive shows which items lit each of its bits', async (
 });
 
 test('201 lines or 20,001 characters show the limit and keep the text', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   const lines = Array.from({ length: 201 }, (_, i) => `word-${i + 1}`).join('\n');
   await page.fill('#measure-list', lines);
   await expect(page.locator('#measure-list-error')).toContainText('201 lines');
@@ -50,7 +51,7 @@ test('201 lines or 20,001 characters show the limit and keep the text', async ({
 });
 
 test('bad m is refused beside the input, naming the value and the range', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.fill('#measure-m', '0');
   await expect(page.locator('#measure-m-error')).toContainText("'0'");
   await expect(page.locator('#measure-m-error')).toContainText('1 to 4294967296');

@@ -1,8 +1,9 @@
 import { test, expect } from '@playwright/test';
+import { open } from './open.mjs';
 import { readFileSync } from 'node:fs';
 
 test('a URL with parameters restores each section', async ({ page }) => {
-  await page.goto('/?st_m=48&st_k=4&ms_m=1000&ms_k=3&ms_scheme=double&tu_mode=n_m&tu_n=5000&tu_m=60000&wk_m=36&wk_step=12');
+  await open(page, '/?st_m=48&st_k=4&ms_m=1000&ms_k=3&ms_scheme=double&tu_mode=n_m&tu_n=5000&tu_m=60000&wk_m=36&wk_step=12');
   await expect(page.locator('#stage-bits .bit')).toHaveCount(48);
   await expect(page.locator('#stage-k')).toHaveValue('4');
   await expect(page.locator('#measure-m')).toHaveValue('1000');
@@ -25,7 +26,7 @@ test('the page loads with no request leaving 127.0.0.1 and no console errors', a
     const url = new URL(req.url());
     if (url.protocol !== 'data:' && url.hostname !== '127.0.0.1') foreign.push(req.url());
   });
-  await page.goto('/');
+  await open(page, '/');
   await expect(page.locator('body.ready')).toHaveCount(1);
   await page.locator('#schemes').scrollIntoViewIfNeeded();
   await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 30_000 });
@@ -34,7 +35,7 @@ test('the page loads with no request leaving 127.0.0.1 and no console errors', a
 });
 
 test('axe finds no serious or critical accessibility violations', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await expect(page.locator('body.ready')).toHaveCount(1);
   await page.addScriptTag({ content: readFileSync('node_modules/axe-core/axe.min.js', 'utf8') });
   const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
@@ -44,7 +45,7 @@ test('axe finds no serious or critical accessibility violations', async ({ page 
 
 test('a phone-sized screen needs no sideways scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/');
+  await open(page, '/');
   await expect(page.locator('body.ready')).toHaveCount(1);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);

@@ -1,8 +1,9 @@
 import { test, expect } from '@playwright/test';
+import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 
 test('the seeded trials show what bloomlab trials gives', async ({ page }) => {
-  await page.goto('/#schemes');
+  await open(page, '/#schemes');
   await page.locator('#schemes').scrollIntoViewIfNeeded();
   await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 30_000 });
   const want = cli(['trials', '--m', '1021', '--n', '100', '--k', '7', '--filters', '200', '--probes', '2000', '--seed', '1', '--scheme', 'double']);
@@ -15,7 +16,7 @@ test('the seeded trials show what bloomlab trials gives', async ({ page }) => {
 });
 
 test('a step sharing a factor with m revisits bits', async ({ page }) => {
-  await page.goto('/?wk_m=30&wk_k=8&wk_h1=4&wk_step=10');
+  await open(page, '/?wk_m=30&wk_k=8&wk_h1=4&wk_step=10');
   await expect(page.locator('#walk-out')).toContainText('4, 14, 24, 4, 14, 24, 4, 14');
   await expect(page.locator('#walk-out')).toContainText('3 distinct bits of 8');
   await page.fill('#walk-step', '0');

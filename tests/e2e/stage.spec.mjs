@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 
 async function litBits(page) {
@@ -8,7 +9,7 @@ async function litBits(page) {
 test('adding cherry lights exactly the bits bloomlab positions gives', async ({ page }) => {
   for (const [m, k] of [[32, 3], [64, 5], [100, 7]]) {
     // Start from an empty filter: only the word we add lights bits.
-    await page.goto(`/?st_m=${m}&st_k=${k}&st_add=&st_look=`);
+    await open(page, `/?st_m=${m}&st_k=${k}&st_add=&st_look=`);
     await expect(page.locator('#stage-bits .bit')).toHaveCount(m);
     expect(await litBits(page)).toEqual([]);
     const expected = cli(['positions', '--m', String(m), '--k', String(k), '--hash', 'murmur3', '--scheme', 'enhanced', 'cherry'])[0].positions;
@@ -22,7 +23,7 @@ test('adding cherry lights exactly the bits bloomlab positions gives', async ({ 
 });
 
 test('the opening picture: cherry is a member, peach meets a 0, papaya is a false positive', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   const queries = page.locator('#stage-queries li');
   await expect(queries).toHaveCount(3);
   await expect(queries.nth(0)).toContainText('cherry');
@@ -45,7 +46,7 @@ test('the opening picture: cherry is a member, peach meets a 0, papaya is a fals
 });
 
 test('fill every bit makes every lookup say maybe; bad m is refused beside the input', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.click('#stage-fill');
   expect((await litBits(page)).length).toBe(32);
   await expect(page.locator('#stage-queries li.absent')).toHaveCount(0);

@@ -1,8 +1,9 @@
 import { test, expect } from '@playwright/test';
+import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 
 test('n = 20 and p = 1% with prime rounding gives m = 193 and k = 7', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.fill('#tune-n', '20');
   await page.fill('#tune-p', '1%');
   await page.check('#tune-prime');
@@ -16,7 +17,7 @@ test('n = 20 and p = 1% with prime rounding gives m = 193 and k = 7', async ({ p
 });
 
 test('the BIP 37 preset solves with the given m and k; charts are drawn', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.getByRole('button', { name: /BIP 37/ }).click();
   const want = cli(['analyze', '--m', '288000', '--n', '20000', '--k', '9']);
   await expect(page.locator('#tune-out')).toHaveAttribute('data-m', '288000');
@@ -26,7 +27,7 @@ test('the BIP 37 preset solves with the given m and k; charts are drawn', async 
 });
 
 test('a rate outside (0, 1) is refused beside the input', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.fill('#tune-p', '150%');
   await expect(page.locator('#tune-p-error')).toContainText("'150%'");
   await expect(page.locator('#tune-p-error')).toContainText('between 0 and 1');

@@ -236,7 +236,7 @@ TEST(RequestErrors, Lists) {
   words.resize(1000);
   EXPECT_FALSE(json::parse(run_request("stage", json({{"m", 32}, {"k", 3}, {"items", words}, {"queries", words}}).dump()))
                    .contains("error"));
-  expect_refused("stage", R"({"m": 4097, "k": 3})", "m", {"1 to 4096"});
+  expect_refused("stage", R"({"m": 4294967297, "k": 3})", "m", {"1 to 4294967296"});
 }
 
 TEST(RequestErrors, UnknownFieldsAndTooMuchWork) {

@@ -15,7 +15,7 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
     axes: [
       { label: xLabel, stroke: '#374151', grid: { stroke: '#e5e7eb' } },
       { label: yLabel, stroke: '#374151', grid: { stroke: '#e5e7eb' }, size: 64,
-        values: (u, ticks) => ticks.map((t) => (t === 0 ? '0%' : +(t).toPrecision(3) + '%')) },
+        values: (u, ticks) => ticks.map((t) => (t === null ? '' : t === 0 ? '0%' : +t.toPrecision(3) + '%')) },
     ],
     series: [{ label: xLabel }, ...series.map((s) => ({
       label: s.label,

@@ -36,7 +36,8 @@ export function mount(root) {
   const form = root.querySelector('#measure-form');
   const $ = (sel) => root.querySelector(sel);
   const box = $('#measure-list');
-  box.value = sample;
+  // Text typed before the engine loaded is the user's: keep it.
+  if (box.value === '') box.value = sample;
   $('#measure-m').value = state.get('ms_m', '2000');
   $('#measure-k').value = state.get('ms_k', '7');
   $('#measure-hash').value = state.get('ms_hash', 'murmur3');

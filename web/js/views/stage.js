@@ -79,8 +79,8 @@ export function mount(root) {
       b.type = 'button';
       b.className = 'bit' + (on ? ' on' : '');
       b.dataset.bit = String(i);
-      b.setAttribute('aria-label', `bit ${i}: ${on ? 1 : 0}`);
-      b.innerHTML = `<span class="idx">${i}</span><span class="val">${on ? 1 : 0}</span>`;
+      b.innerHTML = `<span class="sr">bit </span><span class="idx">${i}</span><span class="sr"> is </span>` +
+        `<span class="val">${on ? 1 : 0}</span>`;
       const order = flashPos.indexOf(i);
       if (order >= 0) {
         b.classList.add('flash');
