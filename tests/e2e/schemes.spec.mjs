@@ -9,7 +9,7 @@ test('the seeded trials show what bloomlab trials gives', async ({ page }) => {
   const want = cli(['trials', '--m', '1021', '--n', '100', '--k', '7', '--filters', '200', '--probes', '2000', '--seed', '1', '--scheme', 'double']);
   const row = page.locator('#schemes-table tbody tr').nth(4);
   await expect(row).toContainText('plain double hashing');
-  await expect(row).toContainText((want.fpr_mean * 100).toPrecision(3).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') + '%');
+  await expect(row).toContainText((want.fpr_mean * 100).toPrecision(3) + '%');
   await expect(page.locator('#schemes-small-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
   const small = cli(['analyze', '--m', '101', '--n', '10', '--k', '7', '--scheme', 'double']);
   await expect(page.locator('#schemes-small')).toContainText((small.fpr_exact_scheme * 100).toPrecision(3) + '%');

@@ -13,7 +13,7 @@ export function percentSig(rate, digits = 3) {
   const pct = rate * 100;
   if (pct === 0) return '0%';
   if (Math.abs(pct) < 1e-4) return pct.toExponential(digits - 1) + '%';
-  return pct.toPrecision(digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') + '%';
+  return pct.toPrecision(digits) + '%';
 }
 
 // Bytes in human units (powers of 1,024).

@@ -14,7 +14,7 @@ const schemes = [
 const fields = { n: '100', k: '7', pow: '1024', prime: '1021', seed: '1' };
 
 function interval(r) {
-  return `${percentSig(r.fpr_mean)} <span class="muted">(${percentSig(r.ci_low)} to ${percentSig(r.ci_high)})</span>`;
+  return `${percentSig(r.fpr_mean)}<br><span class="muted">${percentSig(r.ci_low)} to ${percentSig(r.ci_high)}</span>`;
 }
 
 function exactScheme(r) {
@@ -56,7 +56,7 @@ export function mount(root) {
         $('#schemes-table').removeAttribute('aria-busy');
         return false;
       }
-      tbody.insertAdjacentHTML('beforeend', `<tr><td>${job.label}</td><td>${thousands(r.m)}</td><td>${interval(r)}</td>` +
+      tbody.insertAdjacentHTML('beforeend', `<tr><td class="text">${job.label}</td><td>${thousands(r.m)}</td><td>${interval(r)}</td>` +
         `<td>${exactScheme(r)}</td><td>${percentSig(r.fpr_exact)}</td></tr>`);
       if (tbody.rows.length === jobs.length) $('#schemes-table').removeAttribute('aria-busy');
       return true;
@@ -76,7 +76,7 @@ export function mount(root) {
         jobs.push({ label, m, n, request: { m, n, k: 7, filters, probes: 2000, seed: 7, hash: 'murmur3', scheme: s } });
     runAll(jobs, (job, r) => {
       if (r.error) return false;
-      tbody.insertAdjacentHTML('beforeend', `<tr><td>${thousands(job.m)} bits, ${job.n} keys</td><td>${job.label}</td>` +
+      tbody.insertAdjacentHTML('beforeend', `<tr><td class="text">${thousands(job.m)} bits, ${job.n} keys</td><td class="text">${job.label}</td>` +
         `<td>${interval(r)}</td><td>${exactScheme(r)}</td><td>${percentSig(r.fpr_exact)}</td></tr>`);
       if (job.m === 101 && job.request.scheme === 'double') {
         $('#schemes-small').textContent = `With 101 bits, 10 keys and k = 7, independent positions would give ` +
