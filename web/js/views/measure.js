@@ -43,6 +43,7 @@ export function mount(root) {
   $('#measure-hash').value = state.get('ms_hash', 'murmur3');
   $('#measure-scheme').value = state.get('ms_scheme', 'enhanced');
   let last = null;
+  let runs = 0;  // measurements so far, so a test can wait for the next one
 
   function params() {
     return {
@@ -85,6 +86,7 @@ export function mount(root) {
     }
     $('#measure-out').classList.remove('stale');
     $('#measure-out').dataset.ms = ms.toFixed(1);
+    $('#measure-out').dataset.runs = String(++runs);
     last = { report: r, items: list_, params: p };
     draw(r);
   }
