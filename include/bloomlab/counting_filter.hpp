@@ -1,0 +1,225 @@
+// The counting Bloom filter (Fan, Cao, Almeida and Broder, "Summary cache",
+// 2000): m small counters in place of m bits, so items can be removed.
+//
+// add() increments the k counters of an item, remove() decrements them, and
+// contains() asks whether all k are above zero. Positions come from the same
+// indexer as bloom_filter, computed the same way: a counting filter and a
+// classic filter with the same m, k and indexer use the same positions, and
+// classic() is exactly the classic filter of the items present.
+//
+// What it trades: w bits a counter (1..8, default 4) instead of one bit, so
+// w times the memory of a classic filter at the same rate, for removal.
+//
+// Overflow. A counter that reaches its maximum c_max = 2^w - 1 saturates: it
+// stays there and is never decremented again (its true count is unknown),
+// so a saturated counter can only ever cause a false positive, never a false
+// negative. Fan et al. bound the chance that any counter reaches j, with n
+// items and k = (m/n) ln 2, by
+//     P(max count >= j) <= m * (e ln 2 / j)^j
+// (the counts are binomial(kn, 1/m), about Poisson(ln 2)). For w = 4, j = 16:
+// m * 1.37e-15, so 4-bit counters do not saturate in practice; for w = 1 every
+// counter saturates at its first increment and nothing can be removed.
+//
+// The hazard (seed 001, "What removal costs"): remove() refuses an item only
+// when one of its counters is zero, which proves it was never added. A false
+// positive has no zero counter, so it is accepted, and decrementing its
+// counters lowers counts that real members depend on: some fall to zero, and
+// members that set them now answer "no". A false positive, removed, becomes
+// false negatives. Only remove what you know was added.
+//
+// Packing: the counters are packed into 64-bit words, floor(64 / w) a word,
+// none straddling two words, so a counter is one load, a shift and a mask.
+// Widths 1, 2, 4 and 8 fill each word; 3 and 7 waste 1 bit a word, 5 and 6
+// waste 4.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/bloom_bits.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/index.hpp"
+
+namespace bloomlab {
+
+inline constexpr unsigned counter_width_default = 4;
+inline constexpr unsigned counter_width_max = 8;
+
+enum class remove_status {
+  removed,      // every counter was above zero and has been decremented
+  not_present,  // some counter was zero: the item was certainly never added
+};
+
+// What remove() did. On not_present nothing changed and both counts are 0.
+struct removal {
+  remove_status status = remove_status::not_present;
+  unsigned zeroed = 0;  // counters that fell to zero (their bit left the classic view)
+  unsigned stuck = 0;   // positions whose counter was saturated and stayed
+  bool ok() const { return status == remove_status::removed; }
+};
+
+class counting_filter {
+ public:
+  counting_filter(std::uint64_t m, unsigned k, unsigned width = counter_width_default,
+                  indexer idx = {})
+      : m_(m),
+        k_(k),
+        width_(width),
+        per_word_(64 / width),
+        max_(static_cast<std::uint8_t>((1u << width) - 1)),
+        idx_(idx),
+        words_((m + 64 / width - 1) / (64 / width), 0) {
+    assert(m >= 1 && m <= (std::uint64_t{1} << 63));
+    assert(k >= 1 && k <= max_k);
+    assert(width >= 1 && width <= counter_width_max);
+  }
+
+  std::uint64_t m() const { return m_; }
+  unsigned k() const { return k_; }
+  unsigned width() const { return width_; }
+  unsigned max_count() const { return max_; }
+  const indexer& index() const { return idx_; }
+
+  // The k positions of x, in order: those bloom_filter(m, k, idx) uses.
+  void positions(std::string_view x, std::uint64_t* out) const { idx_.positions(x, m_, k_, out); }
+  std::vector<std::uint64_t> positions(std::string_view x) const {
+    std::vector<std::uint64_t> out(k_);
+    positions(x, out.data());
+    return out;
+  }
+
+  // Increments the k counters of x (a position listed twice is incremented
+  // twice); returns how many went from 0 to 1.
+  unsigned add(std::string_view x) {
+    std::uint64_t pos[max_k];
+    positions(x, pos);
+    unsigned fresh = 0;
+    for (unsigned i = 0; i < k_; ++i) fresh += bump(pos[i]);
+    ++items_;
+    return fresh;
+  }
+
+  bool contains(std::string_view x) const {
+    std::uint64_t pos[max_k];
+    positions(x, pos);
+    for (unsigned i = 0; i < k_; ++i)
+      if (count(pos[i]) == 0) return false;
+    return true;
+  }
+
+  // Decrements the k counters of x, unless one of them is below the number
+  // of times x lists its position (zero, usually): then x was certainly
+  // never added and nothing changes. Saturated counters stay as they are.
+  // A false positive is accepted: see the hazard above.
+  removal remove(std::string_view x) {
+    std::uint64_t pos[max_k];
+    positions(x, pos);
+    for (unsigned i = 0; i < k_; ++i) {
+      const unsigned c = count(pos[i]);
+      if (c == max_) continue;
+      const auto times = static_cast<unsigned>(std::count(pos, pos + k_, pos[i]));
+      if (c < times) return {};
+    }
+    removal r;
+    r.status = remove_status::removed;
+    for (unsigned i = 0; i < k_; ++i) {
+      const unsigned c = count(pos[i]);
+      if (c == max_) {
+        ++r.stuck;
+        continue;
+      }
+      put(pos[i], c - 1);
+      if (c == 1) {
+        ++r.zeroed;
+        --nonzero_;
+      }
+    }
+    if (items_ > 0) --items_;
+    return r;
+  }
+
+  // The counter at position i (< m).
+  unsigned count(std::uint64_t i) const {
+    assert(i < m_);
+    return static_cast<unsigned>((words_[i / per_word_] >> (i % per_word_ * width_)) & max_);
+  }
+
+  // Every counter, in order, one byte each: for drawing.
+  std::vector<std::uint8_t> counts() const {
+    std::vector<std::uint8_t> out(m_);
+    for (std::uint64_t i = 0; i < m_; ++i) out[i] = static_cast<std::uint8_t>(count(i));
+    return out;
+  }
+
+  // Sets counter i to c (<= max_count()), for loaders and for combining; it
+  // keeps nonzero() and saturated() exact but leaves items() alone.
+  void set_count(std::uint64_t i, unsigned c) {
+    assert(c <= max_);
+    const unsigned old = count(i);
+    if (old == 0 && c != 0) ++nonzero_;
+    if (old != 0 && c == 0) --nonzero_;
+    if (old != max_ && c == max_) ++saturated_;
+    if (old == max_ && c != max_) --saturated_;
+    put(i, c);
+  }
+
+  // Items added minus items removed (what add() and remove() counted).
+  std::uint64_t items() const { return items_; }
+  void set_items(std::uint64_t n) { items_ = n; }
+
+  std::uint64_t nonzero() const { return nonzero_; }      // bits of the classic view
+  std::uint64_t saturated() const { return saturated_; }  // counters stuck at max_count()
+  double fill() const { return static_cast<double>(nonzero_) / static_cast<double>(m_); }
+
+  // The classic filter of the same items: bit i is set when counter i > 0.
+  bloom_filter classic() const {
+    bloom_filter f(m_, k_, idx_);
+    std::vector<std::uint64_t> set;
+    set.reserve(nonzero_);
+    for (std::uint64_t i = 0; i < m_; ++i)
+      if (count(i) != 0) set.push_back(i);
+    set_bits(f, set);
+    return f;
+  }
+
+  // Packed words, floor(64 / width) counters a word, counter 0 in the low bits.
+  const std::vector<std::uint64_t>& words() const { return words_; }
+
+  void clear() {
+    std::fill(words_.begin(), words_.end(), 0);
+    items_ = nonzero_ = saturated_ = 0;
+  }
+
+ private:
+  void put(std::uint64_t i, unsigned c) {
+    const unsigned shift = static_cast<unsigned>(i % per_word_) * width_;
+    std::uint64_t& w = words_[i / per_word_];
+    w = (w & ~(std::uint64_t{max_} << shift)) | (std::uint64_t{c} << shift);
+  }
+
+  // +1 unless saturated; returns 1 when the counter left zero.
+  unsigned bump(std::uint64_t i) {
+    const unsigned c = count(i);
+    if (c == max_) return 0;
+    put(i, c + 1);
+    if (c + 1 == max_) ++saturated_;
+    if (c == 0) ++nonzero_;
+    return c == 0;
+  }
+
+  std::uint64_t m_;
+  unsigned k_;
+  unsigned width_;
+  std::uint64_t per_word_;
+  std::uint8_t max_;
+  indexer idx_;
+  std::vector<std::uint64_t> words_;
+  std::uint64_t items_ = 0;
+  std::uint64_t nonzero_ = 0;
+  std::uint64_t saturated_ = 0;
+};
+
+}  // namespace bloomlab
