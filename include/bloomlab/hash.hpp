@@ -7,6 +7,7 @@
 // collide. Published test vectors are checked in tests/unit/test_hash.cpp.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -54,22 +55,20 @@ inline std::uint64_t fmix64(std::uint64_t h) {
 
 }  // namespace detail
 
-// MurmurHash3_x86_32 (Austin Appleby, public domain).
-// Check: murmur3_x86_32("hello", 0) == 0x248bfa47.
-inline std::uint32_t murmur3_x86_32(std::string_view data, std::uint32_t seed) {
+namespace detail {
+
+// MurmurHash3_x86_32 of data under N seeds at once (Austin Appleby, public
+// domain). The scramble of each 4-byte block, k = rotl(b * c1, 15) * c2,
+// does not depend on the seed: it is done once and mixed into every state.
+template <std::size_t N>
+inline std::array<std::uint32_t, N> murmur3_x86_32_seeds(std::string_view data, std::array<std::uint32_t, N> h) {
   const auto* p = reinterpret_cast<const unsigned char*>(data.data());
   const std::size_t len = data.size();
   const std::size_t nblocks = len / 4;
-  constexpr std::uint32_t c1 = 0xcc9e2d51u, c2 = 0x1b873593u;
-  std::uint32_t h = seed;
+  const auto scramble = [](std::uint32_t k) { return rotl32(k * 0xcc9e2d51u, 15) * 0x1b873593u; };
   for (std::size_t i = 0; i < nblocks; ++i) {
-    std::uint32_t k = detail::load_le32(p + 4 * i);
-    k *= c1;
-    k = detail::rotl32(k, 15);
-    k *= c2;
-    h ^= k;
-    h = detail::rotl32(h, 13);
-    h = h * 5 + 0xe6546b64u;
+    const std::uint32_t k = scramble(load_le32(p + 4 * i));
+    for (std::uint32_t& x : h) x = rotl32(x ^ k, 13) * 5 + 0xe6546b64u;
   }
   const unsigned char* tail = p + 4 * nblocks;
   std::uint32_t k = 0;
@@ -77,14 +76,18 @@ inline std::uint32_t murmur3_x86_32(std::string_view data, std::uint32_t seed) {
     case 3: k ^= std::uint32_t{tail[2]} << 16; [[fallthrough]];
     case 2: k ^= std::uint32_t{tail[1]} << 8; [[fallthrough]];
     case 1:
-      k ^= tail[0];
-      k *= c1;
-      k = detail::rotl32(k, 15);
-      k *= c2;
-      h ^= k;
+      k = scramble(k ^ tail[0]);
+      for (std::uint32_t& x : h) x ^= k;
   }
-  h ^= static_cast<std::uint32_t>(len);
-  return detail::fmix32(h);
+  for (std::uint32_t& x : h) x = fmix32(x ^ static_cast<std::uint32_t>(len));
+  return h;
+}
+
+}  // namespace detail
+
+// MurmurHash3_x86_32. Check: murmur3_x86_32("hello", 0) == 0x248bfa47.
+inline std::uint32_t murmur3_x86_32(std::string_view data, std::uint32_t seed) {
+  return detail::murmur3_x86_32_seeds<1>(data, {seed})[0];
 }
 
 // The two 64-bit halves of a 128-bit digest, in the order the reference

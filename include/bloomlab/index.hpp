@@ -72,50 +72,13 @@ inline std::uint64_t base_hash(hash_fn f, std::string_view x, std::uint32_t seed
 namespace detail {
 
 // h1 = MurmurHash3_x86_32(x, seed0) and h2 = MurmurHash3_x86_32(x, seed1),
-// bit for bit, in one pass over x. In MurmurHash3_x86_32 the scramble of each
-// 4-byte block (and of the tail), k = rotl(b * c1, 15) * c2, does not depend
-// on the seed; only the running state h does. So each block is loaded and
-// scrambled once and then mixed into both states, which saves about a third
-// of the work of two separate calls and lets the two state chains run side
-// by side. Both outputs are exactly those of murmur3_x86_32 (hash.hpp) with
-// the two seeds; nothing is derived from one digest to make the other.
-inline void murmur3_x86_32_pair(std::string_view data, std::uint32_t seed0,
-                                std::uint32_t seed1, std::uint32_t& h1,
-                                std::uint32_t& h2) {
-  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
-  const std::size_t len = data.size();
-  const std::size_t nblocks = len / 4;
-  constexpr std::uint32_t c1 = 0xcc9e2d51u, c2 = 0x1b873593u;
-  std::uint32_t a = seed0, b = seed1;
-  for (std::size_t i = 0; i < nblocks; ++i) {
-    std::uint32_t k = load_le32(p + 4 * i);
-    k *= c1;
-    k = rotl32(k, 15);
-    k *= c2;
-    a ^= k;
-    b ^= k;
-    a = rotl32(a, 13);
-    b = rotl32(b, 13);
-    a = a * 5 + 0xe6546b64u;
-    b = b * 5 + 0xe6546b64u;
-  }
-  const unsigned char* tail = p + 4 * nblocks;
-  std::uint32_t k = 0;
-  switch (len & 3) {
-    case 3: k ^= std::uint32_t{tail[2]} << 16; [[fallthrough]];
-    case 2: k ^= std::uint32_t{tail[1]} << 8; [[fallthrough]];
-    case 1:
-      k ^= tail[0];
-      k *= c1;
-      k = rotl32(k, 15);
-      k *= c2;
-      a ^= k;
-      b ^= k;
-  }
-  a ^= static_cast<std::uint32_t>(len);
-  b ^= static_cast<std::uint32_t>(len);
-  h1 = fmix32(a);
-  h2 = fmix32(b);
+// bit for bit, in one pass over x (see murmur3_x86_32_seeds in hash.hpp):
+// nothing is derived from one digest to make the other.
+inline void murmur3_x86_32_pair(std::string_view data, std::uint32_t seed0, std::uint32_t seed1,
+                                std::uint32_t& h1, std::uint32_t& h2) {
+  const auto h = murmur3_x86_32_seeds<2>(data, {seed0, seed1});
+  h1 = h[0];
+  h2 = h[1];
 }
 
 }  // namespace detail
@@ -162,6 +125,12 @@ struct indexer {
   void positions(std::string_view x, std::uint64_t m, unsigned k, std::uint64_t* out) const {
     if (kind == scheme::independent) {
       for (unsigned i = 0; i < k; ++i) out[i] = base_hash(hash, x, i) % m;
+      return;
+    }
+    if (hash == hash_fn::murmur3) {
+      std::uint32_t h1, h2;
+      detail::murmur3_x86_32_pair(x, 0, 1, h1, h2);
+      positions_from(kind, h1, h2, m, k, out);
       return;
     }
     positions_from(kind, base_hash(hash, x, 0), base_hash(hash, x, 1), m, k, out);
