@@ -1,0 +1,220 @@
+// The cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo
+// Filter: Practically Better Than Bloom", CoNEXT 2014): a table of B buckets
+// of b = 4 slots, each slot empty or holding an f-bit fingerprint of an item.
+//
+// Partial-key cuckoo hashing. An item x has a fingerprint fp (f bits of one
+// hash, 0 reserved for "empty", so a 0 becomes 1) and two candidate buckets
+//     i1 = h(x) mod B,   i2 = i1 XOR (h(fp) mod B),
+// with B a power of two, so i1 = i2 XOR (h(fp) mod B) too: a fingerprint can
+// be moved to its other bucket without the item. Insert puts fp in a free
+// slot of i1 or i2; when both are full it evicts a random fingerprint of one,
+// moves that to its other bucket, and so on, at most max_kicks times.
+//
+// What it trades against a Bloom filter: deletion and one or two cache lines
+// a lookup, for a table that can fill up (inserts start failing near 95% of
+// the slots with b = 4) and f bits a slot whether used or not.
+//
+// False positives. A lookup compares fp(y) with the 2b slots of two buckets;
+// each stored fingerprint matches with chance q, so
+//     rate <= 1 - (1 - q)^(2b) <= 2b q,   q ~ 1 / 2^f,
+// the paper's bound 2b / 2^f (assumption: fingerprints uniform and
+// independent of the buckets). With 0 mapped to 1 the value 1 is twice as
+// likely as any other, so exactly q = (2^f + 2) / 4^f, above 1/2^f by a
+// factor 1 + 2^(1-f) (1.0005 at f = 12). At load a only a share a of the
+// slots hold fingerprints: rate ~ a * 2b q. Check: f = 12, b = 4 gives
+// 2b / 2^f = 0.195%; at a = 0.95, about 0.186%.
+//
+// A failed insert changes nothing. The chain of evictions is recorded, and
+// when it runs out of kicks the chain is undone in reverse, so the table is
+// exactly what it was before the call and every item inserted before it is
+// still found. (The alternative, a one-slot victim stash, keeps the last
+// evicted fingerprint aside and must be searched by every lookup; undoing
+// costs at most max_kicks writes, once, on a table that is full anyway.)
+//
+// The delete hazard. remove(y) deletes one slot of i1 or i2 whose value is
+// fp(y). If y was never inserted but collides (a false positive), the slot
+// it deletes is another item's fingerprint, and that item now answers "no",
+// the same hazard as the counting filter's. Only remove what was inserted.
+//
+// Storage: one 32-bit word a slot whatever f is; bits_per_item() reports f /
+// load, what a packed table would spend.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/hash.hpp"
+#include "bloomlab/random.hpp"
+
+namespace bloomlab {
+
+inline constexpr unsigned cuckoo_slots = 4;  // b, fingerprints a bucket
+inline constexpr unsigned cuckoo_fingerprint_default = 12;
+inline constexpr unsigned cuckoo_kicks_default = 500;
+
+// One write of insert(): fingerprint `placed` went into (bucket, slot) and
+// `evicted` came out of it (0 when the slot was empty, the last move).
+struct cuckoo_move {
+  std::uint64_t bucket;
+  unsigned slot;
+  std::uint32_t placed;
+  std::uint32_t evicted;
+};
+
+enum class cuckoo_insert {
+  inserted,  // the item's fingerprint is in one of its buckets
+  full,      // max_kicks evictions found no free slot; nothing changed
+};
+
+class cuckoo_filter {
+ public:
+  // buckets: a power of two >= 1; fingerprint_bits f: 4..32.
+  cuckoo_filter(std::uint64_t buckets, unsigned fingerprint_bits = cuckoo_fingerprint_default,
+                unsigned max_kicks = cuckoo_kicks_default, std::uint64_t seed = 1)
+      : buckets_(buckets),
+        f_(fingerprint_bits),
+        max_kicks_(max_kicks),
+        slots_(buckets * cuckoo_slots, 0),
+        rng_(seed) {
+    assert(buckets >= 1 && std::has_single_bit(buckets));
+    assert(fingerprint_bits >= 4 && fingerprint_bits <= 32);
+  }
+
+  // The smallest power-of-two bucket count that holds n items at 95% load.
+  static std::uint64_t buckets_for(std::uint64_t n) {
+    const auto need = static_cast<std::uint64_t>(
+        std::ceil(static_cast<double>(n) / (0.95 * cuckoo_slots)));
+    return std::bit_ceil(std::max<std::uint64_t>(need, 1));
+  }
+
+  std::uint64_t buckets() const { return buckets_; }
+  unsigned fingerprint_bits() const { return f_; }
+  unsigned max_kicks() const { return max_kicks_; }
+  std::uint64_t capacity() const { return slots_.size(); }
+  std::uint64_t items() const { return items_; }
+  double load() const { return static_cast<double>(items_) / static_cast<double>(capacity()); }
+  double bits_per_item() const { return items_ == 0 ? 0.0 : f_ / load(); }
+
+  // The paper's bound 2b / 2^f, and the rate expected at the current load,
+  // 1 - (1 - q)^(2b * load) with q = (2^f + 2) / 4^f.
+  double fpr_bound() const { return 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f_)); }
+  double fpr_expected() const {
+    const double q = (std::ldexp(1.0, static_cast<int>(f_)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f_));
+    return -std::expm1(2.0 * cuckoo_slots * load() * std::log1p(-q));
+  }
+
+  // x's fingerprint (1 .. 2^f - 1) and its two buckets.
+  std::uint32_t fingerprint(std::string_view x) const { return split(x).fp; }
+  std::uint64_t bucket1(std::string_view x) const { return split(x).i1; }
+  std::uint64_t alt_bucket(std::uint64_t i, std::uint32_t fp) const {
+    return (i ^ detail::fmix64(fp * 0x9e3779b97f4a7c15ull)) & (buckets_ - 1);
+  }
+
+  cuckoo_insert insert(std::string_view x) {
+    const auto [fp, i1] = split(x);
+    last_moves_.clear();
+    if (place(i1, fp) || place(alt_bucket(i1, fp), fp)) {
+      ++items_;
+      return cuckoo_insert::inserted;
+    }
+    std::uint64_t i = rng_.below(2) ? alt_bucket(i1, fp) : i1;
+    std::uint32_t carry = fp;
+    for (unsigned kick = 0; kick < max_kicks_; ++kick) {
+      const auto s = static_cast<unsigned>(rng_.below(cuckoo_slots));
+      std::uint32_t& slot = slots_[i * cuckoo_slots + s];
+      last_moves_.push_back({i, s, carry, slot});
+      std::swap(carry, slot);
+      i = alt_bucket(i, carry);
+      if (place(i, carry)) {
+        ++items_;
+        return cuckoo_insert::inserted;
+      }
+    }
+    // Undo: put every evicted fingerprint back where it was, last move first.
+    for (auto it = last_moves_.rbegin(); it != last_moves_.rend(); ++it)
+      slots_[it->bucket * cuckoo_slots + it->slot] = it->evicted;
+    return cuckoo_insert::full;
+  }
+
+  bool contains(std::string_view x) const {
+    const auto [fp, i1] = split(x);
+    return find(i1, fp) < cuckoo_slots || find(alt_bucket(i1, fp), fp) < cuckoo_slots;
+  }
+
+  // Deletes one copy of x's fingerprint from i1 or i2; false if neither has
+  // it (x was certainly not inserted). See the hazard above.
+  bool remove(std::string_view x) {
+    const auto [fp, i1] = split(x);
+    for (std::uint64_t i : {i1, alt_bucket(i1, fp)}) {
+      const unsigned s = find(i, fp);
+      if (s < cuckoo_slots) {
+        slots_[i * cuckoo_slots + s] = 0;
+        --items_;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The writes of the last insert() in order: its evictions, then (when it
+  // succeeded) the final placement with evicted == 0. After a failure they
+  // describe the chain that was tried and undone.
+  const std::vector<cuckoo_move>& last_moves() const { return last_moves_; }
+
+  // Slot s of bucket i: 0 when empty. The table, bucket after bucket.
+  std::uint32_t slot(std::uint64_t i, unsigned s) const { return slots_[i * cuckoo_slots + s]; }
+  const std::vector<std::uint32_t>& table() const { return slots_; }
+
+  // For loaders: sets a slot (0 or a fingerprint below 2^f) and keeps items().
+  void set_slot(std::uint64_t i, unsigned s, std::uint32_t fp) {
+    assert(f_ == 32 || fp < (std::uint64_t{1} << f_));
+    std::uint32_t& slot = slots_[i * cuckoo_slots + s];
+    items_ += (fp != 0);
+    items_ -= (slot != 0);
+    slot = fp;
+  }
+
+ private:
+  struct parts {
+    std::uint32_t fp;
+    std::uint64_t i1;
+  };
+
+  // One 128-bit MurmurHash3 of x: the low half picks i1, the high half gives
+  // fp, so the fingerprint is independent of the bucket.
+  parts split(std::string_view x) const {
+    const hash128 h = murmur3_x64_128(x, 0);
+    auto fp = static_cast<std::uint32_t>(f_ == 32 ? h.h2 : h.h2 & ((std::uint64_t{1} << f_) - 1));
+    if (fp == 0) fp = 1;
+    return {fp, h.h1 & (buckets_ - 1)};
+  }
+
+  unsigned find(std::uint64_t i, std::uint32_t fp) const {
+    for (unsigned s = 0; s < cuckoo_slots; ++s)
+      if (slots_[i * cuckoo_slots + s] == fp) return s;
+    return cuckoo_slots;
+  }
+
+  bool place(std::uint64_t i, std::uint32_t fp) {
+    const unsigned s = find(i, 0);
+    if (s == cuckoo_slots) return false;
+    slots_[i * cuckoo_slots + s] = fp;
+    last_moves_.push_back({i, s, fp, 0});
+    return true;
+  }
+
+  std::uint64_t buckets_;
+  unsigned f_;
+  unsigned max_kicks_;
+  std::vector<std::uint32_t> slots_;
+  rng rng_;
+  std::uint64_t items_ = 0;
+  std::vector<cuckoo_move> last_moves_;
+};
+
+}  // namespace bloomlab
