@@ -1,0 +1,125 @@
+// The scalable Bloom filter (Almeida, Baquero, Preguica and Hutchison,
+// "Scalable Bloom Filters", Information Processing Letters, 2007): a list of
+// classic filters that grows when the list of items outgrows its plan.
+//
+// Stage i (from 0) is a bloom_filter sized by size_for() for capacity
+//     n_i = n0 * s^i  items at rate  p_i = p0 * r^i,
+// with growth factor s (default 2) and tightening ratio r (default 0.85).
+// add() goes to the newest stage; when it holds n_i items a new stage is
+// made. contains() asks every stage, so a non-member is a false positive if
+// any stage says yes; with the stages independent the rate is at most
+//     P = 1 - prod_{i<L} (1 - p0 r^i)  <=  sum_i p0 r^i  <  p0 / (1 - r)
+// for L stages. Check: p0 = 1%, r = 0.85 gives p0 / (1 - r) = 6.67%; three
+// full stages compound to 1 - 0.99 * 0.9915 * 0.992775 = 2.55%.
+//
+// What it trades: no need to know n in advance, for a rate that is a few
+// times p0 (6.7 times at r = 0.85 in the limit) and L lookups a query
+// instead of one. A fixed filter past its planned n has a rate that just
+// climbs towards 1; this one stays under the bound however many items come.
+//
+// add() skips an item that already reads present (from any stage): adding
+// it again would spend a stage's capacity on nothing. So items() counts
+// items that read absent when added, a little below the distinct count.
+#pragma once
+
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/math.hpp"
+
+namespace bloomlab {
+
+struct scalable_params {
+  double n0 = 1000;     // capacity of stage 0
+  double p0 = 0.01;     // rate of stage 0 at its capacity
+  double growth = 2;    // s: capacity of stage i is n0 * s^i
+  double tighten = 0.85;  // r: rate of stage i is p0 * r^i
+  bool prime = true;    // round each stage's m up to a prime (see index.hpp)
+  indexer idx = {};
+};
+
+struct scalable_stage {
+  bloom_filter filter;
+  std::uint64_t capacity;  // n_i
+  double p;                // p_i, the stage's planned rate at capacity
+  std::uint64_t n = 0;     // items added to it
+};
+
+class scalable_filter {
+ public:
+  explicit scalable_filter(scalable_params params = {}) : params_(params) {
+    assert(params.n0 >= 1 && params.p0 > 0 && params.p0 < 1);
+    assert(params.growth >= 1 && params.tighten > 0 && params.tighten < 1);
+    grow();
+  }
+
+  const scalable_params& params() const { return params_; }
+  const std::vector<scalable_stage>& stages() const { return stages_; }
+
+  // Adds x to the newest stage, first making a new stage if that one is
+  // full; returns false (and adds nothing) if x already reads present.
+  bool add(std::string_view x) {
+    if (contains(x)) return false;
+    if (stages_.back().n >= stages_.back().capacity) grow();
+    stages_.back().filter.add(x);
+    ++stages_.back().n;
+    return true;
+  }
+
+  bool contains(std::string_view x) const {
+    for (const auto& s : stages_)
+      if (s.filter.contains(x)) return true;
+    return false;
+  }
+
+  std::uint64_t items() const {
+    std::uint64_t n = 0;
+    for (const auto& s : stages_) n += s.n;
+    return n;
+  }
+
+  std::uint64_t bits() const {
+    std::uint64_t m = 0;
+    for (const auto& s : stages_) m += s.filter.m();
+    return m;
+  }
+
+  // 1 - prod (1 - p_i) over the stages made so far: the rate bound if every
+  // stage were full.
+  double fpr_bound() const {
+    double keep = 1;
+    for (const auto& s : stages_) keep *= 1 - s.p;
+    return 1 - keep;
+  }
+
+  // p0 / (1 - r): the sum bound, for any number of stages.
+  double fpr_limit() const { return params_.p0 / (1 - params_.tighten); }
+
+  // 1 - prod (1 - fpr_approx(m_i, n_i, k_i)): the expected rate at the
+  // stages' actual fill, below fpr_bound() while the newest stage is not full.
+  double fpr_expected() const {
+    double keep = 1;
+    for (const auto& s : stages_)
+      keep *= 1 - fpr_approx(static_cast<double>(s.filter.m()), static_cast<double>(s.n),
+                             s.filter.k());
+    return 1 - keep;
+  }
+
+ private:
+  void grow() {
+    const double i = static_cast<double>(stages_.size());
+    const double cap = std::floor(params_.n0 * std::pow(params_.growth, i));
+    const double p = params_.p0 * std::pow(params_.tighten, i);
+    const sizing sz = size_for(cap, p, params_.prime);
+    stages_.push_back({bloom_filter(sz.m, sz.k, params_.idx), static_cast<std::uint64_t>(cap), p});
+  }
+
+  scalable_params params_;
+  std::vector<scalable_stage> stages_;
+};
+
+}  // namespace bloomlab
