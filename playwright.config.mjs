@@ -6,7 +6,7 @@ const port = 18090;
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 60_000,
+  timeout: 120_000,
   workers: 2,
   reporter: [['list']],
   use: {

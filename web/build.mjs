@@ -14,13 +14,13 @@ if (!out) {
 }
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: [join(here, 'js/main.js')],
+  entryPoints: { app: join(here, 'js/main.js'), worker: join(here, 'js/worker.js') },
   bundle: true,
   format: 'esm',
   minify: true,
   sourcemap: true,
   target: ['es2020'],
-  outfile: join(out, 'app.js'),
+  outdir: out,
   external: ['./bloomlab.mjs'],
   loader: { '.txt': 'text' },
   logLevel: 'warning',

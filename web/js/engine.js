@@ -13,3 +13,23 @@ export function run(op, request) {
   if (!module) throw new Error('the engine is not loaded');
   return JSON.parse(module.run(op, JSON.stringify(request)));
 }
+
+// The same call, in a worker: for long operations. Resolves with the report.
+let worker = null;
+let nextId = 0;
+const pending = new Map();
+
+export function runLater(op, request) {
+  if (!worker) {
+    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (e) => {
+      pending.get(e.data.id)(e.data.report);
+      pending.delete(e.data.id);
+    };
+  }
+  const id = ++nextId;
+  return new Promise((resolve) => {
+    pending.set(id, resolve);
+    worker.postMessage({ id, op, request });
+  });
+}

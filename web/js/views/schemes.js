@@ -1,7 +1,7 @@
 // Section 4: how positions are derived. Seeded trials of every scheme at a
 // power-of-two m and a prime m; the small filter where the two-hash shortcut
 // costs; and the step rule, walked position by position.
-import { run } from '../engine.js';
+import { run, runLater } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
 import { escapeHtml, percentSig, thousands } from '../format.js';
@@ -21,11 +21,11 @@ function exactScheme(r) {
   return r.fpr_exact_scheme === null ? '<span class="muted">not computed</span>' : percentSig(r.fpr_exact_scheme);
 }
 
-// Runs the trials one at a time, yielding to the browser between them.
+// Runs the trials one at a time in the engine's worker, so the page stays
+// responsive while they take their seconds.
 async function runAll(jobs, onRow) {
   for (const job of jobs) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const r = run('trials', job.request);
+    const r = await runLater('trials', job.request);
     if (!onRow(job, r)) return;
   }
 }
