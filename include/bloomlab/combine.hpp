@@ -1,0 +1,186 @@
+// Combining two filters built with the same m, k, hash and scheme, and
+// estimating how many distinct items a filter, a union or an intersection
+// holds.
+//
+// Union. OR sets bit i exactly when A or B set it, and a bit of the filter of
+// A u B is set exactly when some item of A or of B set it: the OR is, bit for
+// bit, the filter built from the union. Intersection. AND keeps bit i when A
+// set it and B set it, possibly through different items; the filter built
+// from A n B sets a subset of those bits. So the AND answers "maybe" to
+// everything the direct filter does and more: its rate is at least the
+// direct filter's (Broder and Mitzenmacher, "Network applications of Bloom
+// filters", 2004, section 2.2). Counting filters: the union adds counters
+// (saturating at the maximum), the intersection takes the minimum.
+//
+// Filters that differ in m, k, hash, scheme or counter width describe
+// different positions, so combining them is meaningless: the result then
+// holds no filter and names every field that differs.
+//
+// Cardinality (Swamidass and Baldi, 2007). With X of m bits set,
+//     n* = -(m/k) ln(1 - X/m).
+// Uncertainty by the delta method: t = kn balls in m bins leave about
+// m q empty, q = e^(-t/m), with variance m q (1 - (1 + t/m) q), and
+// dn*/dX = 1 / (k q), so
+//     se(n*) = sqrt(m (1 - (1 + t/m) q) / q) / k.
+// Check: m = 1000, k = 5, n = 100 gives q = 0.6065 and se = 2.44 items.
+// The union's n comes from the OR's fill the same way; the intersection is
+// n(A n B) = n(A) + n(B) - n(A u B), whose three terms are correlated, so
+// its uncertainty is given as the sum of their three standard errors, a
+// conservative bound rather than a standard error.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/bloom_bits.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
+
+namespace bloomlab {
+
+// Which parameters of two filters differ.
+struct mismatch {
+  std::vector<std::string_view> fields;  // "m", "k", "hash", "scheme", "width", in that order
+  std::string message;                   // "m 1000 vs 2000, k 7 vs 5", empty when they match
+  bool any() const { return !fields.empty(); }
+};
+
+namespace detail {
+
+inline void differ(mismatch& d, std::string_view field, const std::string& a, const std::string& b) {
+  if (a == b) return;
+  if (!d.message.empty()) d.message += ", ";
+  d.message.append(field).append(" ").append(a).append(" vs ").append(b);
+  d.fields.push_back(field);
+}
+
+inline mismatch compare_policy(std::uint64_t ma, unsigned ka, const indexer& ia,
+                               std::uint64_t mb, unsigned kb, const indexer& ib) {
+  mismatch d;
+  differ(d, "m", std::to_string(ma), std::to_string(mb));
+  differ(d, "k", std::to_string(ka), std::to_string(kb));
+  differ(d, "hash", std::string(name(ia.hash)), std::string(name(ib.hash)));
+  differ(d, "scheme", std::string(name(ia.kind)), std::string(name(ib.kind)));
+  return d;
+}
+
+}  // namespace detail
+
+inline mismatch compare(const bloom_filter& a, const bloom_filter& b) {
+  return detail::compare_policy(a.m(), a.k(), a.index(), b.m(), b.k(), b.index());
+}
+
+inline mismatch compare(const counting_filter& a, const counting_filter& b) {
+  mismatch d = detail::compare_policy(a.m(), a.k(), a.index(), b.m(), b.k(), b.index());
+  detail::differ(d, "width", std::to_string(a.width()), std::to_string(b.width()));
+  return d;
+}
+
+// A combined filter, or the reason there is none.
+template <class Filter>
+struct combined {
+  std::optional<Filter> filter;
+  mismatch differs;
+  bool ok() const { return filter.has_value(); }
+};
+
+namespace detail {
+
+template <class Op>
+combined<bloom_filter> combine_words(const bloom_filter& a, const bloom_filter& b, Op op) {
+  combined<bloom_filter> r;
+  r.differs = compare(a, b);
+  if (r.differs.any()) return r;
+  std::vector<std::uint64_t> w(a.words().size());
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = op(a.words()[i], b.words()[i]);
+  r.filter.emplace(bloom_from_words(a.m(), a.k(), a.index(), w));
+  return r;
+}
+
+template <class Op>
+combined<counting_filter> combine_counts(const counting_filter& a, const counting_filter& b,
+                                         std::uint64_t items, Op op) {
+  combined<counting_filter> r;
+  r.differs = compare(a, b);
+  if (r.differs.any()) return r;
+  counting_filter c(a.m(), a.k(), a.width(), a.index());
+  for (std::uint64_t i = 0; i < a.m(); ++i) c.set_count(i, op(a.count(i), b.count(i)));
+  c.set_items(items);
+  r.filter.emplace(std::move(c));
+  return r;
+}
+
+}  // namespace detail
+
+// Bitwise OR: exactly the filter of A u B.
+inline combined<bloom_filter> unite(const bloom_filter& a, const bloom_filter& b) {
+  return detail::combine_words(a, b, [](std::uint64_t x, std::uint64_t y) { return x | y; });
+}
+
+// Bitwise AND: every bit of the filter of A n B, and possibly more.
+inline combined<bloom_filter> intersect(const bloom_filter& a, const bloom_filter& b) {
+  return detail::combine_words(a, b, [](std::uint64_t x, std::uint64_t y) { return x & y; });
+}
+
+// Counters added, saturating at max_count(); items() = items(A) + items(B).
+inline combined<counting_filter> unite(const counting_filter& a, const counting_filter& b) {
+  const unsigned top = a.max_count();
+  return detail::combine_counts(a, b, a.items() + b.items(),
+                                [top](unsigned x, unsigned y) { return std::min(x + y, top); });
+}
+
+// The smaller counter; items() = min(items(A), items(B)), an upper bound.
+inline combined<counting_filter> intersect(const counting_filter& a, const counting_filter& b) {
+  return detail::combine_counts(a, b, std::min(a.items(), b.items()),
+                                [](unsigned x, unsigned y) { return std::min(x, y); });
+}
+
+// An estimate of distinct items and its uncertainty (see the top).
+struct cardinality {
+  double n = 0;
+  double std_error = 0;  // for the intersection: a conservative bound
+};
+
+// n* and se(n*) from X bits set of m with k positions an item. Every bit
+// set: both infinite (the filter no longer tells anything).
+inline cardinality estimate_cardinality(std::uint64_t m, unsigned k, std::uint64_t x) {
+  if (x >= m) return {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const double md = static_cast<double>(m);
+  const double q = 1 - static_cast<double>(x) / md;  // share of bits still 0
+  const double n = -(md / k) * std::log(q);
+  const double var_x = md * q * (1 - (1 - std::log(q)) * q);  // 1 + t/m = 1 - ln q
+  return {n, std::sqrt(std::max(0.0, var_x)) / (k * q)};
+}
+
+inline cardinality estimate_cardinality(const bloom_filter& f) {
+  return estimate_cardinality(f.m(), f.k(), f.bits_set());
+}
+
+struct pair_cardinality {
+  mismatch differs;  // when any(), nothing else is filled
+  cardinality a, b, either, both;  // n(A), n(B), n(A u B), n(A n B)
+};
+
+inline pair_cardinality estimate_pair(const bloom_filter& a, const bloom_filter& b) {
+  pair_cardinality r;
+  r.differs = compare(a, b);
+  if (r.differs.any()) return r;
+  std::uint64_t x_or = 0;
+  for (std::size_t i = 0; i < a.words().size(); ++i)
+    x_or += static_cast<std::uint64_t>(std::popcount(a.words()[i] | b.words()[i]));
+  r.a = estimate_cardinality(a);
+  r.b = estimate_cardinality(b);
+  r.either = estimate_cardinality(a.m(), a.k(), x_or);
+  r.both = {std::max(0.0, r.a.n + r.b.n - r.either.n),
+            r.a.std_error + r.b.std_error + r.either.std_error};
+  return r;
+}
+
+}  // namespace bloomlab
