@@ -1,0 +1,381 @@
+// bench_blocked: the blocked filter beside the classic filter and libbloom
+// 1.6, in one run.
+//
+// Question: how much faster is a lookup when all of a key's bits lie in one
+// block, with the block sized honestly for the same rate? Filters:
+//   classic   bloomlab::bloom_filter, size_for(n, 1%): 9.585 bits/key, k = 7
+//   block512  bloomlab::blocked_filter (8 x 64-bit lanes, one cache line),
+//             size_split_block(n, 1%, 8, 64): 10.10 bits/key, 8 bits per key
+//   block256  bloomlab::blocked_filter_256 (8 x 32-bit lanes),
+//             size_split_block(n, 1%, 8, 32): 10.53 bits/key
+//   libbloom  bloom_init(&b, n, 0.01): 9.585 bits/key, k = 7
+// at n = 200,000 (every filter fits in the 2 MiB L2) and 10,000,000 (12-13 MB,
+// out of L2). All see the same keys in the same order.
+//
+// Keys: 16-character hex strings of distinct splitmix64 values (as in
+// bench_classic); the 1M non-members come after the members in the same
+// stream, so the two sets are disjoint. Every filter hashes the key itself:
+// the blocked filters with hash64 (two multiply rounds and fmix64 for 16
+// bytes), the classic one with two MurmurHash3_x86_32 passes, libbloom with
+// two MurmurHash2 passes.
+//
+// One iteration is one key: add (into a fresh filter of the shared one's
+// size; max(n, 4M) iterations, so at n = 200k the keys cycle and later
+// passes re-add), a lookup of a member (all must answer "maybe"), a lookup
+// of a non-member. Batched rows (bloomlab only; libbloom has no batch call)
+// go through add_many / contains_many, 1,000 keys a call, still one key per
+// counted iteration. Counters: bits_per_key = m / n, k, and fpr, measured
+// over all 1M non-members when the shared filter is built (not timed).
+// The *_hashed rows time block512's lookup of a precomputed hash (below).
+#include <benchmark/benchmark.h>
+#include <bloom.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/math.hpp"
+#include "bloomlab/random.hpp"
+
+namespace {
+
+constexpr double target_fpr = 0.01;
+constexpr std::size_t non_member_count = 1'000'000;
+constexpr std::uint64_t key_seed = 20261129;
+constexpr std::size_t key_len = 16;
+constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
+constexpr std::uint64_t min_add_iterations = 4'000'000;
+
+// count hex keys stored back to back; the length is a run-time value, so no
+// filter gets a loop unrolled for one fixed length.
+class key_set {
+ public:
+  key_set(std::uint64_t& state, std::size_t count) : len_(key_len), chars_(count * key_len) {
+    static constexpr char digits[] = "0123456789abcdef";
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t v = bloomlab::splitmix64(state);
+      char* out = chars_.data() + i * key_len;
+      for (std::size_t j = key_len; j-- > 0; v >>= 4) out[j] = digits[v & 15];
+    }
+  }
+  std::size_t size() const { return chars_.size() / len_; }
+  std::string_view operator[](std::size_t i) const { return {chars_.data() + i * len_, len_}; }
+
+ private:
+  std::size_t len_;
+  std::vector<char> chars_;
+};
+
+class libbloom_filter {
+ public:
+  explicit libbloom_filter(std::uint64_t n) {
+    if (bloom_init(&b_, static_cast<int>(n), target_fpr) != 0)
+      throw std::runtime_error("bloom_init failed");
+    bloom_reset(&b_);  // map every page now, as the other filters' zeroing does
+  }
+  libbloom_filter(const libbloom_filter&) = delete;
+  libbloom_filter& operator=(const libbloom_filter&) = delete;
+  ~libbloom_filter() { bloom_free(&b_); }
+  void add(std::string_view x) { bloom_add(&b_, x.data(), static_cast<int>(x.size())); }
+  bool contains(std::string_view x) const {
+    return bloom_check(const_cast<struct bloom*>(&b_), x.data(), static_cast<int>(x.size())) == 1;
+  }
+  std::uint64_t m() const { return static_cast<std::uint64_t>(b_.bits); }
+  unsigned k() const { return static_cast<unsigned>(b_.hashes); }
+
+ private:
+  struct bloom b_ {};
+};
+
+enum class peer { classic, block512, block256, libbloom };
+constexpr peer all_peers[] = {peer::classic, peer::block512, peer::block256, peer::libbloom};
+
+const char* name(peer p) {
+  switch (p) {
+    case peer::classic: return "classic";
+    case peer::block512: return "block512";
+    case peer::block256: return "block256";
+    case peer::libbloom: return "libbloom";
+  }
+  return "?";
+}
+
+bloomlab::bloom_filter make_classic(std::uint64_t n) {
+  const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
+  return bloomlab::bloom_filter(s.m, s.k);
+}
+template <class Layout>
+std::uint64_t blocked_m(std::uint64_t n) {
+  return bloomlab::size_split_block(static_cast<double>(n), target_fpr, Layout::lanes,
+                                    Layout::lane_bits);
+}
+
+// Large filters ask for huge pages (the batched out-of-cache case is where
+// TLB misses would show).
+bloomlab::blocked_options options_for(std::uint64_t n) {
+  return bloomlab::blocked_options{n >= 1'000'000, bloomlab::code_path::automatic};
+}
+
+template <class Filter>
+double measured_fpr(const Filter& f, const key_set& strangers) {
+  std::size_t positives = 0;
+  for (std::size_t i = 0; i < strangers.size(); ++i) positives += f.contains(strangers[i]);
+  return static_cast<double>(positives) / static_cast<double>(strangers.size());
+}
+
+struct world {
+  explicit world(std::uint64_t n_)
+      : n(n_),
+        state(key_seed),
+        members(state, n_),
+        strangers(state, non_member_count),
+        classic(make_classic(n_)),
+        block512(blocked_m<bloomlab::split_block_512>(n_), options_for(n_)),
+        block256(blocked_m<bloomlab::split_block_256>(n_), options_for(n_)),
+        libbloom(n_) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      classic.add(members[i]);
+      block512.add(members[i]);
+      block256.add(members[i]);
+      libbloom.add(members[i]);
+    }
+    fpr[0] = measured_fpr(classic, strangers);
+    fpr[1] = measured_fpr(block512, strangers);
+    fpr[2] = measured_fpr(block256, strangers);
+    fpr[3] = measured_fpr(libbloom, strangers);
+    for (std::size_t i = 0; i < strangers.size(); ++i)
+      stranger_hashes.push_back(bloomlab::blocked_filter::hash(strangers[i]));
+  }
+
+  std::uint64_t n;
+  std::uint64_t state;
+  key_set members;
+  key_set strangers;
+  bloomlab::bloom_filter classic;
+  bloomlab::blocked_filter block512;
+  bloomlab::blocked_filter_256 block256;
+  libbloom_filter libbloom;
+  double fpr[4] = {};
+  std::vector<std::uint64_t> stranger_hashes;  // hash64 of each non-member
+};
+
+world& world_for(std::uint64_t n) {
+  static std::map<std::uint64_t, std::unique_ptr<world>> worlds;
+  auto& w = worlds[n];
+  if (!w) w = std::make_unique<world>(n);
+  return *w;
+}
+
+void set_counters(benchmark::State& st, const world& w, peer who) {
+  double m = 0, k = 0;
+  switch (who) {
+    case peer::classic: m = static_cast<double>(w.classic.m()); k = w.classic.k(); break;
+    case peer::block512: m = static_cast<double>(w.block512.m()); k = 8; break;
+    case peer::block256: m = static_cast<double>(w.block256.m()); k = 8; break;
+    case peer::libbloom: m = static_cast<double>(w.libbloom.m()); k = w.libbloom.k(); break;
+  }
+  st.counters["bits_per_key"] = m / static_cast<double>(w.n);
+  st.counters["k"] = k;
+  st.counters["fpr"] = w.fpr[static_cast<int>(who)];
+  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations()));
+}
+
+// Calls f(filter) with the shared filter of `who`.
+template <class F>
+void with_filter(world& w, peer who, F&& f) {
+  switch (who) {
+    case peer::classic: f(w.classic); break;
+    case peer::block512: f(w.block512); break;
+    case peer::block256: f(w.block256); break;
+    case peer::libbloom: f(w.libbloom); break;
+  }
+}
+
+// A fresh, empty filter like the shared one of `who`.
+template <class F>
+void with_fresh(world& w, peer who, F&& f) {
+  switch (who) {
+    case peer::classic: { bloomlab::bloom_filter x(w.classic.m(), w.classic.k()); f(x); break; }
+    case peer::block512: { bloomlab::blocked_filter x(w.block512.m(), options_for(w.n)); f(x); break; }
+    case peer::block256: { bloomlab::blocked_filter_256 x(w.block256.m(), options_for(w.n)); f(x); break; }
+    case peer::libbloom: { libbloom_filter x(w.n); f(x); break; }
+  }
+}
+
+std::uint64_t add_iterations(std::uint64_t n) { return std::max(n, min_add_iterations); }
+
+void bm_add(benchmark::State& st, std::uint64_t n, peer who) {
+  world& w = world_for(n);
+  with_fresh(w, who, [&](auto& f) {
+    std::size_t i = 0;
+    for (auto _ : st) {
+      f.add(w.members[i]);
+      if (++i == w.n) i = 0;
+    }
+    benchmark::ClobberMemory();
+    if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
+  });
+  set_counters(st, w, who);
+}
+
+void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members) {
+  world& w = world_for(n);
+  const key_set& keys = members ? w.members : w.strangers;
+  with_filter(w, who, [&](const auto& f) {
+    std::size_t i = 0, hits = 0;
+    for (auto _ : st) {
+      const bool r = f.contains(keys[i]);
+      benchmark::DoNotOptimize(r);
+      hits += r;
+      if (++i == keys.size()) i = 0;
+    }
+    if (members && hits != static_cast<std::size_t>(st.iterations()))
+      st.SkipWithError("false negative");
+  });
+  set_counters(st, w, who);
+}
+
+void fill_views(std::array<std::string_view, batch_size>& views, const key_set& keys,
+                std::size_t first) {
+  for (std::size_t j = 0; j < batch_size; ++j) views[j] = keys[first + j];
+}
+
+void bm_add_batched(benchmark::State& st, std::uint64_t n, peer who) {
+  world& w = world_for(n);
+  with_fresh(w, who, [&](auto& f) {
+    if constexpr (requires { f.add_many(std::span<const std::string_view>{}); }) {
+      std::array<std::string_view, batch_size> views;
+      std::size_t i = 0;
+      while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
+        fill_views(views, w.members, i);
+        f.add_many(views);
+        i += batch_size;
+        if (i == w.n) i = 0;
+      }
+      benchmark::ClobberMemory();
+      if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
+    }
+  });
+  set_counters(st, w, who);
+}
+
+void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool members) {
+  world& w = world_for(n);
+  const key_set& keys = members ? w.members : w.strangers;
+  with_filter(w, who, [&](const auto& f) {
+    if constexpr (requires { f.contains_many(std::span<const std::string_view>{}, nullptr); }) {
+      std::array<std::string_view, batch_size> views;
+      bool out[batch_size];
+      std::size_t i = 0, hits = 0;
+      while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
+        fill_views(views, keys, i);
+        f.contains_many(views, out);
+        benchmark::DoNotOptimize(out);
+        for (bool r : out) hits += r;
+        i += batch_size;
+        if (i == keys.size()) i = 0;
+      }
+      if (members && hits != static_cast<std::size_t>(st.iterations()))
+        st.SkipWithError("false negative");
+    }
+  });
+  set_counters(st, w, who);
+}
+
+// The block512 kernel without the key hash: lookups of non-members given
+// their precomputed hash64 (made when the world is built, not timed), one
+// contains_hash() per key or contains_hashes() over 1,000. What a caller
+// that already holds a 64-bit hash (or integer keys) pays.
+void bm_lookup_hashed(benchmark::State& st, std::uint64_t n, bool batched) {
+  world& w = world_for(n);
+  const std::vector<std::uint64_t>& hs = w.stranger_hashes;
+  std::size_t i = 0;
+  if (!batched) {
+    for (auto _ : st) {
+      const bool r = w.block512.contains_hash(hs[i]);
+      benchmark::DoNotOptimize(r);
+      if (++i == hs.size()) i = 0;
+    }
+  } else {
+    bool out[batch_size];
+    while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
+      w.block512.contains_hashes(std::span(hs).subspan(i, batch_size), out);
+      benchmark::DoNotOptimize(out);
+      i += batch_size;
+      if (i == hs.size()) i = 0;
+    }
+  }
+  set_counters(st, w, peer::block512);
+}
+
+constexpr int repetitions = 3;
+constexpr double lookup_min_time_s = 0.2;
+
+void register_all() {
+  for (std::uint64_t n : {std::uint64_t{200'000}, std::uint64_t{10'000'000}}) {
+    const std::string tail = "/n:" + std::to_string(n);
+    const auto its = static_cast<benchmark::IterationCount>(add_iterations(n));
+    for (bool batched : {false, true})
+      benchmark::RegisterBenchmark(
+          ((batched ? "lookup_non_member_hashed_batched/block512" : "lookup_non_member_hashed/block512") + tail).c_str(),
+          bm_lookup_hashed, n, batched)
+          ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
+          ->Unit(benchmark::kNanosecond);
+    for (peer who : all_peers) {
+      const std::string p = name(who);
+      benchmark::RegisterBenchmark(("add/" + p + tail).c_str(), bm_add, n, who)
+          ->Iterations(its)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
+          ->Unit(benchmark::kNanosecond);
+      for (bool members : {true, false})
+        benchmark::RegisterBenchmark(
+            ((members ? "lookup_member/" : "lookup_non_member/") + p + tail).c_str(), bm_lookup,
+            n, who, members)
+            ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
+            ->Unit(benchmark::kNanosecond);
+      if (who == peer::libbloom) continue;
+      benchmark::RegisterBenchmark(("add_batched/" + p + tail).c_str(), bm_add_batched, n, who)
+          ->Iterations(its)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
+          ->Unit(benchmark::kNanosecond);
+      for (bool members : {true, false})
+        benchmark::RegisterBenchmark(
+            ((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail)
+                .c_str(),
+            bm_lookup_batched, n, who, members)
+            ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
+            ->Unit(benchmark::kNanosecond);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // As in bench_classic: random interleaving and tabular counters by
+  // default; flags on the command line come later and win.
+  std::vector<char*> args(argv, argv + argc);
+  static char interleave[] = "--benchmark_enable_random_interleaving=true";
+  static char tabular[] = "--benchmark_counters_tabular=true";
+  args.insert(args.begin() + 1, {interleave, tabular});
+  int args_count = static_cast<int>(args.size());
+  argv = args.data();
+  argc = args_count;
+  register_all();
+  benchmark::AddCustomContext("keys", "16-char hex of distinct splitmix64 values, seed " +
+                                          std::to_string(key_seed));
+  benchmark::AddCustomContext("target_fpr", "0.01");
+  benchmark::AddCustomContext("blocked_path", bloomlab::avx2_available() ? "avx2" : "scalar");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
