@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bloomlab/bloom_filter.hpp"
@@ -55,6 +56,15 @@ class scalable_filter {
     assert(params.n0 >= 1 && params.p0 > 0 && params.p0 < 1);
     assert(params.growth >= 1 && params.tighten > 0 && params.tighten < 1);
     grow();
+  }
+
+  // For loaders: a filter with these stages as they are (at least one, each
+  // sized as grow() would have sized it; the caller checks that).
+  static scalable_filter from_stages(scalable_params params, std::vector<scalable_stage> stages) {
+    assert(!stages.empty());
+    scalable_filter f(params);
+    f.stages_ = std::move(stages);
+    return f;
   }
 
   const scalable_params& params() const { return params_; }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bloomlab/bloom_bits.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/scalable_filter.hpp"
@@ -104,6 +105,22 @@ TEST(ScalableFilter, MeasuredRateStaysUnderTheCompoundedBound) {
                    std::to_string(static_cast<double>(fixed_hits) / probes));
   }
   EXPECT_EQ(f.stages().size(), 5u);  // 1000 + 2000 + 4000 + 8000 < 15500 - skipped repeats
+}
+
+TEST(ScalableFilter, RebuiltFromItsStagesAnswersTheSame) {
+  scalable_filter f(scalable_params{40, 0.05, 2, 0.85, true, {}});
+  for (int i = 0; i < 500; ++i) f.add(item(i));
+  std::vector<bloomlab::scalable_stage> copy;
+  for (const auto& s : f.stages())
+    copy.push_back({bloomlab::bloom_from_words(s.filter.m(), s.filter.k(), s.filter.index(),
+                                               s.filter.words()),
+                    s.capacity, s.p, s.n});
+  const scalable_filter g = scalable_filter::from_stages(f.params(), copy);
+  ASSERT_EQ(g.stages().size(), f.stages().size());
+  EXPECT_EQ(g.items(), f.items());
+  for (int j = 0; j < 5000; ++j) ASSERT_EQ(g.contains(item(j)), f.contains(item(j)));
+  for (std::size_t i = 0; i < f.stages().size(); ++i)
+    EXPECT_EQ(g.stages()[i].filter.bits_set(), f.stages()[i].filter.bits_set());
 }
 
 }  // namespace
