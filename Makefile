@@ -60,8 +60,11 @@ screenshots: build site
 	@$(BLOOMLAB) serve --port 18091 >/dev/null & pid=$$!; sleep 1; \
 	node web/screenshots.mjs http://127.0.0.1:18091/; status=$$?; kill $$pid; exit $$status
 
+# The classic filter, then the blocked filters, each beside libbloom in the
+# same run (a few minutes on two cores).
 bench: build
 	@$(BUILD)/bench/bench_classic --benchmark_counters_tabular=true
+	@$(BUILD)/bench/bench_blocked --benchmark_counters_tabular=true
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).
