@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "cmd_family.hpp"
+#include "cmd_filters.hpp"
 #include "commands.hpp"
 
 using namespace bloomlab::cli;
@@ -100,10 +102,14 @@ int main(int argc, char** argv) {
   c_serve->add_option("--port", sv.port, "Port (1 to 65535)")->capture_default_str();
   c_serve->add_option("--root", sv.root, "The site folder (default: the one this build makes with `make site`)");
 
+  const auto filters = register_filter_commands(app);
+
+  const auto family = register_family_commands(app);
+
   const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
     fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
-               "trials, serve (see 'bloomlab --help')\n", argv[1]);
+               "trials, serve, build, query, add, remove, info, merge, intersect, removal, combine, bip37 (see 'bloomlab --help')\n", argv[1]);
     return 2;
   }
   try {
@@ -129,6 +135,8 @@ int main(int argc, char** argv) {
     if (sub == c_pos) return run_positions(ps);
     if (sub == c_ms) return run_measure(ms);
     if (sub == c_serve) return run_serve(sv);
+    if (const auto rc = filters->run(sub)) return *rc;
+    if (const auto rc = family->run(sub)) return *rc;
     return run_trials(tr);
   } catch (const usage_error& e) {
     fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());

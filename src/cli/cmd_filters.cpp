@@ -1,0 +1,703 @@
+// bloomlab build, query, add, remove, info, merge, intersect: filters kept in
+// files (src/io/filter_file.hpp, docs/format.md).
+#include "cmd_filters.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "bloomlab/combine.hpp"
+#include "bloomlab/math.hpp"
+#include "filter_file.hpp"
+#include "format.hpp"
+#include "input.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::cli {
+
+namespace {
+
+using nlohmann::json;
+using io::filter_file;
+
+template <class... F>
+struct overload : F... {
+  using F::operator()...;
+};
+template <class... F>
+overload(F...) -> overload<F...>;
+
+// ---- arguments ---------------------------------------------------------------
+
+struct build_args {
+  std::string file = "-", n, p, m, k, kind = "classic", hash, scheme, width, fingerprint;
+  std::string growth, tighten, out;
+  bool prime = false, json = false;
+};
+
+struct items_args {
+  std::string filter;
+  std::vector<std::string> items;
+  bool json = false;
+};
+
+struct pair_args {
+  std::string a, b, out;
+  bool json = false;
+};
+
+// ---- loading and saving: every failure is the user's file, exit 2 -----------
+
+filter_file load_filter(const std::string& path) {
+  try {
+    return io::load(path);
+  } catch (const io::format_error& e) {
+    throw usage_error(e.what());
+  }
+}
+
+void save_filter(const std::string& path, const filter_file& f) {
+  try {
+    io::save(path, f);
+  } catch (const io::write_error& e) {
+    throw usage_error(e.what());
+  }
+}
+
+double parse_real(const std::string& field, const std::string& text, double lo, double hi, bool open_lo) {
+  const std::string allowed = fmt::format("allowed: a number {} {:g} to {:g}", open_lo ? "above" : "from", lo, hi);
+  char* end = nullptr;
+  const double d = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(d))
+    lab::refuse(field, text, "is not a number; " + allowed);
+  if (d < lo || (open_lo && d == lo) || d > hi) lab::refuse(field, text, "is out of range; " + allowed);
+  return d;
+}
+
+// The items of a command line: ITEM... as given, or "-" alone for a list on
+// standard input.
+std::vector<std::string> items_of(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args[0] == "-") return read_list("-");
+  if (args.empty()) throw usage_error("give items, or - to read one item a line from standard input");
+  return args;
+}
+
+// ---- what a filter is: one summary for build, info, add, merge ---------------
+
+std::string hash_name(const indexer& i) { return std::string(name(i.hash)); }
+std::string scheme_name(const indexer& i) { return std::string(name(i.kind)); }
+
+// The exact rate of a blocked filter as its bits stand: the mean over blocks
+// of the product over its 8 lanes of (ones in the lane / lane bits).
+template <class Layout>
+double blocked_current(const basic_blocked_filter<Layout>& f) {
+  const auto words = f.words();
+  double sum = 0;
+  for (std::uint64_t b = 0; b < f.blocks(); ++b) {
+    double prod = 1;
+    for (unsigned j = 0; j < Layout::lanes; ++j) {
+      std::uint64_t lane;
+      if constexpr (Layout::lane_bits == 32)
+        lane = (words[b * Layout::words + j / 2] >> (32 * (j & 1))) & 0xffffffffu;
+      else
+        lane = words[b * Layout::words + j];
+      prod *= std::popcount(lane) / static_cast<double>(Layout::lane_bits);
+    }
+    sum += prod;
+  }
+  return sum / static_cast<double>(f.blocks());
+}
+
+json summary(const filter_file& file) {
+  const std::uint64_t items = io::item_count(file);
+  json j;
+  j["kind"] = io::kind_name(io::kind_of(file.filter));
+  std::visit(
+      overload{
+          [&](const bloom_filter& f) {
+            j["m"] = f.m();
+            j["k"] = f.k();
+            j["hash"] = hash_name(f.index());
+            j["scheme"] = scheme_name(f.index());
+            j["bits_set"] = f.bits_set();
+            j["fill"] = f.fill();
+            const cardinality c = estimate_cardinality(f);
+            j["estimated_items"] = c.n;
+            j["estimated_items_se"] = c.std_error;
+            j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
+            j["fpr_current"] = std::pow(f.fill(), f.k());
+            j["memory_bits"] = f.m();
+          },
+          [&](const counting_filter& f) {
+            j["m"] = f.m();
+            j["k"] = f.k();
+            j["hash"] = hash_name(f.index());
+            j["scheme"] = scheme_name(f.index());
+            j["width"] = f.width();
+            j["nonzero"] = f.nonzero();
+            j["saturated"] = f.saturated();
+            j["fill"] = f.fill();
+            const cardinality c = estimate_cardinality(f.m(), f.k(), f.nonzero());
+            j["estimated_items"] = c.n;
+            j["estimated_items_se"] = c.std_error;
+            j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
+            j["fpr_current"] = std::pow(f.fill(), f.k());
+            j["memory_bits"] = f.m() * f.width();
+          },
+          [&](const cuckoo_filter& f) {
+            j["buckets"] = f.buckets();
+            j["slots_per_bucket"] = cuckoo_slots;
+            j["fingerprint_bits"] = f.fingerprint_bits();
+            j["max_kicks"] = f.max_kicks();
+            j["kick_seed"] = file.kick_seed;
+            j["fill"] = f.load();
+            j["fpr_bound"] = f.fpr_bound();
+            j["fpr_expected"] = f.fpr_expected();
+            j["fpr_current"] = f.fpr_expected();
+            j["memory_bits"] = f.capacity() * f.fingerprint_bits();
+          },
+          [&](const scalable_filter& f) {
+            const scalable_params& sp = f.params();
+            j["n0"] = sp.n0;
+            j["p0"] = sp.p0;
+            j["growth"] = sp.growth;
+            j["tighten"] = sp.tighten;
+            j["prime"] = sp.prime;
+            j["hash"] = hash_name(sp.idx);
+            j["scheme"] = scheme_name(sp.idx);
+            json stages = json::array();
+            double keep = 1, est = 0, set = 0;
+            for (const scalable_stage& s : f.stages()) {
+              stages.push_back({{"m", s.filter.m()}, {"k", s.filter.k()}, {"capacity", s.capacity},
+                                {"p", s.p}, {"n", s.n}, {"fill", s.filter.fill()}});
+              keep *= 1 - std::pow(s.filter.fill(), s.filter.k());
+              est += estimate_cardinality(s.filter).n;
+              set += static_cast<double>(s.filter.bits_set());
+            }
+            j["stages"] = stages;
+            j["m"] = f.bits();
+            j["fill"] = set / static_cast<double>(f.bits());
+            j["estimated_items"] = est;
+            j["fpr_bound"] = f.fpr_bound();
+            j["fpr_limit"] = f.fpr_limit();
+            j["fpr_expected"] = f.fpr_expected();
+            j["fpr_current"] = 1 - keep;
+            j["memory_bits"] = f.bits();
+          },
+          [&](const auto& f) {  // blocked, either layout
+            using L = typename std::decay_t<decltype(f)>::layout;
+            j["block_bits"] = L::block_bits;
+            j["blocks"] = f.blocks();
+            j["m"] = f.m();
+            j["k"] = L::lanes;
+            const std::uint64_t set = f.bits_set();
+            j["bits_set"] = set;
+            j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
+            // Each item sets one bit in 8 of the m / lane_bits lanes, so a bit
+            // stays 0 with chance (1 - 8/m)^n, as in a classic filter with k = 8.
+            const cardinality c = estimate_cardinality(f.m(), L::lanes, set);
+            j["estimated_items"] = c.n;
+            j["estimated_items_se"] = c.std_error;
+            j["fpr_expected"] = fpr_split_block(static_cast<double>(f.m()), static_cast<double>(items),
+                                                L::lanes, L::lane_bits);
+            j["fpr_current"] = blocked_current(f);
+            j["memory_bits"] = f.m();
+          }},
+      file.filter);
+  j["items"] = items;
+  return j;
+}
+
+std::string pct(const json& v) { return v.is_number() ? percent_sig(v.get<double>()) : "n/a"; }
+std::string num(const json& v) {
+  if (v.is_number_unsigned()) return thousands(v.get<std::uint64_t>());
+  if (v.is_number()) return std::isfinite(v.get<double>()) ? fmt::format("{:.1f}", v.get<double>()) : "n/a";
+  return v.is_null() ? "n/a (every bit is set)" : v.dump();
+}
+
+void print_summary(const json& j) {
+  const std::string kind = j["kind"];
+  fmt::print("kind: {}\n", kind);
+  if (kind == "classic" || kind == "counting") {
+    fmt::print("m: {} {}, k: {}\n", num(j["m"]), kind == "classic" ? "bits" : "counters", num(j["k"]));
+    fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
+    if (kind == "counting")
+      fmt::print("counters: {} bits each; {} above zero, {} saturated\n", num(j["width"]), num(j["nonzero"]),
+                 num(j["saturated"]));
+  } else if (kind == "cuckoo") {
+    fmt::print("buckets: {} of {} slots, fingerprints of {} bits\n", num(j["buckets"]), num(j["slots_per_bucket"]),
+               num(j["fingerprint_bits"]));
+    fmt::print("relocations: up to {} an insert, kick seed {}\n", num(j["max_kicks"]), num(j["kick_seed"]));
+  } else if (kind == "scalable") {
+    fmt::print("plan: n0 = {}, p0 = {}, growth {:g}, tightening {:g}{}\n",
+               thousands(static_cast<std::uint64_t>(j["n0"].get<double>())), pct(j["p0"]),
+               j["growth"].get<double>(), j["tighten"].get<double>(), j["prime"].get<bool>() ? ", prime m" : "");
+    fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
+    std::size_t i = 0;
+    for (const json& s : j["stages"])
+      fmt::print("stage {}: m = {} bits, k = {}, {} of {} items at {}, fill {}\n", i++, num(s["m"]), num(s["k"]),
+                 num(s["n"]), num(s["capacity"]), pct(s["p"]), percent(s["fill"].get<double>(), 1));
+  } else {
+    fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
+               num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
+  }
+  fmt::print("items: {}\n", num(j["items"]));
+  fmt::print("{}: {}\n", kind == "cuckoo" ? "load" : "fill", percent(j["fill"].get<double>(), 1));
+  if (j.contains("estimated_items")) {
+    if (j.contains("estimated_items_se") && j["estimated_items_se"].is_number())
+      fmt::print("estimated items: {} ± {}\n", num(j["estimated_items"]), num(j["estimated_items_se"]));
+    else
+      fmt::print("estimated items: {}\n", num(j["estimated_items"]));
+  }
+  fmt::print("expected rate: {} (formula at {} items)\n", pct(j["fpr_expected"]), num(j["items"]));
+  fmt::print("current rate: {} (from the bits as they are)\n", pct(j["fpr_current"]));
+  if (j.contains("fpr_bound")) fmt::print("rate bound: {}\n", pct(j["fpr_bound"]));
+}
+
+void report(const json& j, bool as_json, const std::string& headline) {
+  if (as_json) {
+    fmt::print("{}\n", j.dump());
+    return;
+  }
+  if (!headline.empty()) fmt::print("{}\n", headline);
+  print_summary(j.contains("filter") ? j["filter"] : j);
+}
+
+// ---- filters: add, contains, remove on any kind --------------------------------
+
+bool contains(const filter_file& f, const std::string& x) {
+  return std::visit([&](const auto& filter) { return filter.contains(x); }, f.filter);
+}
+
+// Adds x; false only when a cuckoo filter is full (nothing changed then).
+bool add(filter_file& f, const std::string& x) {
+  return std::visit(overload{[&](cuckoo_filter& c) { return c.insert(x) == cuckoo_insert::inserted; },
+                             [&](scalable_filter& s) {
+                               s.add(x);
+                               return true;
+                             },
+                             [&](counting_filter& c) {
+                               c.add(x);
+                               return true;
+                             },
+                             [&](auto& other) {
+                               other.add(x);
+                               ++f.items;
+                               return true;
+                             }},
+                    f.filter);
+}
+
+class progress {
+ public:
+  explicit progress(std::size_t total) : total_(total), on_(total >= 100'000 && ::isatty(STDERR_FILENO)) {}
+  void at(std::size_t done) {
+    if (!on_) return;
+    const std::size_t pct = done * 100 / total_;
+    if (pct == shown_) return;
+    shown_ = pct;
+    const std::size_t bar = pct / 4;
+    fmt::print(stderr, "\r[{}{}] {:3}% ({} of {} items)", std::string(bar, '#'), std::string(25 - bar, ' '), pct,
+               thousands(done), thousands(total_));
+    std::fflush(stderr);
+  }
+  ~progress() {
+    if (on_ && shown_ != npos) fmt::print(stderr, "\r\033[K");
+  }
+
+ private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t total_;
+  bool on_;
+  std::size_t shown_ = npos;
+};
+
+// Adds every item; a full cuckoo filter is refused (the caller writes nothing).
+void add_all(filter_file& f, const std::vector<std::string>& items, const std::string& where) {
+  progress bar(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!add(f, items[i]))
+      throw usage_error(fmt::format("{}: the cuckoo filter is full: '{}' found no free slot after {} relocations "
+                                    "({} items in); nothing was written; build a larger one with a larger --n",
+                                    where, items[i], std::get<cuckoo_filter>(f.filter).max_kicks(),
+                                    thousands(io::item_count(f))));
+    if ((i & 1023) == 0) bar.at(i);
+  }
+  bar.at(items.size());
+}
+
+// ---- build -----------------------------------------------------------------------
+
+const char* const build_footer =
+    "Sizing, by kind:\n"
+    "  classic, counting  --n N --p P: m and k for N items at rate P (as 'bloomlab size');\n"
+    "                     or --m M --k K as given. --prime rounds m up to a prime.\n"
+    "  cuckoo             --n N sizes the buckets (N items at 95% load, a power of two);\n"
+    "                     --p P picks the fingerprint bits f so that 2*4/2^f <= P, or give\n"
+    "                     --fingerprint F. --m and --k do not apply.\n"
+    "  scalable           --n N --p P are the first stage's capacity n0 and rate p0; later\n"
+    "                     stages grow by --growth (2) and tighten by --tighten (0.85).\n"
+    "  blocked            --n N --p P sized with the blocked filter's own formula, or --m M\n"
+    "                     (rounded up to whole 512-bit blocks); k is always 8.\n"
+    "--hash and --scheme apply to classic, counting and scalable filters; cuckoo and blocked\n"
+    "filters have their own fixed hashing.";
+
+filter_file make_filter(const build_args& a) {
+  const std::string kind = a.kind;
+  if (kind != "classic" && kind != "counting" && kind != "cuckoo" && kind != "scalable" && kind != "blocked")
+    lab::refuse("--kind", kind, "is not a kind of filter; allowed: classic, counting, cuckoo, scalable, blocked");
+  const auto not_for = [&](const std::string& flag, const std::string& value, const std::string& why) {
+    if (!value.empty()) lab::refuse(flag, value, "does not apply to --kind " + kind + "; " + why);
+  };
+  const bool indexed = kind == "classic" || kind == "counting" || kind == "scalable";
+  if (!indexed) {
+    not_for("--hash", a.hash, "its hashing is fixed");
+    not_for("--scheme", a.scheme, "its hashing is fixed");
+  }
+  if (kind != "counting") not_for("--width", a.width, "only counting filters have counters");
+  if (kind != "cuckoo") not_for("--fingerprint", a.fingerprint, "only cuckoo filters have fingerprints");
+  if (kind != "scalable") {
+    not_for("--growth", a.growth, "only scalable filters grow");
+    not_for("--tighten", a.tighten, "only scalable filters grow");
+  }
+  if (a.prime && (kind == "cuckoo" || kind == "blocked"))
+    throw usage_error(fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
+  const indexer idx{a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash),
+                    a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme)};
+
+  const bool by_np = !a.n.empty() || !a.p.empty();
+  const bool by_mk = !a.m.empty() || !a.k.empty();
+  if (by_np && by_mk)
+    throw usage_error("give either --n and --p, or --m and --k, not both");
+  const auto need = [&](const std::string& value, const char* flag, const char* with) {
+    if (value.empty()) throw usage_error(fmt::format("{} is required with {} for --kind {}", flag, with, kind));
+  };
+  const std::uint64_t max_m = lab::max_m_built;
+
+  if (kind == "cuckoo") {
+    not_for("--m", a.m, "size it with --n and --p (or --fingerprint)");
+    not_for("--k", a.k, "size it with --n and --p (or --fingerprint)");
+    if (a.n.empty()) throw usage_error("--n is required for --kind cuckoo (with --p or --fingerprint)");
+    const std::uint64_t n = parse_count("--n", a.n, 1, 100'000'000);
+    unsigned f;
+    if (!a.fingerprint.empty()) {
+      f = static_cast<unsigned>(parse_count("--fingerprint", a.fingerprint, 4, 32));
+    } else {
+      if (a.p.empty()) throw usage_error("--p (or --fingerprint) is required with --n for --kind cuckoo");
+      const double p = parse_rate("--p", a.p);
+      f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)), 4.0, 32.0));
+    }
+    if (!a.fingerprint.empty() && !a.p.empty()) parse_rate("--p", a.p);
+    return {cuckoo_filter(cuckoo_filter::buckets_for(n), f), 0, 1};
+  }
+  if (kind == "scalable") {
+    not_for("--m", a.m, "size its first stage with --n and --p");
+    not_for("--k", a.k, "size its first stage with --n and --p");
+    need(a.n, "--n", "--p");
+    need(a.p, "--p", "--n");
+    scalable_params sp;
+    sp.n0 = static_cast<double>(parse_count("--n", a.n, 1, 1'000'000'000));
+    sp.p0 = parse_rate("--p", a.p);
+    if (!a.growth.empty()) sp.growth = parse_real("--growth", a.growth, 1, 100, false);
+    if (!a.tighten.empty()) sp.tighten = parse_real("--tighten", a.tighten, 0, 0.99, true);
+    sp.prime = a.prime;
+    sp.idx = idx;
+    if (sp.n0 * bits_per_item(sp.p0) > static_cast<double>(max_m))
+      throw usage_error(fmt::format("--n: {} items at {} need more than {} bits in the first stage", a.n, a.p,
+                                    thousands(max_m)));
+    return {scalable_filter(sp), 0};
+  }
+  if (kind == "blocked") {
+    not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
+    std::uint64_t m;
+    if (!a.m.empty()) {
+      m = parse_count("--m", a.m, 1, max_m);
+    } else {
+      need(a.n, "--n", "--p (or give --m)");
+      need(a.p, "--p", "--n");
+      const std::uint64_t n = parse_count("--n", a.n, 1, 1'000'000'000);
+      const double p = parse_rate("--p", a.p);
+      if (static_cast<double>(n) * bits_per_item(p) > static_cast<double>(max_m) * 0.9)
+        throw usage_error(fmt::format("--n: {} items at {} need more than {} bits", a.n, a.p, thousands(max_m)));
+      m = size_split_block(static_cast<double>(n), p, split_block_512::lanes, split_block_512::lane_bits);
+    }
+    return {blocked_filter(m), 0};
+  }
+  // classic, counting
+  std::uint64_t m;
+  unsigned k;
+  if (by_mk) {
+    need(a.m, "--m", "--k");
+    need(a.k, "--k", "--m");
+    m = parse_count("--m", a.m, 1, max_m);
+    k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
+    if (a.prime) m = next_prime(m);
+  } else {
+    if (!by_np) throw usage_error("give --n and --p (items and target rate), or --m and --k");
+    need(a.n, "--n", "--p");
+    need(a.p, "--p", "--n");
+    const std::uint64_t n = parse_count("--n", a.n, 1, lab::max_n_formula);
+    const double p = parse_rate("--p", a.p);
+    if (static_cast<double>(n) * bits_per_item(p) > static_cast<double>(max_m) * 0.999)
+      throw usage_error(fmt::format("--n: {} items at {} need more than {} bits; allowed: filters up to {} bits", a.n,
+                                    a.p, thousands(max_m), thousands(max_m)));
+    const sizing sz = size_for(static_cast<double>(n), p, a.prime);
+    m = sz.m;
+    k = sz.k;
+  }
+  if (kind == "classic") return {bloom_filter(m, k, idx), 0};
+  const unsigned width =
+      a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, 8));
+  return {counting_filter(m, k, width, idx), 0};
+}
+
+int run_build(const build_args& a) {
+  if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
+  filter_file f = make_filter(a);
+  const std::vector<std::string> items = read_list(a.file);
+  add_all(f, items, a.file == "-" ? "standard input" : a.file);
+  save_filter(a.out, f);
+  json j = summary(f);
+  j["file"] = a.out;
+  j["lines"] = items.size();
+  report(j, a.json,
+         fmt::format("Built a {} filter from {} lines; wrote {}.", j["kind"].get<std::string>(),
+                     thousands(items.size()), a.out));
+  return 0;
+}
+
+// ---- query, add, remove, info ----------------------------------------------------
+
+int run_query(const items_args& a) {
+  const filter_file f = load_filter(a.filter);
+  const std::vector<std::string> items = items_of(a.items);
+  bool all = true;
+  json answers = json::array();
+  std::string text;
+  for (const std::string& x : items) {
+    const bool maybe = contains(f, x);
+    all = all && maybe;
+    if (a.json) answers.push_back({{"item", x}, {"maybe", maybe}});
+    else text += fmt::format("{}\t{}\n", maybe ? "maybe" : "no", x);
+  }
+  if (a.json) fmt::print("{}\n", answers.dump());
+  else fmt::print("{}", text);
+  return all ? 0 : 1;
+}
+
+int run_add(const items_args& a) {
+  filter_file f = load_filter(a.filter);
+  const std::vector<std::string> items = items_of(a.items);
+  const std::uint64_t before = io::item_count(f);
+  add_all(f, items, a.filter);
+  save_filter(a.filter, f);
+  json j = summary(f);
+  j["file"] = a.filter;
+  j["added"] = io::item_count(f) - before;
+  report(j, a.json,
+         fmt::format("Added {} of {} items to {}.", thousands(io::item_count(f) - before), thousands(items.size()),
+                     a.filter));
+  return 0;
+}
+
+int run_remove(const items_args& a) {
+  filter_file f = load_filter(a.filter);
+  const std::string kind(io::kind_name(io::kind_of(f.filter)));
+  if (kind != "counting" && kind != "cuckoo")
+    throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only counting "
+                                  "and cuckoo filters can",
+                                  a.filter, kind));
+  const std::vector<std::string> items = items_of(a.items);
+  std::uint64_t zeroed = 0;
+  for (const std::string& x : items) {
+    bool ok;
+    if (auto* c = std::get_if<counting_filter>(&f.filter)) {
+      const removal r = c->remove(x);
+      ok = r.ok();
+      zeroed += r.zeroed;
+    } else {
+      ok = std::get<cuckoo_filter>(f.filter).remove(x);
+    }
+    if (!ok)
+      throw usage_error(fmt::format("{}: '{}' was certainly never added ({}); nothing was removed", a.filter, x,
+                                    kind == "counting" ? "one of its counters is zero" : "its fingerprint is in neither bucket"));
+  }
+  f.items = io::item_count(f);
+  save_filter(a.filter, f);
+  json j = summary(f);
+  j["file"] = a.filter;
+  j["removed"] = items.size();
+  if (kind == "counting") j["counters_zeroed"] = zeroed;
+  report(j, a.json, fmt::format("Removed {} items from {}.", thousands(items.size()), a.filter));
+  return 0;
+}
+
+int run_info(const items_args& a) {
+  const filter_file f = load_filter(a.filter);
+  json j = summary(f);
+  j["file"] = a.filter;
+  report(j, a.json, "");
+  return 0;
+}
+
+// ---- merge, intersect ------------------------------------------------------------
+
+template <class Layout>
+filter_file combine_blocked(const basic_blocked_filter<Layout>& x, const basic_blocked_filter<Layout>& y, bool both,
+                            std::uint64_t items) {
+  basic_blocked_filter<Layout> out(x.m());
+  auto* w = const_cast<std::uint64_t*>(out.words().data());  // the filter's own, writable memory
+  const auto a = x.words(), b = y.words();
+  for (std::size_t i = 0; i < a.size(); ++i) w[i] = both ? (a[i] & b[i]) : (a[i] | b[i]);
+  return {std::move(out), items};
+}
+
+int run_combine(const pair_args& a, bool both) {
+  const char* verb = both ? "intersect" : "merge";
+  if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
+  const filter_file fa = load_filter(a.a), fb = load_filter(a.b);
+  const std::string ka(io::kind_name(io::kind_of(fa.filter))), kb(io::kind_name(io::kind_of(fb.filter)));
+  const auto refuse_mismatch = [&](const std::string& fields) {
+    throw usage_error(fmt::format("cannot {} {} and {}: they differ in {}", verb, a.a, a.b, fields));
+  };
+  if (ka != kb) refuse_mismatch("kind " + ka + " vs " + kb);
+  const std::uint64_t items = both ? std::min(fa.items, fb.items) : fa.items + fb.items;
+  filter_file out{bloom_filter(1, 1), 0};
+  if (const auto* x = std::get_if<bloom_filter>(&fa.filter)) {
+    const auto r = both ? intersect(*x, std::get<bloom_filter>(fb.filter)) : unite(*x, std::get<bloom_filter>(fb.filter));
+    if (!r.ok()) refuse_mismatch(r.differs.message);
+    out = {*r.filter, items};
+  } else if (const auto* c = std::get_if<counting_filter>(&fa.filter)) {
+    const auto r = both ? intersect(*c, std::get<counting_filter>(fb.filter))
+                        : unite(*c, std::get<counting_filter>(fb.filter));
+    if (!r.ok()) refuse_mismatch(r.differs.message);
+    out = {*r.filter, r.filter->items()};
+  } else if (ka == "blocked") {
+    const auto bits = [](const filter_file& f) {
+      return std::visit([](const auto& g) -> std::pair<unsigned, std::uint64_t> {
+        if constexpr (requires { std::decay_t<decltype(g)>::block_bits; })
+          return {std::decay_t<decltype(g)>::block_bits, g.m()};
+        else
+          return {0, 0};
+      }, f.filter);
+    };
+    const auto [ba, ma] = bits(fa);
+    const auto [bb, mb] = bits(fb);
+    std::string differs;
+    if (ma != mb) differs = fmt::format("m {} vs {}", ma, mb);
+    if (ba != bb) differs += fmt::format("{}block_bits {} vs {}", differs.empty() ? "" : ", ", ba, bb);
+    if (!differs.empty()) refuse_mismatch(differs);
+    if (const auto* wide = std::get_if<blocked_filter>(&fa.filter))
+      out = combine_blocked(*wide, std::get<blocked_filter>(fb.filter), both, items);
+    else
+      out = combine_blocked(std::get<blocked_filter_256>(fa.filter), std::get<blocked_filter_256>(fb.filter), both,
+                            items);
+  } else {
+    throw usage_error(fmt::format("cannot {} {} filters: merge and intersect take classic, counting or blocked "
+                                  "filters",
+                                  verb, ka));
+  }
+  save_filter(a.out, out);
+  json j = summary(out);
+  j["file"] = a.out;
+  report(j, a.json,
+         fmt::format("{} of {} and {}; wrote {}.", both ? "Intersection (AND)" : "Union (OR)", a.a, a.b, a.out));
+  return 0;
+}
+
+// ---- registration ------------------------------------------------------------------
+
+class commands final : public filter_commands {
+ public:
+  explicit commands(CLI::App& app) {
+    const auto json_flag = [](CLI::App* c, bool& flag) {
+      c->add_flag("--json", flag, "Print the report as one JSON document");
+    };
+    build_ = app.add_subcommand("build", "Build a filter from a list (one item a line) and write it to a file");
+    build_->add_option("file", b_.file, "The list; - or nothing reads standard input");
+    build_->add_option("--n", b_.n, "Items the filter is planned for");
+    build_->add_option("--p", b_.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)");
+    build_->add_option("--m", b_.m, "Bits (counters for counting filters), 1 to 4294967296");
+    build_->add_option("--k", b_.k, "Hashes per item (1 to 64)");
+    build_->add_option("--kind", b_.kind, "classic, counting, cuckoo, scalable or blocked")->capture_default_str();
+    build_->add_option("--hash", b_.hash, "murmur3 (default) or fnv1a");
+    build_->add_option("--scheme", b_.scheme, "enhanced (default), double or independent");
+    build_->add_option("--width", b_.width, "Bits per counter of a counting filter (1 to 8; default 4)");
+    build_->add_option("--fingerprint", b_.fingerprint, "Fingerprint bits of a cuckoo filter (4 to 32)");
+    build_->add_option("--growth", b_.growth, "Scalable: capacity factor from one stage to the next (default 2)");
+    build_->add_option("--tighten", b_.tighten, "Scalable: rate factor from one stage to the next (default 0.85)");
+    build_->add_flag("--prime", b_.prime, "Round m up to the next prime (classic, counting, scalable)");
+    build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
+    build_->footer(build_footer);
+    json_flag(build_, b_.json);
+
+    query_ = app.add_subcommand("query", "Ask a filter about items: one line each, maybe or no; exit 1 if any no");
+    query_->add_option("filter", q_.filter, "The filter file")->required();
+    query_->add_option("items", q_.items, "Items to look up; - alone reads them from standard input");
+    json_flag(query_, q_.json);
+
+    add_ = app.add_subcommand("add", "Add items to a filter file (rewritten atomically)");
+    add_->add_option("filter", ad_.filter, "The filter file")->required();
+    add_->add_option("items", ad_.items, "Items to add; - alone reads them from standard input");
+    json_flag(add_, ad_.json);
+
+    remove_ = app.add_subcommand("remove", "Remove items from a counting or cuckoo filter file");
+    remove_->add_option("filter", rm_.filter, "The filter file")->required();
+    remove_->add_option("items", rm_.items, "Items to remove (each must have been added); - reads standard input");
+    remove_->footer("Only remove what was added: removing a false positive takes counts or a\n"
+                    "fingerprint that real members need, and they then answer no. An item that\n"
+                    "certainly was never added is refused, and then nothing is removed.");
+    json_flag(remove_, rm_.json);
+
+    info_ = app.add_subcommand("info", "What a filter file holds: kind, parameters, items, fill, rates");
+    info_->add_option("filter", in_.filter, "The filter file")->required();
+    json_flag(info_, in_.json);
+
+    merge_ = app.add_subcommand("merge", "The union (OR) of two filters built alike: the filter of both lists");
+    merge_->add_option("a", mg_.a, "The first filter file")->required();
+    merge_->add_option("b", mg_.b, "The second filter file")->required();
+    merge_->add_option("-o,--output", mg_.out, "The filter file to write")->required();
+    json_flag(merge_, mg_.json);
+
+    intersect_ = app.add_subcommand("intersect",
+                                    "The intersection (AND) of two filters built alike; it may say maybe more "
+                                    "often than a filter of the shared items");
+    intersect_->add_option("a", is_.a, "The first filter file")->required();
+    intersect_->add_option("b", is_.b, "The second filter file")->required();
+    intersect_->add_option("-o,--output", is_.out, "The filter file to write")->required();
+    json_flag(intersect_, is_.json);
+  }
+
+  std::optional<int> run(const CLI::App* sub) const override {
+    if (sub == build_) return run_build(b_);
+    if (sub == query_) return run_query(q_);
+    if (sub == add_) return run_add(ad_);
+    if (sub == remove_) return run_remove(rm_);
+    if (sub == info_) return run_info(in_);
+    if (sub == merge_) return run_combine(mg_, false);
+    if (sub == intersect_) return run_combine(is_, true);
+    return std::nullopt;
+  }
+
+ private:
+  build_args b_;
+  items_args q_, ad_, rm_, in_;
+  pair_args mg_, is_;
+  CLI::App *build_, *query_, *add_, *remove_, *info_, *merge_, *intersect_;
+};
+
+}  // namespace
+
+std::unique_ptr<filter_commands> register_filter_commands(CLI::App& app) {
+  return std::make_unique<commands>(app);
+}
+
+}  // namespace bloomlab::cli

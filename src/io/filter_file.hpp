@@ -1,0 +1,93 @@
+// Filter files: every kind of filter the engine has, written to disk and read
+// back bit for bit. docs/format.md gives the byte layout.
+//
+// The engine does no I/O, so this library sits beside it: encode() and
+// decode() turn a filter into bytes and back (decode() is what the fuzzer
+// calls), load() and save() add the file around them. decode() trusts
+// nothing it reads: every field is checked against the bytes that remain
+// before anything is allocated, every code and parameter against what the
+// engine accepts, and the checksum against the whole file, so a truncated,
+// corrupt or foreign file is refused with one message and never half-read.
+// A file that decodes encodes back to the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
+#include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/scalable_filter.hpp"
+
+namespace bloomlab::io {
+
+inline constexpr char magic[8] = {'B', 'L', 'O', 'O', 'M', 'L', 'A', 'B'};
+inline constexpr std::uint16_t format_version = 1;
+
+// The kind byte of the file.
+enum class kind : std::uint8_t { classic = 1, counting = 2, cuckoo = 3, scalable = 4, blocked = 5 };
+
+// Limits a file may not pass (the loader refuses larger values before it
+// allocates anything; each is far above what the CLI builds).
+inline constexpr std::uint64_t max_bits = std::uint64_t{1} << 40;     // m of a classic, counting, blocked filter or stage
+inline constexpr std::uint64_t max_buckets = std::uint64_t{1} << 32;  // cuckoo buckets
+inline constexpr std::uint32_t max_kicks = 1'000'000;                 // cuckoo relocations per insert
+inline constexpr std::uint32_t max_stages = 64;                       // scalable stages
+inline constexpr double max_n0 = 1e15;                                // scalable first capacity
+
+using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
+                                blocked_filter, blocked_filter_256>;
+
+// A filter with what the filter itself does not keep: how many items were
+// added (classic and blocked filters count nothing) and the cuckoo filter's
+// kick seed. For counting, cuckoo and scalable filters `items` equals the
+// filter's own count (save() writes that one).
+struct filter_file {
+  any_filter filter;
+  std::uint64_t items = 0;
+  std::uint64_t kick_seed = 1;  // cuckoo only
+};
+
+kind kind_of(const any_filter& f);
+std::string_view kind_name(kind k);  // "classic", "counting", "cuckoo", "scalable", "blocked"
+
+// Items as the file records them: the filter's own count where it keeps one.
+std::uint64_t item_count(const filter_file& f);
+
+// A file that cannot be read as a filter: what() names the problem (and the
+// file, when it comes from load()).
+struct format_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A file that cannot be written: what() names the file and the reason.
+struct write_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): of "123456789" it is 0xCBF43926.
+std::uint32_t crc32(std::span<const std::uint8_t> bytes);
+
+std::vector<std::uint8_t> encode(const filter_file& f);
+
+// Throws format_error, with a message that does not name a file.
+filter_file decode(std::span<const std::uint8_t> bytes);
+
+// decode() of a file's bytes; errors read "PATH: problem". Refuses files
+// larger than max_file_bytes before reading them.
+inline constexpr std::uint64_t max_file_bytes = std::uint64_t{1} << 38;
+filter_file load(const std::string& path);
+
+// Writes atomically: a temporary file in the same folder, flushed to disk
+// (fsync), then renamed over path, so path holds either the old filter or
+// the new one, never part of one. Throws write_error, leaving no temporary
+// file behind.
+void save(const std::string& path, const filter_file& f);
+
+}  // namespace bloomlab::io
