@@ -2,7 +2,7 @@
 // and one array per series.
 import uPlot from 'uplot';
 
-const palette = { measured: '#c2410c', approx: '#1d4ed8', exact: '#15803d', marker: '#7c3aed' };
+const palette = { measured: '#c2410c', approx: '#1d4ed8', exact: '#15803d', marker: '#7c3aed', fixed: '#6b21a8', blocked: '#0f766e' };
 
 // series: [{ label, values, kind: 'measured' | 'approx' | 'exact', dash }]
 export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = false, marker = null }) {
@@ -22,7 +22,7 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       stroke: palette[s.kind] || '#111827',
       width: 2,
       dash: s.dash,
-      points: { show: s.kind === 'measured' },
+      points: { show: !s.dash && (s.kind === 'measured' || s.kind === 'fixed') },
       value: (u, v) => (v === null || v === undefined ? '' : +(v).toPrecision(3) + '%'),
     }))],
     legend: { show: true },

@@ -23,3 +23,30 @@ export function debounce(fn, ms) {
     timer = setTimeout(() => fn(...args), ms);
   };
 }
+
+// A list box's words: one a line, trimmed (spaces, tabs, a Windows line
+// ending), blank lines skipped; as the command line reads a file.
+export function lines(text) {
+  return text.split('\n').map((l) => l.replace(/^[ \t\r\f\v]+|[ \t\r\f\v]+$/g, '')).filter((l) => l !== '');
+}
+
+// A whole number within the drawing's own bounds; the message names the
+// field, the value and the range, as the engine's refusals do.
+export function checkRange(form, prefix, field, lo, hi) {
+  const input = form.querySelector(`#${prefix}-${field}`);
+  const text = input.value.trim().replace(/,/g, '');
+  if (/^\d+$/.test(text) && +text >= lo && +text <= hi) return true;
+  form.querySelector(`#${prefix}-${field}-error`).textContent =
+    `${field}: '${input.value.trim()}' is not allowed here; allowed: a whole number from ${lo} to ${hi}`;
+  input.setAttribute('aria-invalid', 'true');
+  return false;
+}
+
+// At most `max` words: past it, says so beside the box (the text is kept)
+// and returns only the first `max`.
+export function capped(form, prefix, field, words, max) {
+  if (words.length <= max) return words;
+  form.querySelector(`#${prefix}-${field}-error`).textContent =
+    `${field}: ${words.length} words; the limit is ${max}, so only the first ${max} are used. Your text is kept as it is.`;
+  return words.slice(0, max);
+}

@@ -5,6 +5,11 @@ import * as stage from './views/stage.js';
 import * as measure from './views/measure.js';
 import * as tune from './views/tune.js';
 import * as schemes from './views/schemes.js';
+import * as removal from './views/removal.js';
+import * as cuckoo from './views/cuckoo.js';
+import * as combine from './views/combine.js';
+import * as growing from './views/growing.js';
+import * as sizes from './views/sizes.js';
 import * as questions from './views/questions.js';
 
 async function start() {
@@ -25,6 +30,11 @@ async function start() {
   measure.mount(document.getElementById('measure'));
   tune.mount(document.getElementById('tune'));
   schemes.mount(document.getElementById('schemes'));
+  removal.mount(document.getElementById('removal'));
+  cuckoo.mount(document.getElementById('cuckoo'));
+  combine.mount(document.getElementById('combine'));
+  growing.mount(document.getElementById('growing'));
+  sizes.mount(document.getElementById('sizes'));
   questions.mount(document.getElementById('questions'), { stage: st, measured: lastMeasure });
   document.body.classList.add('ready');
 }

@@ -67,6 +67,11 @@ export function mount(root) {
       ['False positives, exact', `${percentSig(r.fpr_exact, 4)} <span class="muted">(${oneIn(r.one_in_exact)})</span>`],
       ['Expected fill', percentSig(r.fill_expected, 3)],
     ];
+    // The blocked layout: 512-bit blocks, one cache line a lookup.
+    if (r.fpr_blocked !== undefined) {
+      rows.push(['Blocked filter (512-bit blocks), same m', percentSig(r.fpr_blocked, 4)]);
+      rows.push(['Blocked filter, m for the same rate', r.blocked_m === null ? '<span class="muted">none in range</span>' : `${thousands(r.blocked_m)} bits`]);
+    }
     $('#tune-out').innerHTML = rows.map(([k, v]) => `<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`).join('');
     $('#tune-out').dataset.m = String(r.m);
     $('#tune-out').dataset.k = String(r.k);
@@ -76,13 +81,14 @@ export function mount(root) {
   function drawCurves(t) {
     const c = run('curves', { m: t.m, n: t.n, k: t.k });
     if (c.error) return;
-    const series = (curve) => [
+    const series = (curve, blocked) => [
       { label: 'formula', kind: 'approx', values: curve.fpr_approx },
       { label: 'exact', kind: 'exact', dash: [6, 4], values: curve.fpr_exact },
+      ...(blocked && curve.fpr_blocked ? [{ label: 'blocked, 512-bit', kind: 'blocked', values: curve.fpr_blocked }] : []),
     ];
-    lineChart($('#tune-chart-n'), { x: c.vs_n.x, series: series(c.vs_n), xLabel: 'items, n', yLabel: 'rate' });
-    lineChart($('#tune-chart-k'), { x: c.vs_k.x, series: series(c.vs_k), xLabel: 'hashes, k', yLabel: 'rate', logY: true, marker: c.k_best });
-    lineChart($('#tune-chart-m'), { x: c.vs_m.x, series: series(c.vs_m), xLabel: 'bits, m', yLabel: 'rate', logX: true, logY: true });
+    lineChart($('#tune-chart-n'), { x: c.vs_n.x, series: series(c.vs_n, true), xLabel: 'items, n', yLabel: 'rate' });
+    lineChart($('#tune-chart-k'), { x: c.vs_k.x, series: series(c.vs_k, false), xLabel: 'hashes, k', yLabel: 'rate', logY: true, marker: c.k_best });
+    lineChart($('#tune-chart-m'), { x: c.vs_m.x, series: series(c.vs_m, true), xLabel: 'bits, m', yLabel: 'rate', logX: true, logY: true });
   }
 
   for (const b of root.querySelectorAll('[data-preset]')) {

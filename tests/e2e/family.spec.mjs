@@ -1,0 +1,179 @@
+// The filter family's sections (removal, cuckoo, combine, growing, real
+// sizes) against the CLI's reports for the same input.
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from './open.mjs';
+import { cli, pct, thousands } from './cli.mjs';
+
+const plants = ['elder', 'fern', 'heather', 'ivy', 'juniper', 'laurel', 'maple', 'nettle', 'oak', 'rowan', 'sage', 'thyme'];
+
+async function counters(page, grid) {
+  return page.$$eval(`${grid} .counter`, (cs) => cs.map((c) => +c.dataset.value));
+}
+
+async function positions(page, grid, cls) {
+  return page.$$eval(`${grid} .counter.${cls}`, (cs) => cs.map((c) => +c.dataset.pos));
+}
+
+test('removal: the member, the hazard and the stuck counters are the CLI\'s', async ({ page }) => {
+  await open(page, '/#removal');
+  const list = plants.join('\n');
+
+  const member = cli(['removal', '-', '--m', '48', '--k', '3', '--remove', 'elder'], list);
+  expect(await counters(page, '#removal-member-grid')).toEqual(member.counters);
+  expect(await positions(page, '#removal-member-grid', 'hit')).toEqual([...new Set(member.removed[0].positions)].sort((a, b) => a - b));
+  await expect(page.locator('#removal-member-grid')).toHaveAttribute('data-false-negatives', member.false_negatives.join('\n'));
+
+  // No words to remove: the lab finds a never-added word that reads present.
+  const hazard = cli(['removal', '-', '--m', '48', '--k', '3'], list);
+  expect(hazard.removed.length).toBe(1);
+  expect(hazard.removed[0].member).toBe(false);
+  await expect(page.locator('#removal-hazard-text')).toContainText(`${hazard.removed[0].text} was never added`);
+  expect(await counters(page, '#removal-hazard-grid')).toEqual(hazard.counters);
+  expect(await positions(page, '#removal-hazard-grid', 'zeroed')).toEqual(hazard.removed[0].zeroed);
+  await expect(page.locator('#removal-lost')).toHaveAttribute('data-false-negatives', hazard.false_negatives.join('\n'));
+  expect(hazard.false_negatives.length).toBeGreaterThan(0);
+  for (const w of hazard.false_negatives) await expect(page.locator('#removal-lost')).toContainText(w);
+
+  const narrow = cli(['removal', '-', '--m', '16', '--k', '3', '--width', '2', '--remove', 'elder'], list);
+  expect(await counters(page, '#overflow-grid')).toEqual(narrow.counters);
+  await expect(page.locator('#overflow-grid')).toHaveAttribute('data-saturated', String(narrow.saturated));
+  await expect(page.locator('#overflow-grid')).toHaveAttribute('data-stuck', narrow.removed[0].stuck.join(','));
+  expect(narrow.saturated).toBeGreaterThan(0);
+
+  // Words typed into the remove box are removed in order, as --remove does.
+  await page.fill('#removal-remove', 'oak\nnot-a-plant');
+  const typed = cli(['removal', '-', '--m', '48', '--k', '3', '--remove', 'oak', '--remove', 'not-a-plant'], list);
+  await expect(page.locator('#removal-lost')).toHaveAttribute('data-false-negatives', typed.false_negatives.join('\n'));
+  expect(await counters(page, '#removal-hazard-grid')).toEqual(typed.counters);
+  await expect(page).toHaveURL(/rm_remove=oak/);
+});
+
+test('combine: the OR, the AND and the estimates are the CLI\'s', async ({ page }) => {
+  await open(page, '/#combine');
+  const a = await page.inputValue('#combine-a');
+  const b = await page.inputValue('#combine-b');
+  const dir = mkdtempSync(join(tmpdir(), 'bloomlab-combine-'));
+  writeFileSync(join(dir, 'a.txt'), a);
+  writeFileSync(join(dir, 'b.txt'), b);
+  const want = cli(['combine', join(dir, 'a.txt'), join(dir, 'b.txt'), '--m', '128', '--k', '3']);
+  const union = page.locator('#combine-table tr[data-row="union"]');
+  const both = page.locator('#combine-table tr[data-row="intersection"]');
+  await expect(union).toContainText(`${thousands(want.union.bits_set)}${pct(want.union.fpr_measured)}`);
+  expect(want.union.same_as_direct).toBe(true);
+  await expect(union).toContainText('identical, bit for bit');
+  await expect(both).toContainText(pct(want.intersection.fpr_measured));
+  await expect(both).toContainText(`${thousands(want.intersection.direct_bits_set)} bits, ${pct(want.intersection.direct_fpr_measured)}`);
+  expect(want.intersection.fpr_measured).toBeGreaterThanOrEqual(want.intersection.direct_fpr_measured);
+  const est = want.estimates;
+  const rows = page.locator('#combine-estimates tbody tr');
+  await expect(rows.nth(0)).toContainText(`${est.a.toFixed(1)} ± ${est.a_se.toFixed(1)}`);
+  await expect(rows.nth(2)).toContainText(`${est.union.toFixed(1)} ± ${est.union_se.toFixed(1)}`);
+  await expect(rows.nth(3)).toContainText(String(want.n_intersection));
+  // The drawn rows are the report's bits.
+  const drawn = await page.$$eval('#combine-rows .strip', (ss) => ss.map((s) => [...s.children].map((c) => (c.classList.contains('on') ? 1 : 0))));
+  expect(drawn).toEqual([want.bits.a, want.bits.b, want.bits.or, want.bits.and, want.bits.direct_and]);
+});
+
+test('BIP 37: N = 20,000 and P = 0.001 give the CLI\'s size and hash count', async ({ page }) => {
+  await open(page, '/#sizes');
+  const want = cli(['bip37', '--n', '20000', '--p', '0.001']);
+  await expect(page.locator('#bip-out')).toHaveAttribute('data-size', String(want.size_bytes));
+  await expect(page.locator('#bip-out')).toHaveAttribute('data-hashes', String(want.n_hash_funcs));
+  expect(want.size_bytes).toBeLessThanOrEqual(36000);
+  await expect(page.locator('#bip-out')).toContainText(`${thousands(want.size_bytes)} bytes`);
+  await expect(page.locator('#bip-answer')).toContainText(`Does ${thousands(want.size_bytes)} bytes hold 20,000 items under 0.1%?`);
+  await expect(page.locator('#bip-answer')).toContainText((want.fpr_expected * 100).toPrecision(5) + '%');
+  // Past the cap the size stops at 36,000 bytes and says so.
+  await page.fill('#bip-p', '0.00001');
+  const capped = cli(['bip37', '--n', '20000', '--p', '0.00001']);
+  expect(capped.capped_size).toBe(true);
+  await expect(page.locator('#bip-out')).toHaveAttribute('data-size', String(capped.size_bytes));
+  await expect(page.locator('#bip-out')).toContainText('capped at 36,000 bytes');
+  await expect(page).toHaveURL(/bp_p=0.00001/);
+  await expect(page.locator('#systems-table tbody tr')).toHaveCount(3);
+  await expect(page.locator('#systems-table')).toContainText('RocksDB');
+});
+
+test('cuckoo: the chain is stepped with the keyboard, slot by slot', async ({ page }) => {
+  await open(page, '/#cuckoo');
+  const steps = page.locator('#cuckoo-steps li');
+  const count = await steps.count();
+  expect(count).toBeGreaterThan(1);
+  await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', '0');
+  await page.focus('#cuckoo-next');
+  for (let i = 1; i <= count; i++) {
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', String(i));
+    const text = await steps.nth(i - 1).textContent();
+    const [, bucket, slot] = text.match(/bucket (\d+), slot (\d+)/);
+    await expect(page.locator('#cuckoo-table .slot.now')).toHaveAttribute('data-slot', `${bucket}:${slot}`);
+    await expect(page.locator('#cuckoo-step-text')).toContainText(`Step ${i} of ${count}`);
+  }
+  await expect(page).toHaveURL(new RegExp(`ck_step=${count}`));
+  // The last step lands in a free slot; the table shows the fingerprint there.
+  const last = await steps.nth(count - 1).textContent();
+  const fp = last.match(/Fingerprint ([0-9a-f]+)/)[1];
+  await expect(page.locator("#cuckoo-table .slot.now")).toHaveText(new RegExp(`${fp}$`));
+  // Deleting: a member is fine; a never-inserted word that matches takes a
+  // member's fingerprint with it.
+  await expect(page.locator('#cuckoo-deleted li.member')).toHaveCount(1);
+  await expect(page.locator('#cuckoo-deleted li.false-positive')).toHaveCount(1);
+  await expect(page.locator('#cuckoo-lost')).toContainText('answer');
+});
+
+test('growing: the scalable filter adds stages and stays under its bound', async ({ page }) => {
+  await open(page, '/#growing');
+  const rows = page.locator('#growing-table tbody tr');
+  expect(await rows.count()).toBeGreaterThan(2);
+  const stages = await page.getAttribute('#growing-summary', 'data-stages');
+  expect(+stages).toBe(await rows.count());
+  await expect(page.locator('#growing-chart canvas')).toHaveCount(1);
+  await expect(page.locator('#growing-summary')).toContainText('under its bound');
+});
+
+test('the new sections restore from the URL', async ({ page }) => {
+  await open(page, '/?rm_m=40&rm_k=4&ov_w=1&ck_b=16&ck_f=12&cb_m=64&cb_k=2&gr_n=1000&gr_n0=100&bp_n=30000&bp_p=0.01&sy_n=5000');
+  await expect(page.locator('#removal-m')).toHaveValue('40');
+  await expect(page.locator('#removal-hazard-grid .counter')).toHaveCount(40);
+  await expect(page.locator('#overflow-width')).toHaveValue('1');
+  await expect(page.locator('#cuckoo-table .bucket')).toHaveCount(16);
+  await expect(page.locator('#cuckoo-fingerprint_bits')).toHaveValue('12');
+  await expect(page.locator('#combine-rows .strip').first().locator('.cell')).toHaveCount(64);
+  await expect(page.locator('#combine-k')).toHaveValue('2');
+  await expect(page.locator('#growing-n')).toHaveValue('1000');
+  await expect(page.locator('#growing-summary')).toContainText('planned for 100 items');
+  const bip = cli(['bip37', '--n', '30000', '--p', '0.01']);
+  await expect(page.locator('#bip-out')).toHaveAttribute('data-size', String(bip.size_bytes));
+  await expect(page.locator('#systems-n')).toHaveValue('5000');
+});
+
+test('refusals show beside the input that caused them', async ({ page }) => {
+  await open(page, '/');
+  await page.fill('#removal-m', '300');
+  await expect(page.locator('#removal-m-error')).toContainText("m: '300'");
+  await expect(page.locator('#removal-m-error')).toContainText('8 to 256');
+  await page.fill('#overflow-width', '9');
+  await expect(page.locator('#overflow-width-error')).toContainText("'9'");
+  await page.fill('#cuckoo-buckets', '6');
+  await expect(page.locator('#cuckoo-buckets-error')).toContainText("'6'");
+  await page.fill('#combine-k', '0');
+  await expect(page.locator('#combine-k-error')).toContainText("'0'");
+  await page.fill('#growing-n0', '0');
+  await expect(page.locator('#growing-n0-error')).toContainText("'0'");
+  await page.fill('#bip-p', '2');
+  await expect(page.locator('#bip-p-error')).toContainText("'2'");
+  await page.fill('#systems-n', 'many');
+  await expect(page.locator('#systems-n-error')).toContainText("'many'");
+  // The text stays as typed.
+  await expect(page.locator('#bip-p')).toHaveValue('2');
+});
+
+test('tune draws the blocked filter beside the classic one', async ({ page }) => {
+  await open(page, '/#tune');
+  await expect(page.locator('#tune-out')).toContainText('Blocked filter (512-bit blocks), same m');
+  await expect(page.locator('#tune-chart-n .u-legend')).toContainText('blocked, 512-bit');
+  await expect(page.locator('#tune-chart-m .u-legend')).toContainText('blocked, 512-bit');
+});
