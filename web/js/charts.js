@@ -2,7 +2,7 @@
 // and one array per series.
 import uPlot from 'uplot';
 
-const palette = { measured: '#c2410c', approx: '#1d4ed8', exact: '#15803d', marker: '#7c3aed', fixed: '#6b21a8', blocked: '#0f766e' };
+const palette = { measured: '#c2410c', approx: '#1d4ed8', exact: '#15803d', marker: '#7c3aed', fixed: '#6b21a8', blocked: '#be185d' };
 
 // series: [{ label, values, kind: 'measured' | 'approx' | 'exact', dash }]
 export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = false, marker = null }) {
