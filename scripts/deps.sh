@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   emscripten
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
+  clang-14 libclang-rt-14-dev
 )
 if [ "${1:-}" = test ]; then
   packages+=(chromium)
