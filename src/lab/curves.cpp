@@ -1,5 +1,7 @@
 // curves: the approximate and exact rate as n, k or m moves, the others
 // held. About 60 points a curve; each exact value costs O(k^3 log(kn)).
+// Beside them, the 512-bit blocked filter's rate at each point (it has no k,
+// so along vs_k it is one value repeated).
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -16,6 +18,7 @@ void add_point(curve& c, double x, std::uint64_t m, std::uint64_t n, unsigned k)
   c.x.push_back(x);
   c.fpr_approx.push_back(fpr_approx(static_cast<double>(m), static_cast<double>(n), k));
   c.fpr_exact.push_back(fpr_exact(m, n, k));
+  c.fpr_blocked.push_back(fpr_blocked_512(static_cast<double>(m), static_cast<double>(n)));
 }
 
 }  // namespace

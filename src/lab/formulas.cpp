@@ -91,7 +91,9 @@ tune_report tune(const tune_request& r) {
           .fpr_exact = exact,
           .one_in_approx = 1 / approx,
           .one_in_exact = 1 / exact,
-          .k_optimal = k_optimal(m, n)};
+          .k_optimal = k_optimal(m, n),
+          .fpr_blocked = fpr_blocked_512(m, n),
+          .blocked_m = blocked_m_512(n, approx)};
 }
 
 }  // namespace bloomlab::lab

@@ -113,7 +113,9 @@ std::string to_json(const tune_report& r, int indent) {
                {"fpr_exact", r.fpr_exact},
                {"one_in_approx", finite(r.one_in_approx)},
                {"one_in_exact", finite(r.one_in_exact)},
-               {"k_optimal", r.k_optimal}},
+               {"k_optimal", r.k_optimal},
+               {"fpr_blocked", r.fpr_blocked},
+               {"blocked_m", r.blocked_m ? json(*r.blocked_m) : json(nullptr)}},
               indent);
 }
 
@@ -146,7 +148,7 @@ std::string to_json(const stage_report& r, int indent) {
 namespace {
 
 json curve_json(const curve& c) {
-  return {{"x", c.x}, {"fpr_approx", c.fpr_approx}, {"fpr_exact", c.fpr_exact}};
+  return {{"x", c.x}, {"fpr_approx", c.fpr_approx}, {"fpr_exact", c.fpr_exact}, {"fpr_blocked", c.fpr_blocked}};
 }
 
 }  // namespace
@@ -186,6 +188,164 @@ std::string to_json(const std::vector<positions_entry>& r, int indent) {
   json j = json::array();
   for (const positions_entry& e : r) j.push_back({{"text", e.text}, {"positions", e.positions}});
   return dump(j, indent);
+}
+
+}  // namespace bloomlab::lab
+
+// ---- the filter family ------------------------------------------------------
+
+namespace bloomlab::lab {
+
+namespace {
+
+// JSON has no infinity: an estimate from a full filter is null.
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+template <class T>
+json list_or_null(const std::vector<T>& v) {
+  return v.empty() ? json(nullptr) : json(v);
+}
+
+}  // namespace
+
+std::string to_json(const removal_report& r, int indent) {
+  json removed = json::array();
+  for (const removal_step& s : r.removed)
+    removed.push_back({{"text", s.text},
+                       {"member", s.member},
+                       {"status", s.removed ? "removed" : "not_present"},
+                       {"positions", s.positions},
+                       {"zeroed", s.zeroed},
+                       {"stuck", s.stuck}});
+  return dump({{"m", r.m},
+               {"k", r.k},
+               {"hash", name(r.idx.hash)},
+               {"scheme", name(r.idx.kind)},
+               {"width", r.width},
+               {"n", r.n},
+               {"removed", removed},
+               {"false_negatives", r.false_negatives},
+               {"saturated", r.saturated},
+               {"nonzero", r.nonzero},
+               {"fill", r.fill},
+               {"counters", list_or_null(r.counters)}},
+              indent);
+}
+
+std::string to_json(const combine_report& r, int indent) {
+  json bits = nullptr;
+  if (!r.bits_a.empty())
+    bits = {{"a", r.bits_a}, {"b", r.bits_b}, {"or", r.bits_or}, {"and", r.bits_and}, {"direct_and", r.bits_direct_and}};
+  return dump({{"m", r.m},
+               {"k", r.k},
+               {"hash", name(r.idx.hash)},
+               {"scheme", name(r.idx.kind)},
+               {"n_a", r.n_a},
+               {"n_b", r.n_b},
+               {"n_union", r.n_union},
+               {"n_intersection", r.n_intersection},
+               {"probes_skipped", r.probes_skipped},
+               {"union",
+                {{"bits_set", r.either.bits_set},
+                 {"fpr_measured", r.either.fpr_measured},
+                 {"same_as_direct", r.either.same_as_direct}}},
+               {"intersection",
+                {{"bits_set", r.both.bits_set},
+                 {"fpr_measured", r.both.fpr_measured},
+                 {"direct_bits_set", r.both.direct_bits_set},
+                 {"direct_fpr_measured", r.both.direct_fpr_measured}}},
+               {"estimates",
+                {{"a", finite_or_null(r.est_a)},
+                 {"b", finite_or_null(r.est_b)},
+                 {"union", finite_or_null(r.est_union)},
+                 {"intersection", finite_or_null(r.est_intersection)},
+                 {"a_se", finite_or_null(r.se_a)},
+                 {"b_se", finite_or_null(r.se_b)},
+                 {"union_se", finite_or_null(r.se_union)},
+                 {"intersection_se", finite_or_null(r.se_intersection)}}},
+               {"bits", bits}},
+              indent);
+}
+
+std::string to_json(const bip37_report& r, int indent) {
+  return dump({{"n", r.n},
+               {"p", r.p},
+               {"tweak", r.tweak},
+               {"flags", r.flags},
+               {"size_bytes", r.size_bytes},
+               {"n_hash_funcs", r.n_hash_funcs},
+               {"capped_size", r.capped_size},
+               {"capped_hashes", r.capped_hashes},
+               {"fpr_expected", r.fpr_expected},
+               {"k_best_same_size", r.k_best_same_size},
+               {"fpr_best_k_same_size", r.fpr_best_k_same_size},
+               {"filter_hex", r.filter_hex},
+               {"message_hex", r.message_hex}},
+              indent);
+}
+
+std::string to_json(const cuckoo_stage_report& r, int indent) {
+  json table = json::array();
+  for (std::size_t b = 0; b < r.table.size() / r.slots; ++b) {
+    json bucket = json::array();
+    for (unsigned s = 0; s < r.slots; ++s) {
+      const std::uint32_t fp = r.table[b * r.slots + s];
+      bucket.push_back(fp == 0 ? json(nullptr) : json(fp));
+    }
+    table.push_back(std::move(bucket));
+  }
+  json inserts = json::array(), deletes = json::array(), queries = json::array();
+  for (const cuckoo_stage_insert& in : r.inserts) {
+    json chain = json::array();
+    for (const cuckoo_write& w : in.chain)
+      chain.push_back({{"bucket", w.bucket}, {"slot", w.slot}, {"fingerprint", w.fingerprint}});
+    inserts.push_back({{"text", in.text},
+                       {"fingerprint", in.fingerprint},
+                       {"i1", in.i1},
+                       {"i2", in.i2},
+                       {"ok", in.ok},
+                       {"chain", chain}});
+  }
+  for (const cuckoo_stage_delete& d : r.deletes)
+    deletes.push_back({{"text", d.text}, {"status", d.deleted ? "deleted" : "not_found"}, {"member", d.member}});
+  for (const cuckoo_stage_query& q : r.queries)
+    queries.push_back({{"text", q.text},
+                       {"fingerprint", q.fingerprint},
+                       {"i1", q.i1},
+                       {"i2", q.i2},
+                       {"maybe", q.maybe},
+                       {"member", q.member}});
+  return dump({{"buckets_count", r.buckets},
+               {"slots", r.slots},
+               {"fingerprint_bits", r.fingerprint_bits},
+               {"load_factor", r.load_factor},
+               {"fpr_bound", r.fpr_bound},
+               {"table", table},
+               {"inserts", inserts},
+               {"deletes", deletes},
+               {"queries", queries}},
+              indent);
+}
+
+std::string to_json(const growing_report& r, int indent) {
+  json stages = json::array(), rows = json::array();
+  for (const growing_stage& s : r.stages)
+    stages.push_back({{"capacity", s.capacity}, {"p", s.p}, {"m", s.m}, {"k", s.k}, {"n", s.n}});
+  for (const growing_row& row : r.rows)
+    rows.push_back({{"n", row.n},
+                    {"stages", row.stages},
+                    {"scalable_fpr_measured", row.scalable_fpr_measured},
+                    {"scalable_bound", row.scalable_bound},
+                    {"fixed_fpr_measured", row.fixed_fpr_measured},
+                    {"fixed_fpr_approx", row.fixed_fpr_approx}});
+  return dump({{"n0", r.n0},
+               {"p0", r.p0},
+               {"s", r.s},
+               {"r", r.r},
+               {"stages", stages},
+               {"rows", rows},
+               {"fixed", {{"m", r.fixed_m}, {"k", r.fixed_k}}}},
+              indent);
 }
 
 }  // namespace bloomlab::lab

@@ -18,6 +18,11 @@ std::string to_json(const tune_report& r, int indent = 2);
 std::string to_json(const stage_report& r, int indent = 2);
 std::string to_json(const curves_report& r, int indent = 2);
 std::string to_json(const walk_report& r, int indent = 2);
+std::string to_json(const removal_report& r, int indent = 2);
+std::string to_json(const combine_report& r, int indent = 2);
+std::string to_json(const bip37_report& r, int indent = 2);
+std::string to_json(const cuckoo_stage_report& r, int indent = 2);
+std::string to_json(const growing_report& r, int indent = 2);
 std::string to_json(const std::vector<hash_entry>& r, int indent = 2);       // [{text, hash}]
 std::string to_json(const std::vector<positions_entry>& r, int indent = 2);  // [{text, positions}]
 

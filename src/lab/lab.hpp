@@ -206,6 +206,10 @@ struct tune_report {
   double one_in_approx;  // 1 / fpr_approx
   double one_in_exact;   // 1 / fpr_exact
   double k_optimal;
+  // The blocked filter (512-bit split blocks) beside it: its rate at this m,
+  // and the m it needs to reach this fpr_approx (empty when none can).
+  double fpr_blocked;
+  std::optional<std::uint64_t> blocked_m;
 };
 
 std::optional<tune_mode> parse_tune_mode(std::string_view s);  // "n_p", "n_m", "n_m_k"
@@ -268,6 +272,7 @@ struct curve {
   std::vector<double> x;
   std::vector<double> fpr_approx;
   std::vector<double> fpr_exact;
+  std::vector<double> fpr_blocked;  // 512-bit split blocks; the same for every k
 };
 
 struct curves_report {
@@ -309,3 +314,5 @@ struct walk_report {
 walk_report walk(const walk_request& r);
 
 }  // namespace bloomlab::lab
+
+#include "family.hpp"  // removal, combine, bip37, cuckoo_stage, growing

@@ -1,5 +1,8 @@
 #include "requests.hpp"
 
+#include <bit>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <initializer_list>
 #include <new>
@@ -73,6 +76,25 @@ class fields {
   unsigned k(const char* name = "k") const { return static_cast<unsigned>(count(name, 1, max_k)); }
 
   double rate(const char* name) const { return parse_rate(name, *scalar(name, rate_allowed(), false)); }
+
+  double rate(const char* name, double fallback) const {
+    const auto t = scalar(name, rate_allowed(), true);
+    return t ? parse_rate(name, *t) : fallback;
+  }
+
+  // A real number in [lo, hi]; `fallback` when absent.
+  double real(const char* name, double lo, double hi, double fallback) const {
+    const std::string allowed = "allowed: a number from " + dump(json(lo)) + " to " + dump(json(hi));
+    const auto t = scalar(name, allowed, true);
+    if (!t) return fallback;
+    const std::string& text = *t;
+    char* end = nullptr;
+    const double d = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || *end != '\0' || std::isnan(d))
+      refuse(name, text, "is not a number; " + allowed);
+    if (!(d >= lo && d <= hi)) refuse(name, text, "is out of range; " + allowed);
+    return d;
+  }
 
   bool flag(const char* name, bool fallback) const {
     const auto t = scalar(name, flag_allowed(), true);
@@ -174,20 +196,28 @@ std::string op_analyze(const json& j) {
   return to_json(analyze(r), -1);
 }
 
+// A list the page sends as a user typed it: at most max_request_items items
+// and max_request_chars characters in all.
+std::vector<std::string> page_list(const fields& f, const char* name) {
+  std::vector<std::string> items = f.list(name);
+  const std::string field = name;
+  if (items.size() > max_request_items)
+    throw input_error(field, std::to_string(items.size()),
+                      field + ": " + with_commas(items.size()) + " items are too many; allowed: at most " +
+                          with_commas(max_request_items) + " items");
+  std::uint64_t chars = 0;
+  for (const std::string& s : items) chars += characters(s);
+  if (chars > max_request_chars)
+    throw input_error(field, std::to_string(chars),
+                      field + ": " + with_commas(chars) + " characters in all are too many; allowed: at most " +
+                          with_commas(max_request_chars) + " characters");
+  return items;
+}
+
 std::string op_measure(const json& j) {
   const fields f(j, "measure", {"items", "m", "k", "hash", "scheme", "probes", "step"});
   measure_request r;
-  r.items = f.list("items");
-  if (r.items.size() > max_request_items)
-    throw input_error("items", std::to_string(r.items.size()),
-                      "items: " + with_commas(r.items.size()) + " items are too many; allowed: at most " +
-                          with_commas(max_request_items) + " items");
-  std::uint64_t chars = 0;
-  for (const std::string& s : r.items) chars += characters(s);
-  if (chars > max_request_chars)
-    throw input_error("items", std::to_string(chars),
-                      "items: " + with_commas(chars) + " characters in all are too many; allowed: at most " +
-                          with_commas(max_request_chars) + " characters");
+  r.items = page_list(f, "items");
   r.m = f.count("m", 1, max_m_built, 2000);
   r.k = static_cast<unsigned>(f.count("k", 1, max_k, 7));
   r.idx = f.idx();
@@ -285,6 +315,87 @@ std::string op_walk(const json& j) {
   return to_json(walk(r), -1);
 }
 
+std::string op_removal(const json& j) {
+  const fields f(j, "removal", {"items", "m", "k", "hash", "scheme", "width", "remove", "probes"});
+  removal_request r;
+  r.items = page_list(f, "items");
+  r.m = f.count("m", 1, max_m_built);
+  r.k = f.k();
+  r.idx = f.idx();
+  r.width = static_cast<unsigned>(f.count("width", 1, 8, 4));
+  for (const std::string& w : f.strings("remove", max_request_items))
+    if (std::string item = trim_item(w); !item.empty()) r.remove.push_back(std::move(item));
+  r.probes = f.count("probes", 1, max_probes, 10'000);
+  return to_json(removal(r), -1);
+}
+
+std::string op_combine(const json& j) {
+  const fields f(j, "combine", {"a", "b", "m", "k", "hash", "scheme", "probes"});
+  combine_request r;
+  r.a = page_list(f, "a");
+  r.b = page_list(f, "b");
+  r.m = f.count("m", 1, max_m_built);
+  r.k = f.k();
+  r.idx = f.idx();
+  r.probes = f.count("probes", 1, max_probes, 10'000);
+  return to_json(combine(r), -1);
+}
+
+std::string op_bip37(const json& j) {
+  const fields f(j, "bip37", {"n", "p", "tweak", "flags", "items_hex"});
+  bip37_request r;
+  r.n = f.count("n", 1, max_n_formula);
+  r.p = f.rate("p");
+  r.tweak = static_cast<std::uint32_t>(f.count("tweak", 0, 0xffffffffu, 0));
+  r.flags = static_cast<std::uint8_t>(f.count("flags", 0, 255, 0));
+  for (const std::string& h : f.strings("items_hex", max_bip37_items)) r.items.push_back(parse_hex_bytes("items_hex", h));
+  return to_json(bip37(r), -1);
+}
+
+std::string op_cuckoo_stage(const json& j) {
+  const fields f(j, "cuckoo_stage", {"items", "deletes", "queries", "buckets", "fingerprint_bits", "max_kicks"});
+  cuckoo_stage_request r;
+  r.items = f.strings("items", max_request_items);
+  r.deletes = f.strings("deletes", max_request_items);
+  r.queries = f.strings("queries", max_request_items);
+  r.buckets = f.count("buckets", 2, max_cuckoo_buckets, 8);
+  if (!std::has_single_bit(r.buckets))
+    refuse("buckets", std::to_string(r.buckets), "is not a power of two; allowed: 2, 4, 8, ... up to 1024");
+  r.fingerprint_bits = static_cast<unsigned>(f.count("fingerprint_bits", 4, 32, 8));
+  r.max_kicks = static_cast<unsigned>(f.count("max_kicks", 0, max_cuckoo_kicks, 500));
+  return to_json(cuckoo_stage(r), -1);
+}
+
+std::string op_growing(const json& j) {
+  const fields f(j, "growing", {"n", "n0", "p0", "s", "r", "probes", "step"});
+  growing_request r;
+  r.n = f.count("n", 1, max_growing_n);
+  r.n0 = f.count("n0", 1, max_growing_n);
+  r.p0 = f.rate("p0");
+  r.s = f.real("s", 1, 16, 2);
+  r.r = f.rate("r", 0.85);
+  r.probes = f.count("probes", 1, max_growing_probes, 10'000);
+  r.step = f.count("step", 1, r.n, (r.n + 19) / 20);
+  const std::uint64_t rows = (r.n + r.step - 1) / r.step + 1;
+  if (rows * r.probes > max_growing_lookups)
+    throw input_error("probes", std::to_string(r.probes),
+                      "probes: " + with_commas(r.probes) + " probes at each of " + with_commas(rows) +
+                          " rows is too much work; allowed: rows (n / step + 1) times probes up to " +
+                          with_commas(max_growing_lookups));
+  const auto plan = plan_growth(r.n, r.n0, r.p0, r.s, r.r);
+  if (!plan || plan->stages > max_growing_stages)
+    throw input_error("n0", std::to_string(r.n0),
+                      "n0: " + with_commas(r.n) + " items from a first stage of " + with_commas(r.n0) +
+                          " need too many stages; allowed: at most " + std::to_string(max_growing_stages) +
+                          " stages (a larger n0, s or r)");
+  if (plan->bits > max_growing_bits)
+    throw input_error("p0", std::to_string(r.p0),
+                      "p0: stages that tight need " + with_commas(static_cast<std::uint64_t>(plan->bits)) +
+                          " bits in all; allowed: up to " + with_commas(max_growing_bits) +
+                          " bits (a larger p0 or r, or a smaller n)");
+  return to_json(growing(r), -1);
+}
+
 struct operation {
   const char* name;
   std::string (*run)(const json&);
@@ -294,7 +405,8 @@ constexpr operation operations[] = {
     {"size", op_size},     {"analyze", op_analyze},     {"measure", op_measure},
     {"trials", op_trials}, {"hash", op_hash},           {"positions", op_positions},
     {"tune", op_tune},     {"stage", op_stage},         {"curves", op_curves},
-    {"walk", op_walk},
+    {"walk", op_walk},     {"removal", op_removal},     {"combine", op_combine},
+    {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {

@@ -28,6 +28,12 @@
 //   stage      m, k, hash, scheme, items=[], queries=[]
 //   curves     m, n, k
 //   walk       m, k, h1, step
+//   removal    items, m, k, hash, scheme, width=4, remove=[], probes=10000
+//   combine    a, b (lists as measure's items), m, k, hash, scheme, probes=10000
+//   bip37      n, p, tweak=0, flags=0, items_hex=[]
+//   cuckoo_stage  items=[], deletes=[], queries=[], buckets=8 (a power of two),
+//              fingerprint_bits=8, max_kicks=500
+//   growing    n, n0, p0, s=2, r=0.85, probes=10000, step=ceil(n/20)
 #pragma once
 
 #include <cstdint>
@@ -40,6 +46,14 @@ namespace bloomlab::lab {
 inline constexpr std::uint64_t max_request_items = 200;         // measure: items a list may hold
 inline constexpr std::uint64_t max_request_chars = 20'000;      // measure: characters in all items
 inline constexpr std::uint64_t max_stage_items = 1000;          // stage: items, and queries
+inline constexpr std::uint64_t max_bip37_items = 1000;          // bip37: items_hex
+inline constexpr std::uint64_t max_cuckoo_buckets = 1024;       // cuckoo_stage: buckets
+inline constexpr std::uint64_t max_cuckoo_kicks = 10'000;       // cuckoo_stage: max_kicks
+inline constexpr std::uint64_t max_growing_n = 100'000;         // growing: n and n0
+inline constexpr std::uint64_t max_growing_probes = 100'000;    // growing: probes
+inline constexpr std::uint64_t max_growing_lookups = 4'000'000;  // growing: rows * probes
+inline constexpr std::uint64_t max_growing_stages = 64;         // growing: stages n items may need
+inline constexpr std::uint64_t max_growing_bits = std::uint64_t{1} << 26;  // growing: bits of all stages
 
 // The report of operation `op` on `request_json`, or the error object.
 // Never throws.

@@ -1,0 +1,55 @@
+// cuckoo_stage: a cuckoo filter small enough to draw, with the chain of
+// evictions behind each insert, then deletes (which can remove another
+// item's fingerprint) and queries.
+#include <bit>
+#include <cassert>
+#include <string_view>
+#include <unordered_map>
+
+#include "bloomlab/cuckoo_filter.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::lab {
+
+cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
+  assert(r.buckets >= 1 && std::has_single_bit(r.buckets));
+  assert(r.fingerprint_bits >= 4 && r.fingerprint_bits <= 32);
+  cuckoo_filter f(r.buckets, r.fingerprint_bits, r.max_kicks);
+  cuckoo_stage_report rep{};
+
+  std::unordered_map<std::string_view, std::uint64_t> held;  // copies of each text in the table
+  for (const std::string& x : r.items) {
+    const std::uint32_t fp = f.fingerprint(x);
+    const std::uint64_t i1 = f.bucket1(x);
+    cuckoo_stage_insert in{x, fp, i1, f.alt_bucket(i1, fp), false, {}};
+    in.ok = f.insert(x) == cuckoo_insert::inserted;
+    for (const cuckoo_move& mv : f.last_moves()) in.chain.push_back({mv.bucket, mv.slot, mv.placed});
+    if (in.ok) ++held[x];
+    rep.inserts.push_back(std::move(in));
+  }
+  for (const std::string& x : r.deletes) {
+    const auto it = held.find(x);
+    const bool member = it != held.end() && it->second > 0;
+    const bool deleted = f.remove(x);
+    // A member's delete takes out one copy of its fingerprint, or an equal
+    // one of another item sharing its buckets: the table cannot tell which.
+    if (member && deleted) --it->second;
+    rep.deletes.push_back({x, deleted, member});
+  }
+  for (const std::string& x : r.queries) {
+    const std::uint32_t fp = f.fingerprint(x);
+    const std::uint64_t i1 = f.bucket1(x);
+    const auto it = held.find(x);
+    rep.queries.push_back({x, fp, i1, f.alt_bucket(i1, fp), f.contains(x), it != held.end() && it->second > 0});
+  }
+
+  rep.buckets = f.buckets();
+  rep.slots = cuckoo_slots;
+  rep.fingerprint_bits = f.fingerprint_bits();
+  rep.load_factor = f.load();
+  rep.fpr_bound = f.fpr_bound();
+  rep.table = f.table();
+  return rep;
+}
+
+}  // namespace bloomlab::lab

@@ -1,0 +1,241 @@
+// Lab operations for the rest of the filter family: removal from a counting
+// filter, union and intersection, BIP 37 filters, a small cuckoo filter drawn
+// slot by slot, and a scalable filter growing beside a fixed one. Included by
+// lab.hpp; like the others, each is a pure function from a request to a
+// report, and json.hpp maps each report to JSON.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bloomlab/index.hpp"
+
+namespace bloomlab::lab {
+
+// ---- removal: the counting filter's hazard (seed 001) ---------------------
+// Adds the distinct items, then removes each word of `remove` in order. With
+// no words to remove, it looks for the hazard itself: the first probe
+// "probe-i" (i = 1..probes) never added that reads present, and removes it.
+struct removal_request {
+  std::vector<std::string> items;
+  std::uint64_t m = 0;
+  unsigned k = 0;
+  indexer idx{};
+  unsigned width = 4;               // bits a counter, 1..8
+  std::vector<std::string> remove;  // in order; empty: find a false positive
+  std::uint64_t probes = 10'000;
+};
+
+struct removal_step {
+  std::string text;
+  bool member;                          // it was in the list added
+  bool removed;                         // false: a counter was 0, nothing changed
+  std::vector<std::uint64_t> positions;  // its k positions, in order
+  std::vector<std::uint64_t> zeroed;     // positions whose counter fell to 0 (ascending)
+  std::vector<std::uint64_t> stuck;      // saturated positions left as they were (ascending)
+};
+
+struct removal_report {
+  std::uint64_t m;
+  unsigned k;
+  indexer idx;
+  unsigned width;
+  std::uint64_t n;  // distinct items added
+  std::vector<removal_step> removed;
+  // Members still held (added and not themselves removed) that answer "no",
+  // in list order.
+  std::vector<std::string> false_negatives;
+  std::uint64_t saturated;
+  std::uint64_t nonzero;
+  double fill;
+  std::vector<std::uint8_t> counters;  // every counter; empty when m > max_m_drawn
+};
+
+removal_report removal(const removal_request& r);
+
+// ---- combine: OR and AND of two filters against the direct ones ----------
+struct combine_request {
+  std::vector<std::string> a, b;
+  std::uint64_t m = 0;
+  unsigned k = 0;
+  indexer idx{};
+  std::uint64_t probes = 10'000;  // "probe-1".."probe-N"; one in either list is skipped
+};
+
+struct combine_report {
+  std::uint64_t m;
+  unsigned k;
+  indexer idx;
+  std::uint64_t n_a, n_b, n_union, n_intersection;  // true distinct counts
+  std::uint64_t probes_skipped;
+  struct {
+    std::uint64_t bits_set;
+    double fpr_measured;
+    bool same_as_direct;  // the OR equals the filter of A u B, bit for bit
+  } either;
+  struct {
+    std::uint64_t bits_set;
+    double fpr_measured;
+    std::uint64_t direct_bits_set;  // the filter of A n B
+    double direct_fpr_measured;
+  } both;
+  // Estimated distinct items (infinite when a filter is full) and their
+  // standard errors; the intersection's is a conservative bound.
+  double est_a, est_b, est_union, est_intersection;
+  double se_a, se_b, se_union, se_intersection;
+  // 0/1 a bit; all empty when m > max_m_drawn.
+  std::vector<std::uint8_t> bits_a, bits_b, bits_or, bits_and, bits_direct_and;
+};
+
+combine_report combine(const combine_request& r);
+
+// ---- bip37: a filter as BIP 37 sizes and serializes it --------------------
+struct bip37_request {
+  std::uint64_t n = 0;
+  double p = 0;
+  std::uint32_t tweak = 0;
+  std::uint8_t flags = 0;
+  std::vector<std::string> items;  // raw bytes (decoded from hex at the edge)
+};
+
+struct bip37_report {
+  std::uint64_t n;
+  double p;
+  std::uint32_t tweak;
+  std::uint8_t flags;
+  std::uint32_t size_bytes;
+  std::uint32_t n_hash_funcs;
+  bool capped_size;    // the formula asked for more than 36,000 bytes
+  bool capped_hashes;  // the formula asked for more than 50 hashes
+  double fpr_expected;  // n items, 8 * size_bytes bits, n_hash_funcs as truncated
+  unsigned k_best_same_size;
+  double fpr_best_k_same_size;
+  std::string filter_hex;
+  std::string message_hex;  // the filterload body
+};
+
+bip37_report bip37(const bip37_request& r);
+
+// Bytes from hex text (an even count of 0-9, a-f, A-F; empty is no bytes);
+// refuses anything else as input_error naming `field`.
+std::string parse_hex_bytes(const std::string& field, const std::string& text);
+
+// ---- cuckoo_stage: a small cuckoo filter, slot by slot --------------------
+// Inserts every item as given (a repeated item is stored twice, as a cuckoo
+// filter does), then deletes, then asks the queries.
+struct cuckoo_stage_request {
+  std::vector<std::string> items;
+  std::vector<std::string> deletes;
+  std::vector<std::string> queries;
+  std::uint64_t buckets = 8;  // a power of two
+  unsigned fingerprint_bits = 8;
+  unsigned max_kicks = 500;
+};
+
+struct cuckoo_write {
+  std::uint64_t bucket;
+  unsigned slot;
+  std::uint32_t fingerprint;  // what was written there
+};
+
+struct cuckoo_stage_insert {
+  std::string text;
+  std::uint32_t fingerprint;
+  std::uint64_t i1, i2;
+  bool ok;
+  // Every write, in order: the evictions, then the final placement. When ok
+  // is false these were tried and undone.
+  std::vector<cuckoo_write> chain;
+};
+
+struct cuckoo_stage_delete {
+  std::string text;
+  bool deleted;  // a matching fingerprint was found and cleared
+  bool member;   // it was inserted and is still held
+};
+
+struct cuckoo_stage_query {
+  std::string text;
+  std::uint32_t fingerprint;
+  std::uint64_t i1, i2;
+  bool maybe;
+  bool member;  // it was inserted and is still held
+};
+
+struct cuckoo_stage_report {
+  std::uint64_t buckets;
+  unsigned slots;
+  unsigned fingerprint_bits;
+  double load_factor;
+  double fpr_bound;
+  std::vector<std::uint32_t> table;  // bucket after bucket, 0 = empty
+  std::vector<cuckoo_stage_insert> inserts;
+  std::vector<cuckoo_stage_delete> deletes;
+  std::vector<cuckoo_stage_query> queries;
+};
+
+cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r);
+
+// ---- growing: a scalable filter beside a fixed one --------------------------
+// Adds "item-1".."item-n" to a scalable filter (stage i: n0 s^i items at
+// p0 r^i) and to a classic filter sized for n0 at p0, and every `step` items
+// asks both about probe-1..probe-N.
+struct growing_request {
+  std::uint64_t n = 0;
+  std::uint64_t n0 = 0;
+  double p0 = 0;
+  double s = 2;
+  double r = 0.85;
+  std::uint64_t probes = 10'000;
+  std::uint64_t step = 0;  // 0: ceil(n / 20)
+};
+
+struct growing_stage {
+  std::uint64_t capacity;
+  double p;
+  std::uint64_t m;
+  unsigned k;
+  std::uint64_t n;  // items it holds at the end
+};
+
+struct growing_row {
+  std::uint64_t n;
+  std::uint64_t stages;
+  double scalable_fpr_measured;
+  double scalable_bound;  // 1 - prod (1 - p_i) over the stages so far
+  double fixed_fpr_measured;
+  double fixed_fpr_approx;
+};
+
+struct growing_report {
+  std::uint64_t n0;
+  double p0, s, r;
+  std::vector<growing_stage> stages;
+  std::vector<growing_row> rows;
+  std::uint64_t fixed_m;
+  unsigned fixed_k;
+};
+
+growing_report growing(const growing_request& r);
+
+// What growing would build, before building it: the number of stages that
+// n items can need at most (fewer when some read present and are skipped)
+// and their bits in all; empty when a stage's rate underflows.
+struct growth_plan {
+  std::uint64_t stages;
+  double bits;
+};
+std::optional<growth_plan> plan_growth(std::uint64_t n, std::uint64_t n0, double p0, double s, double r);
+
+// ---- the 512-bit split-block layout beside the classic formula -----------
+// fpr_split_block (math.hpp) for 8 lanes of 64 bits. When a block's mean load
+// n * 512 / m passes 4096 every term of the mixture is 1 in double
+// precision, and 1 is returned without summing them.
+double fpr_blocked_512(double m, double n);
+// The smallest m (whole 512-bit blocks) with fpr_blocked_512(m, n) <= p;
+// empty when no m up to 2^63 reaches p.
+std::optional<std::uint64_t> blocked_m_512(double n, double p);
+
+}  // namespace bloomlab::lab
