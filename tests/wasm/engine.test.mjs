@@ -31,7 +31,7 @@ function bloomlab(...args) {
 const sample = readFileSync(new URL('data/sample.txt', root), 'utf8').split('\n').filter((l) => l.trim() !== '');
 
 // Fields that hold real numbers; every other number is a count or an index.
-const realField = /^(fpr_|fill|bits_per_item|ci_|k_optimal|rates$|one_in_|p$|x$)/;
+const realField = /^(fpr_|fill|bits_per_item|ci_|k_optimal|rates$|one_in_|p$|x$|p0$|s$|r$|load_factor|scalable_|fixed_fpr|direct_fpr|a$|b$|union$|intersection$|[a-z]+_se$)/;
 
 function assertSame(got, want, path = '', key = '') {
   if (typeof want === 'number' && typeof got === 'number') {
@@ -136,4 +136,87 @@ test('a bad field gives the error object, in the CLI words', () => {
   assert.match(bad.error.message, /not valid JSON/);
   // The module keeps working after refusing.
   assert.equal(run('size', { n: 20, p: 0.01, prime: true }).m, 193);
+});
+
+// ---- the filter family -------------------------------------------------------
+
+function cliText(...args) {
+  return execFileSync(cli, args, { encoding: 'utf8' });
+}
+
+test('removal: the hazard on the first twenty words, as the CLI finds it', () => {
+  const file = new URL('data/sample.txt', root).pathname;
+  const twenty = sample.slice(0, 20);
+  const r = run('removal', { items: twenty, m: 193, k: 7 });
+  assertSame(r, JSON.parse(execFileSync(cli, ['removal', '-', '--m', '193', '--k', '7', '--json'],
+    { encoding: 'utf8', input: twenty.join('\n') })));
+  assert.equal(r.removed.length, 1);
+  assert.equal(r.removed[0].member, false);
+  assert.ok(r.false_negatives.length >= 1);
+  assertSame(run('removal', { items: sample, m: 3000, k: 5, width: 2, hash: 'fnv1a', remove: ['apple', 'nothing-here'] }),
+    bloomlab('removal', file, '--m', '3000', '--k', '5', '--width', '2', '--hash', 'fnv1a', '--remove', 'apple', '--remove', 'nothing-here'));
+});
+
+test('combine: OR and AND against the direct filters, as the CLI gives them', () => {
+  const file = new URL('data/sample.txt', root).pathname;
+  const b = sample.slice(150).concat(['kiwi-a', 'kiwi-b']);
+  const r = run('combine', { a: sample, b, m: 2000, k: 7, probes: 5000 });
+  assertSame(r, JSON.parse(execFileSync(cli, ['combine', file, '-', '--m', '2000', '--k', '7', '--probes', '5000', '--json'],
+    { encoding: 'utf8', input: b.join('\n') })));
+  assert.equal(r.union.same_as_direct, true);
+  assert.ok(r.intersection.fpr_measured >= r.intersection.direct_fpr_measured);
+});
+
+test('bip37: 20,000 items at 0.1% in 35,943 bytes, and the same message body as the CLI', () => {
+  const r = run('bip37', { n: 20000, p: 0.001 });
+  assertSame(r, bloomlab('bip37', '--n', '20000', '--p', '0.001'));
+  assert.equal(r.size_bytes, 35943);
+  assert.equal(r.n_hash_funcs, 9);
+  const items = ['00ff', 'DEADBEEF', ''];
+  const small = run('bip37', { n: 3, p: '1%', tweak: 5, flags: 1, items_hex: items });
+  assert.equal(small.message_hex + '\n', cliText('bip37', '--n', '3', '--p', '1%', '--tweak', '5', '--flags', '1', ...items));
+  assert.equal(run('bip37', { n: 3, p: 0.01, items_hex: ['xyz'] }).error.field, 'items_hex');
+});
+
+test('cuckoo_stage and growing: page-only reports hold together', () => {
+  const c = run('cuckoo_stage', { items: sample.slice(0, 40), deletes: ['apple'], queries: ['apple', 'banana'], buckets: 8 });
+  assert.equal(c.table.length, 8);
+  assert.equal(c.table[0].length, 4);
+  assert.equal(c.slots, 4);
+  for (const ins of c.inserts) assert.ok(ins.chain.length >= 1);
+  const g = run('growing', { n: 5000, n0: 500, p0: 0.01 });
+  assert.equal(g.rows.length, 21);
+  for (const row of g.rows) assert.ok(row.scalable_fpr_measured <= row.scalable_bound, `n = ${row.n}`);
+  assert.equal(run('growing', { n: 5000, n0: 500, p0: 0.01, s: 0.5 }).error.field, 's');
+});
+
+test('tune and curves: the blocked filter beside the classic one', () => {
+  const t = run('tune', { mode: 'n_p', n: 1000000, p: 0.01 });
+  assert.ok(t.fpr_blocked > t.fpr_approx);
+  assert.equal(t.blocked_m % 512, 0);
+  const c = run('curves', { m: 2000, n: 200, k: 7 });
+  for (const key of ['vs_n', 'vs_k', 'vs_m']) assert.equal(c[key].fpr_blocked.length, c[key].x.length);
+});
+
+test('family ops at page size, timed inside the module', () => {
+  const words = Array.from({ length: 200 }, (_, i) => `word-${i + 1}`);
+  const requests = [
+    ['removal', { items: words, m: 2000, k: 7 }],
+    ['combine', { a: words, b: words.slice(100).concat(['x', 'y']), m: 2000, k: 7 }],
+    ['bip37', { n: 20000, p: 0.001, items_hex: ['00ff'] }],
+    ['cuckoo_stage', { items: words.slice(0, 30), deletes: ['word-1'], queries: ['word-1', 'x'] }],
+    ['growing', { n: 20000, n0: 1000, p0: 0.01 }],
+    ['tune', { mode: 'n_p', n: 1000000, p: 0.01 }],
+    ['curves', { m: 2000, n: 200, k: 7 }],
+  ];
+  for (const [op, request] of requests) {
+    const text = JSON.stringify(request);
+    const times = [];
+    for (let i = 0; i < 5; ++i) {
+      const t0 = performance.now();
+      engine.run(op, text);
+      times.push(performance.now() - t0);
+    }
+    console.log(`${op}: fastest of 5 ${Math.min(...times).toFixed(2)} ms`);
+  }
 });
