@@ -167,7 +167,7 @@ export function mount(root) {
     const top = (1 << r.width) - 1;
     drawCounters($('#overflow-grid'), r, { hit: x.positions, zeroed: x.zeroed, stuck: x.stuck });
     let text = `The same ${thousands(r.n)} words in ${thousands(r.m)} counters of ${r.width} bit${plural(r.width, '', 's')}, ` +
-      `which count up to ${top}: ${thousands(r.saturated)} ${plural(r.saturated, 'counter has', 'counters have')} reached ${top} and stuck (shaded). `;
+      `which count up to ${top}: ${thousands(r.saturated)} ${plural(r.saturated, 'counter has', 'counters have')} reached ${top} and stuck (purple). `;
     if (x.status === 'not_present') {
       text += `${escapeHtml(x.text)} reads a 0, so it cannot be removed.`;
     } else {

@@ -64,8 +64,8 @@ export function mount(root) {
     $('#systems-table').classList.remove('stale');
     const settings = [
       ['RocksDB, 10 bits a key', { mode: 'n_m', n: first.n, m: first.n * 10 }],
-      ['Cassandra, rate 0.01', { mode: 'n_p', n: first.n, p: 0.01 }],
-      ['Cassandra leveled, rate 0.1', { mode: 'n_p', n: first.n, p: 0.1 }],
+      ['Cassandra, 0.01', { mode: 'n_p', n: first.n, p: 0.01 }],
+      ['Cassandra, leveled, 0.1', { mode: 'n_p', n: first.n, p: 0.1 }],
     ];
     $('#systems-table tbody').innerHTML = settings.map(([name, req]) => {
       const t = run('tune', req);
