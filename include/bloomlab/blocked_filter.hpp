@@ -188,8 +188,22 @@ class basic_blocked_filter {
     for (std::size_t i = 0; i < word_count(); ++i) a[i] |= b[i];
   }
 
+  // The intersection: only bits set in both stay. Same m required. Like the
+  // classic filter's AND, it may say "maybe" more often than a filter built
+  // from the shared keys alone, never less.
+  void merge_and(const basic_blocked_filter& other) {
+    assert(other.blocks_ == blocks_);
+    std::uint64_t* a = mem_.data();
+    const std::uint64_t* b = other.mem_.data();
+    for (std::size_t i = 0; i < word_count(); ++i) a[i] &= b[i];
+  }
+
   // The array: blocks() * block_bits / 64 words, block after block.
   std::span<const std::uint64_t> words() const { return {mem_.data(), word_count()}; }
+
+  // The same words, writable: for a loader putting back a saved filter.
+  // Single-writer, like add(); do not use it while other threads add.
+  std::span<std::uint64_t> words_to_restore() { return {mem_.data(), word_count()}; }
 
   std::uint64_t bits_set() const {
     std::uint64_t ones = 0;

@@ -145,12 +145,16 @@ namespace detail {
 // sum_i Poisson(i; lambda) * f(i), over lambda +- 14 standard deviations
 // (the terms outside are below 1e-40 of the total), each term in log space
 // so that e^-lambda cannot underflow for a large lambda.
+// f must rise with i and stay within [0, 1] (a rate that grows with the
+// block's load): once f is 1 at the window's low end, the sum is 1 and the
+// 28 sqrt(lambda) terms need not be added (at n = 2^50 that is 10^9 terms).
 template <class F>
 double poisson_mixture(double lambda, F f) {
   if (lambda <= 0) return f(0);
   const double sd = std::sqrt(lambda);
   const double lo = std::max(0.0, std::floor(lambda - 14 * sd - 10));
   const double hi = std::ceil(lambda + 14 * sd + 30);
+  if (f(lo) >= 1.0) return 1.0;
   const double log_lambda = std::log(lambda);
   double sum = 0;
   for (double i = lo; i <= hi; i += 1)
@@ -184,23 +188,31 @@ inline double fpr_block_k(double m, double n, unsigned block_bits, unsigned k) {
 }
 
 // The smallest m, a whole number of blocks of lanes * lane_bits bits, at
-// which fpr_split_block(m, n, ...) <= p. The rate falls as m grows, so the
-// number of blocks is found by doubling, then bisection. Needs n >= 1 and
-// 0 < p < 1.
+// which fpr_split_block(m, n, ...) <= p; 0 when no m below 2^63 bits gets
+// there. The rate falls as m grows, so the search starts at the classic
+// size for (n, p), doubles or halves to bracket the answer, then bisects.
+// Needs n >= 1 and 0 < p < 1.
 inline std::uint64_t size_split_block(double n, double p, unsigned lanes, unsigned lane_bits) {
   assert(n >= 1 && p > 0 && p < 1);
-  const double b = static_cast<double>(lanes) * lane_bits;
+  const std::uint64_t b = static_cast<std::uint64_t>(lanes) * lane_bits;
   const auto rate = [&](std::uint64_t blocks) {
-    return fpr_split_block(static_cast<double>(blocks) * b, n, lanes, lane_bits);
+    return fpr_split_block(static_cast<double>(blocks) * static_cast<double>(b), n, lanes, lane_bits);
   };
-  std::uint64_t hi = 1;
-  while (rate(hi) > p) hi *= 2;
-  std::uint64_t lo = hi / 2;  // rate(lo) > p, or lo == 0
+  const std::uint64_t most = (std::uint64_t{1} << 63) / b;
+  if (rate(most) > p) return 0;
+  const double classic = std::ceil(n * bits_per_item(p) / static_cast<double>(b));
+  std::uint64_t hi = classic >= static_cast<double>(most) ? most : std::max<std::uint64_t>(1, static_cast<std::uint64_t>(classic));
+  while (rate(hi) > p) hi = std::min(most, hi * 2);
+  std::uint64_t lo = hi / 2;  // made to hold rate(lo) > p, or lo == 0
+  while (lo > 0 && rate(lo) <= p) {
+    hi = lo;
+    lo /= 2;
+  }
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
     (rate(mid) > p ? lo : hi) = mid;
   }
-  return hi * (static_cast<std::uint64_t>(lanes) * lane_bits);
+  return hi * b;
 }
 
 }  // namespace bloomlab

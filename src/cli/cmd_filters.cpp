@@ -554,9 +554,9 @@ template <class Layout>
 filter_file combine_blocked(const basic_blocked_filter<Layout>& x, const basic_blocked_filter<Layout>& y, bool both,
                             std::uint64_t items) {
   basic_blocked_filter<Layout> out(x.m());
-  auto* w = const_cast<std::uint64_t*>(out.words().data());  // the filter's own, writable memory
-  const auto a = x.words(), b = y.words();
-  for (std::size_t i = 0; i < a.size(); ++i) w[i] = both ? (a[i] & b[i]) : (a[i] | b[i]);
+  out.merge_or(x);
+  if (both) out.merge_and(y);
+  else out.merge_or(y);
   return {std::move(out), items};
 }
 

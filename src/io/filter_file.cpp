@@ -323,9 +323,7 @@ filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> pay
   const std::uint64_t words = h.blocks * Layout::words;
   check_payload(payload.size(), words, n(h.blocks) + " blocks of " + n(Layout::block_bits) + " bits");
   basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits);
-  // The filter owns this memory (allocated writable by block_memory);
-  // words() only hands it out as const.
-  auto* out = const_cast<std::uint64_t*>(f.words().data());
+  const std::span<std::uint64_t> out = f.words_to_restore();
   for (std::size_t i = 0; i < words; ++i) out[i] = word_at(payload, i);
   return {std::move(f), items};
 }
