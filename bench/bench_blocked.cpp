@@ -45,56 +45,19 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/random.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
-constexpr double target_fpr = 0.01;
+using bench_common::key_len;
+using bench_common::key_set;
+using bench_common::libbloom_filter;
+using bench_common::target_fpr;
+
 constexpr std::size_t non_member_count = 1'000'000;
 constexpr std::uint64_t key_seed = 20261129;
-constexpr std::size_t key_len = 16;
 constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
 constexpr std::uint64_t min_add_iterations = 4'000'000;
-
-// count hex keys stored back to back; the length is a run-time value, so no
-// filter gets a loop unrolled for one fixed length.
-class key_set {
- public:
-  key_set(std::uint64_t& state, std::size_t count) : len_(key_len), chars_(count * key_len) {
-    static constexpr char digits[] = "0123456789abcdef";
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t v = bloomlab::splitmix64(state);
-      char* out = chars_.data() + i * key_len;
-      for (std::size_t j = key_len; j-- > 0; v >>= 4) out[j] = digits[v & 15];
-    }
-  }
-  std::size_t size() const { return chars_.size() / len_; }
-  std::string_view operator[](std::size_t i) const { return {chars_.data() + i * len_, len_}; }
-
- private:
-  std::size_t len_;
-  std::vector<char> chars_;
-};
-
-class libbloom_filter {
- public:
-  explicit libbloom_filter(std::uint64_t n) {
-    if (bloom_init(&b_, static_cast<int>(n), target_fpr) != 0)
-      throw std::runtime_error("bloom_init failed");
-    bloom_reset(&b_);  // map every page now, as the other filters' zeroing does
-  }
-  libbloom_filter(const libbloom_filter&) = delete;
-  libbloom_filter& operator=(const libbloom_filter&) = delete;
-  ~libbloom_filter() { bloom_free(&b_); }
-  void add(std::string_view x) { bloom_add(&b_, x.data(), static_cast<int>(x.size())); }
-  bool contains(std::string_view x) const {
-    return bloom_check(const_cast<struct bloom*>(&b_), x.data(), static_cast<int>(x.size())) == 1;
-  }
-  std::uint64_t m() const { return static_cast<std::uint64_t>(b_.bits); }
-  unsigned k() const { return static_cast<unsigned>(b_.hashes); }
-
- private:
-  struct bloom b_ {};
-};
 
 enum class peer { classic, block512, block256, libbloom };
 constexpr peer all_peers[] = {peer::classic, peer::block512, peer::block256, peer::libbloom};

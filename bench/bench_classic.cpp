@@ -51,65 +51,20 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/random.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
-constexpr double target_fpr = 0.01;
+using bench_common::key_len;
+using bench_common::key_set;
+using bench_common::libbloom_filter;
+using bench_common::target_fpr;
+
 constexpr std::size_t non_member_count = 1'000'000;
 constexpr std::uint64_t key_seed = 20261129;
-constexpr std::size_t key_len = 16;
 // Keys per add_many() / contains_many() call; divides 1M and 10M, so a fixed
 // iteration count of n is exactly n / batch_size calls.
 constexpr std::size_t batch_size = 1000;
-
-// count keys of key_len bytes, stored back to back (no per-key allocation).
-// The length is held at run time, as a user's keys would be: a compile-time
-// 16 would let the compiler unroll bloomlab's inlined murmur loop for this
-// one length, an advantage libbloom, called through a shared library, cannot
-// get, and one a real user with variable-length keys would not see.
-class key_set {
- public:
-  key_set(std::uint64_t& state, std::size_t count) : len_(key_len), chars_(count * key_len) {
-    static constexpr char digits[] = "0123456789abcdef";
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t v = bloomlab::splitmix64(state);
-      char* out = chars_.data() + i * key_len;
-      for (std::size_t j = key_len; j-- > 0; v >>= 4) out[j] = digits[v & 15];
-    }
-  }
-  std::size_t size() const { return chars_.size() / len_; }
-  std::string_view operator[](std::size_t i) const { return {chars_.data() + i * len_, len_}; }
-
- private:
-  std::size_t len_;
-  std::vector<char> chars_;
-};
-
-// libbloom's struct bloom, owned: bloom_init on construction, bloom_free after.
-class libbloom_filter {
- public:
-  explicit libbloom_filter(std::uint64_t n) {
-    if (bloom_init(&b_, static_cast<int>(n), target_fpr) != 0)
-      throw std::runtime_error("bloom_init failed");
-    // bloom_init takes its bits from calloc, whose pages are mapped on first
-    // write; bloom_reset writes them all now, so no timed add pays a page
-    // fault that bloomlab's zero-filled vector has already paid.
-    bloom_reset(&b_);
-  }
-  libbloom_filter(const libbloom_filter&) = delete;
-  libbloom_filter& operator=(const libbloom_filter&) = delete;
-  ~libbloom_filter() { bloom_free(&b_); }
-
-  void add(std::string_view x) { bloom_add(&b_, x.data(), static_cast<int>(x.size())); }
-  bool contains(std::string_view x) {
-    return bloom_check(&b_, x.data(), static_cast<int>(x.size())) == 1;
-  }
-  std::uint64_t m() const { return static_cast<std::uint64_t>(b_.bits); }
-  unsigned k() const { return static_cast<unsigned>(b_.hashes); }
-
- private:
-  struct bloom b_ {};
-};
 
 bloomlab::bloom_filter make_bloomlab(std::uint64_t n) {
   const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
