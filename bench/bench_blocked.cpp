@@ -322,23 +322,10 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // As in bench_classic: random interleaving and tabular counters by
-  // default; flags on the command line come later and win.
-  std::vector<char*> args(argv, argv + argc);
-  static char interleave[] = "--benchmark_enable_random_interleaving=true";
-  static char tabular[] = "--benchmark_counters_tabular=true";
-  args.insert(args.begin() + 1, {interleave, tabular});
-  int args_count = static_cast<int>(args.size());
-  argv = args.data();
-  argc = args_count;
   register_all();
-  benchmark::AddCustomContext("keys", "16-char hex of distinct splitmix64 values, seed " +
-                                          std::to_string(key_seed));
-  benchmark::AddCustomContext("target_fpr", "0.01");
-  benchmark::AddCustomContext("blocked_path", bloomlab::avx2_available() ? "avx2" : "scalar");
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return bench_common::run_side_by_side(
+      argc, argv,
+      {{"keys", "16-char hex of distinct splitmix64 values, seed " + std::to_string(key_seed)},
+       {"target_fpr", "0.01"},
+       {"blocked_path", bloomlab::avx2_available() ? "avx2" : "scalar"}});
 }

@@ -295,26 +295,10 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Defaults that suit a side-by-side comparison; flags given on the command
-  // line come later and win. Random interleaving runs the repetitions of all
-  // benchmarks in a shuffled order, so a burst of load on a shared machine
-  // is spread over both filters instead of landing on one of them.
-  std::vector<char*> args(argv, argv + argc);
-  static char interleave[] = "--benchmark_enable_random_interleaving=true";
-  static char tabular[] = "--benchmark_counters_tabular=true";
-  args.insert(args.begin() + 1, {interleave, tabular});
-  int args_count = static_cast<int>(args.size());
-  argv = args.data();
-  argc = args_count;
   register_all();
-  benchmark::AddCustomContext("keys", "16-char hex of distinct splitmix64 values, seed " +
-                                          std::to_string(key_seed));
-  benchmark::AddCustomContext("non_members", std::to_string(non_member_count) +
-                                                 " (fpr counter measured over all of them)");
-  benchmark::AddCustomContext("target_fpr", "0.01");
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return bench_common::run_side_by_side(
+      argc, argv,
+      {{"keys", "16-char hex of distinct splitmix64 values, seed " + std::to_string(key_seed)},
+       {"non_members", std::to_string(non_member_count) + " (fpr counter measured over all of them)"},
+       {"target_fpr", "0.01"}});
 }

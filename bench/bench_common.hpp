@@ -1,12 +1,15 @@
 // What both benchmarks share: the keys and the peer, libbloom.
 #pragma once
 
+#include <benchmark/benchmark.h>
 #include <bloom.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bloomlab/random.hpp"
@@ -64,5 +67,25 @@ class libbloom_filter {
  private:
   struct bloom b_ {};
 };
+
+// Runs the registered benchmarks with defaults suited to a side-by-side
+// comparison; flags given on the command line come later and win. Random
+// interleaving runs the repetitions of all benchmarks in a shuffled order,
+// so a burst of load on a shared machine is spread over every filter
+// instead of landing on one of them.
+inline int run_side_by_side(int argc, char** argv,
+                            const std::vector<std::pair<std::string, std::string>>& context) {
+  std::vector<char*> args(argv, argv + argc);
+  static char interleave[] = "--benchmark_enable_random_interleaving=true";
+  static char tabular[] = "--benchmark_counters_tabular=true";
+  args.insert(args.begin() + 1, {interleave, tabular});
+  int count = static_cast<int>(args.size());
+  for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
 
 }  // namespace bench_common
