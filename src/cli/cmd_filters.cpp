@@ -17,6 +17,7 @@
 #include "bloomlab/combine.hpp"
 #include "bloomlab/math.hpp"
 #include "filter_file.hpp"
+#include "filter_summary.hpp"
 #include "format.hpp"
 #include "input.hpp"
 #include "lab.hpp"
@@ -28,12 +29,6 @@ namespace {
 using nlohmann::json;
 using io::filter_file;
 
-template <class... F>
-struct overload : F... {
-  using F::operator()...;
-};
-template <class... F>
-overload(F...) -> overload<F...>;
 
 // ---- arguments ---------------------------------------------------------------
 
@@ -88,187 +83,6 @@ std::vector<std::string> items_of(const std::vector<std::string>& args) {
   if (args.size() == 1 && args[0] == "-") return read_list("-");
   if (args.empty()) throw usage_error("give items, or - to read one item a line from standard input");
   return args;
-}
-
-// ---- what a filter is: one summary for build, info, add, merge ---------------
-
-std::string hash_name(const indexer& i) { return std::string(name(i.hash)); }
-std::string scheme_name(const indexer& i) { return std::string(name(i.kind)); }
-
-// The exact rate of a blocked filter as its bits stand: the mean over blocks
-// of the product over its 8 lanes of (ones in the lane / lane bits).
-template <class Layout>
-double blocked_current(const basic_blocked_filter<Layout>& f) {
-  const auto words = f.words();
-  double sum = 0;
-  for (std::uint64_t b = 0; b < f.blocks(); ++b) {
-    double prod = 1;
-    for (unsigned j = 0; j < Layout::lanes; ++j) {
-      std::uint64_t lane;
-      if constexpr (Layout::lane_bits == 32)
-        lane = (words[b * Layout::words + j / 2] >> (32 * (j & 1))) & 0xffffffffu;
-      else
-        lane = words[b * Layout::words + j];
-      prod *= std::popcount(lane) / static_cast<double>(Layout::lane_bits);
-    }
-    sum += prod;
-  }
-  return sum / static_cast<double>(f.blocks());
-}
-
-json summary(const filter_file& file) {
-  const std::uint64_t items = io::item_count(file);
-  json j;
-  j["kind"] = io::kind_name(io::kind_of(file.filter));
-  std::visit(
-      overload{
-          [&](const bloom_filter& f) {
-            j["m"] = f.m();
-            j["k"] = f.k();
-            j["hash"] = hash_name(f.index());
-            j["scheme"] = scheme_name(f.index());
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            const cardinality c = estimate_cardinality(f);
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
-            j["fpr_current"] = std::pow(f.fill(), f.k());
-            j["memory_bits"] = f.m();
-          },
-          [&](const counting_filter& f) {
-            j["m"] = f.m();
-            j["k"] = f.k();
-            j["hash"] = hash_name(f.index());
-            j["scheme"] = scheme_name(f.index());
-            j["width"] = f.width();
-            j["nonzero"] = f.nonzero();
-            j["saturated"] = f.saturated();
-            j["fill"] = f.fill();
-            const cardinality c = estimate_cardinality(f.m(), f.k(), f.nonzero());
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
-            j["fpr_current"] = std::pow(f.fill(), f.k());
-            j["memory_bits"] = f.m() * f.width();
-          },
-          [&](const cuckoo_filter& f) {
-            j["buckets"] = f.buckets();
-            j["slots_per_bucket"] = cuckoo_slots;
-            j["fingerprint_bits"] = f.fingerprint_bits();
-            j["max_kicks"] = f.max_kicks();
-            j["kick_seed"] = file.kick_seed;
-            j["fill"] = f.load();
-            j["fpr_bound"] = f.fpr_bound();
-            j["fpr_expected"] = f.fpr_expected();
-            j["fpr_current"] = f.fpr_expected();
-            j["memory_bits"] = f.capacity() * f.fingerprint_bits();
-          },
-          [&](const scalable_filter& f) {
-            const scalable_params& sp = f.params();
-            j["n0"] = sp.n0;
-            j["p0"] = sp.p0;
-            j["growth"] = sp.growth;
-            j["tighten"] = sp.tighten;
-            j["prime"] = sp.prime;
-            j["hash"] = hash_name(sp.idx);
-            j["scheme"] = scheme_name(sp.idx);
-            json stages = json::array();
-            double keep = 1, est = 0, set = 0;
-            for (const scalable_stage& s : f.stages()) {
-              stages.push_back({{"m", s.filter.m()}, {"k", s.filter.k()}, {"capacity", s.capacity},
-                                {"p", s.p}, {"n", s.n}, {"fill", s.filter.fill()}});
-              keep *= 1 - std::pow(s.filter.fill(), s.filter.k());
-              est += estimate_cardinality(s.filter).n;
-              set += static_cast<double>(s.filter.bits_set());
-            }
-            j["stages"] = stages;
-            j["m"] = f.bits();
-            j["fill"] = set / static_cast<double>(f.bits());
-            j["estimated_items"] = est;
-            j["fpr_bound"] = f.fpr_bound();
-            j["fpr_limit"] = f.fpr_limit();
-            j["fpr_expected"] = f.fpr_expected();
-            j["fpr_current"] = 1 - keep;
-            j["memory_bits"] = f.bits();
-          },
-          [&](const auto& f) {  // blocked, either layout
-            using L = typename std::decay_t<decltype(f)>::layout;
-            j["block_bits"] = L::block_bits;
-            j["blocks"] = f.blocks();
-            j["m"] = f.m();
-            j["k"] = L::lanes;
-            const std::uint64_t set = f.bits_set();
-            j["bits_set"] = set;
-            j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
-            // Each item sets one bit in 8 of the m / lane_bits lanes, so a bit
-            // stays 0 with chance (1 - 8/m)^n, as in a classic filter with k = 8.
-            const cardinality c = estimate_cardinality(f.m(), L::lanes, set);
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_split_block(static_cast<double>(f.m()), static_cast<double>(items),
-                                                L::lanes, L::lane_bits);
-            j["fpr_current"] = blocked_current(f);
-            j["memory_bits"] = f.m();
-          }},
-      file.filter);
-  j["items"] = items;
-  return j;
-}
-
-std::string pct(const json& v) { return v.is_number() ? percent_sig(v.get<double>()) : "n/a"; }
-std::string num(const json& v) {
-  if (v.is_number_unsigned()) return thousands(v.get<std::uint64_t>());
-  if (v.is_number()) return std::isfinite(v.get<double>()) ? fmt::format("{:.1f}", v.get<double>()) : "n/a";
-  return v.is_null() ? "n/a (every bit is set)" : v.dump();
-}
-
-void print_summary(const json& j) {
-  const std::string kind = j["kind"];
-  fmt::print("kind: {}\n", kind);
-  if (kind == "classic" || kind == "counting") {
-    fmt::print("m: {} {}, k: {}\n", num(j["m"]), kind == "classic" ? "bits" : "counters", num(j["k"]));
-    fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
-    if (kind == "counting")
-      fmt::print("counters: {} bits each; {} above zero, {} saturated\n", num(j["width"]), num(j["nonzero"]),
-                 num(j["saturated"]));
-  } else if (kind == "cuckoo") {
-    fmt::print("buckets: {} of {} slots, fingerprints of {} bits\n", num(j["buckets"]), num(j["slots_per_bucket"]),
-               num(j["fingerprint_bits"]));
-    fmt::print("relocations: up to {} an insert, kick seed {}\n", num(j["max_kicks"]), num(j["kick_seed"]));
-  } else if (kind == "scalable") {
-    fmt::print("plan: n0 = {}, p0 = {}, growth {:g}, tightening {:g}{}\n",
-               thousands(static_cast<std::uint64_t>(j["n0"].get<double>())), pct(j["p0"]),
-               j["growth"].get<double>(), j["tighten"].get<double>(), j["prime"].get<bool>() ? ", prime m" : "");
-    fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
-    std::size_t i = 0;
-    for (const json& s : j["stages"])
-      fmt::print("stage {}: m = {} bits, k = {}, {} of {} items at {}, fill {}\n", i++, num(s["m"]), num(s["k"]),
-                 num(s["n"]), num(s["capacity"]), pct(s["p"]), percent(s["fill"].get<double>(), 1));
-  } else {
-    fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
-               num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
-  }
-  fmt::print("items: {}\n", num(j["items"]));
-  fmt::print("{}: {}\n", kind == "cuckoo" ? "load" : "fill", percent(j["fill"].get<double>(), 1));
-  if (j.contains("estimated_items")) {
-    if (j.contains("estimated_items_se") && j["estimated_items_se"].is_number())
-      fmt::print("estimated items: {} ± {}\n", num(j["estimated_items"]), num(j["estimated_items_se"]));
-    else
-      fmt::print("estimated items: {}\n", num(j["estimated_items"]));
-  }
-  fmt::print("expected rate: {} (formula at {} items)\n", pct(j["fpr_expected"]), num(j["items"]));
-  fmt::print("current rate: {} (from the bits as they are)\n", pct(j["fpr_current"]));
-  if (j.contains("fpr_bound")) fmt::print("rate bound: {}\n", pct(j["fpr_bound"]));
-}
-
-void report(const json& j, bool as_json, const std::string& headline) {
-  if (as_json) {
-    fmt::print("{}\n", j.dump());
-    return;
-  }
-  if (!headline.empty()) fmt::print("{}\n", headline);
-  print_summary(j.contains("filter") ? j["filter"] : j);
 }
 
 // ---- filters: add, contains, remove on any kind --------------------------------
