@@ -50,12 +50,13 @@
 namespace {
 
 using bench_common::key_len;
+using bench_common::key_seed;
+using bench_common::measured_fpr;
+using bench_common::non_member_count;
 using bench_common::key_set;
 using bench_common::libbloom_filter;
 using bench_common::target_fpr;
 
-constexpr std::size_t non_member_count = 1'000'000;
-constexpr std::uint64_t key_seed = 20261129;
 constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
 constexpr std::uint64_t min_add_iterations = 4'000'000;
 
@@ -86,13 +87,6 @@ std::uint64_t blocked_m(std::uint64_t n) {
 // TLB misses would show).
 bloomlab::blocked_options options_for(std::uint64_t n) {
   return bloomlab::blocked_options{n >= 1'000'000, bloomlab::code_path::automatic};
-}
-
-template <class Filter>
-double measured_fpr(const Filter& f, const key_set& strangers) {
-  std::size_t positives = 0;
-  for (std::size_t i = 0; i < strangers.size(); ++i) positives += f.contains(strangers[i]);
-  return static_cast<double>(positives) / static_cast<double>(strangers.size());
 }
 
 struct world {

@@ -56,12 +56,13 @@
 namespace {
 
 using bench_common::key_len;
+using bench_common::key_seed;
+using bench_common::measured_fpr;
+using bench_common::non_member_count;
 using bench_common::key_set;
 using bench_common::libbloom_filter;
 using bench_common::target_fpr;
 
-constexpr std::size_t non_member_count = 1'000'000;
-constexpr std::uint64_t key_seed = 20261129;
 // Keys per add_many() / contains_many() call; divides 1M and 10M, so a fixed
 // iteration count of n is exactly n / batch_size calls.
 constexpr std::size_t batch_size = 1000;
@@ -69,13 +70,6 @@ constexpr std::size_t batch_size = 1000;
 bloomlab::bloom_filter make_bloomlab(std::uint64_t n) {
   const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
   return bloomlab::bloom_filter(s.m, s.k);
-}
-
-template <class Filter>
-double measured_fpr(Filter& f, const key_set& strangers) {
-  std::size_t positives = 0;
-  for (std::size_t i = 0; i < strangers.size(); ++i) positives += f.contains(strangers[i]);
-  return static_cast<double>(positives) / static_cast<double>(strangers.size());
 }
 
 // Everything the benchmarks at one n share: keys, both filters holding the

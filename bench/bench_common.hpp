@@ -18,6 +18,8 @@ namespace bench_common {
 
 constexpr double target_fpr = 0.01;
 constexpr std::size_t key_len = 16;
+constexpr std::uint64_t key_seed = 20261129;
+constexpr std::size_t non_member_count = 1'000'000;
 
 // count keys of key_len hex digits (distinct splitmix64 values), stored back
 // to back (no per-key allocation). The length is held at run time, as a
@@ -67,6 +69,14 @@ class libbloom_filter {
  private:
   struct bloom b_ {};
 };
+
+// The share of strangers (never added) that f says "maybe" to.
+template <class Filter>
+double measured_fpr(const Filter& f, const key_set& strangers) {
+  std::size_t positives = 0;
+  for (std::size_t i = 0; i < strangers.size(); ++i) positives += f.contains(strangers[i]);
+  return static_cast<double>(positives) / static_cast<double>(strangers.size());
+}
 
 // Runs the registered benchmarks with defaults suited to a side-by-side
 // comparison; flags given on the command line come later and win. Random

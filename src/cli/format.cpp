@@ -6,15 +6,6 @@
 
 namespace bloomlab::cli {
 
-std::string thousands(std::uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string percent(double rate, int decimals) { return fmt::format("{:.{}f}%", 100 * rate, decimals); }
 
 std::string percent_sig(double rate, int digits) {

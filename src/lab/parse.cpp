@@ -6,6 +6,12 @@
 
 namespace bloomlab::lab {
 
+std::string thousands(std::uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
 namespace {
 
 std::string strip_commas(const std::string& text) {

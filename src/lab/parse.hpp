@@ -26,6 +26,9 @@ struct input_error : std::runtime_error {
   std::string value;
 };
 
+// A count as refusals and reports write it: 10000 -> "10,000".
+std::string thousands(std::uint64_t v);
+
 // Throws input_error(field, value, "FIELD: 'VALUE' WHAT").
 [[noreturn]] void refuse(const std::string& field, const std::string& value, const std::string& what);
 

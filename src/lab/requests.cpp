@@ -43,12 +43,6 @@ std::uint64_t characters(const std::string& s) {
   return n;
 }
 
-std::string with_commas(std::uint64_t v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
-
 // The fields of one request object, each read at most once and checked with
 // parse.hpp under its own name.
 class fields {
@@ -119,8 +113,8 @@ class fields {
     if (!v->is_array()) refuse(name, shorten(text_of(*v)), "is not a list; allowed: a list of strings");
     if (v->size() > most)
       throw input_error(name, std::to_string(v->size()),
-                        std::string(name) + ": " + with_commas(v->size()) + " entries are too many; allowed: at most " +
-                            with_commas(most));
+                        std::string(name) + ": " + thousands(v->size()) + " entries are too many; allowed: at most " +
+                            thousands(most));
     for (const json& e : *v) {
       if (!e.is_string()) refuse(name, shorten(dump(e)), "holds a value that is not text; allowed: a list of strings");
       out.push_back(e.get<std::string>());
@@ -203,14 +197,14 @@ std::vector<std::string> page_list(const fields& f, const char* name) {
   const std::string field = name;
   if (items.size() > max_request_items)
     throw input_error(field, std::to_string(items.size()),
-                      field + ": " + with_commas(items.size()) + " items are too many; allowed: at most " +
-                          with_commas(max_request_items) + " items");
+                      field + ": " + thousands(items.size()) + " items are too many; allowed: at most " +
+                          thousands(max_request_items) + " items");
   std::uint64_t chars = 0;
   for (const std::string& s : items) chars += characters(s);
   if (chars > max_request_chars)
     throw input_error(field, std::to_string(chars),
-                      field + ": " + with_commas(chars) + " characters in all are too many; allowed: at most " +
-                          with_commas(max_request_chars) + " characters");
+                      field + ": " + thousands(chars) + " characters in all are too many; allowed: at most " +
+                          thousands(max_request_chars) + " characters");
   return items;
 }
 
@@ -379,19 +373,19 @@ std::string op_growing(const json& j) {
   const std::uint64_t rows = (r.n + r.step - 1) / r.step + 1;
   if (rows * r.probes > max_growing_lookups)
     throw input_error("probes", std::to_string(r.probes),
-                      "probes: " + with_commas(r.probes) + " probes at each of " + with_commas(rows) +
+                      "probes: " + thousands(r.probes) + " probes at each of " + thousands(rows) +
                           " rows is too much work; allowed: rows (n / step + 1) times probes up to " +
-                          with_commas(max_growing_lookups));
+                          thousands(max_growing_lookups));
   const auto plan = plan_growth(r.n, r.n0, r.p0, r.s, r.r);
   if (!plan || plan->stages > max_growing_stages)
     throw input_error("n0", std::to_string(r.n0),
-                      "n0: " + with_commas(r.n) + " items from a first stage of " + with_commas(r.n0) +
+                      "n0: " + thousands(r.n) + " items from a first stage of " + thousands(r.n0) +
                           " need too many stages; allowed: at most " + std::to_string(max_growing_stages) +
                           " stages (a larger n0, s or r)");
   if (plan->bits > max_growing_bits)
     throw input_error("p0", std::to_string(r.p0),
-                      "p0: stages that tight need " + with_commas(static_cast<std::uint64_t>(plan->bits)) +
-                          " bits in all; allowed: up to " + with_commas(max_growing_bits) +
+                      "p0: stages that tight need " + thousands(static_cast<std::uint64_t>(plan->bits)) +
+                          " bits in all; allowed: up to " + thousands(max_growing_bits) +
                           " bits (a larger p0 or r, or a smaller n)");
   return to_json(growing(r), -1);
 }

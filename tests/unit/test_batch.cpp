@@ -17,6 +17,7 @@
 
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/random.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -25,15 +26,9 @@ using bloomlab::hash_fn;
 using bloomlab::indexer;
 using bloomlab::scheme;
 
-constexpr scheme all_schemes[] = {scheme::enhanced_double, scheme::double_hashing,
-                                  scheme::independent};
-constexpr hash_fn all_hashes[] = {hash_fn::murmur3, hash_fn::fnv1a};
-
-std::string random_item(bloomlab::rng& r) {
-  std::string s(r.below(24), '\0');
-  for (auto& c : s) c = static_cast<char>(r.below(256));
-  return s;
-}
+using test_support::all_hashes;
+using test_support::all_schemes;
+using test_support::random_item;
 
 // count items, about a quarter of them repeats of earlier ones, some of
 // those right after the original (so inside the same group of a batch).
