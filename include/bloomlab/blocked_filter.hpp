@@ -38,13 +38,21 @@
 // multiply rounds per 16 bytes plus fmix64; its quality is checked where it
 // matters, by measured rates against the formula on counter keys.
 //
-// Code paths: an AVX2 kernel, chosen at run time when the CPU has AVX2
-// (one binary runs everywhere), and a portable scalar kernel; both set and
-// test exactly the same bits (tested). The path can be forced per filter.
+// Keys: byte strings (hashed by hash64) or 64-bit integers (hashed by
+// mix64, one multiply: cheaper, and a different hash, so a filter takes one
+// kind of key). Or the caller's own 64-bit hash, through the *_hash calls.
 //
-// Batches: add_many() / contains_many() (keys) and add_hashes() /
-// contains_hashes() (hashes) hash a group of 32 items, prefetch each one's
-// block, then set or test them, so that the cache misses of a group overlap.
+// Code paths: AVX-512 (F and VL) and AVX2 kernels, the best chosen at run
+// time from what the CPU has (one binary runs everywhere), and a portable
+// scalar kernel; all set and test exactly the same bits (tested). The path
+// can be forced per filter. The 256-bit layout fits one AVX2 register, so
+// its AVX-512 path runs the AVX2 kernel.
+//
+// Batches: add_many() / contains_many() (string or integer keys) and
+// add_hashes() / contains_hashes() run a pipeline: while item i is tested
+// or set, the hash of item i + 16 is made and its block prefetched, so that
+// the cache misses of 16 items overlap. One loop per code path, with the
+// kernel inlined: no call per item.
 //
 // Concurrency: add_concurrent() / add_hash_concurrent() may run on many
 // threads at once, and with contains_concurrent(), on the same filter without
@@ -68,11 +76,12 @@
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
 
 namespace bloomlab {
 
-enum class code_path { automatic, scalar, avx2 };
+enum class code_path { automatic, scalar, avx2, avx512 };
 
 // Whether this CPU can run the AVX2 kernel.
 inline bool avx2_available() {
@@ -80,9 +89,31 @@ inline bool avx2_available() {
   return has;
 }
 
+// Whether this CPU can run the AVX-512 kernel (F and VL).
+inline bool avx512_available() {
+  static const bool has = detail::cpu_has_avx512();
+  return has;
+}
+
+// The fastest path this CPU runs: avx512, avx2 or scalar.
+inline code_path best_code_path() {
+  return avx512_available() ? code_path::avx512
+                            : (avx2_available() ? code_path::avx2 : code_path::scalar);
+}
+
+inline const char* code_path_name(code_path p) {
+  switch (p) {
+    case code_path::automatic: return "automatic";
+    case code_path::scalar: return "scalar";
+    case code_path::avx2: return "avx2";
+    case code_path::avx512: return "avx512";
+  }
+  return "?";
+}
+
 struct blocked_options {
   bool huge_pages = false;                 // madvise(MADV_HUGEPAGE) on the array
-  code_path path = code_path::automatic;   // avx2 needs avx2_available()
+  code_path path = code_path::automatic;   // avx2 / avx512 need the CPU to have them
 };
 
 template <class Layout>
@@ -96,14 +127,14 @@ class basic_blocked_filter {
   explicit basic_blocked_filter(std::uint64_t m, blocked_options opts = {})
       : blocks_((m + block_bits - 1) / block_bits),
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), opts.huge_pages),
-        avx2_(opts.path == code_path::avx2 ||
-              (opts.path == code_path::automatic && avx2_available())) {
+        path_(opts.path == code_path::automatic ? best_code_path() : opts.path) {
     assert(m >= 1);
-    assert(opts.path != code_path::avx2 || avx2_available());
+    assert(path_ != code_path::avx2 || avx2_available());
+    assert(path_ != code_path::avx512 || avx512_available());
   }
 
   basic_blocked_filter(const basic_blocked_filter& o)
-      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), avx2_(o.avx2_) {
+      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   basic_blocked_filter& operator=(const basic_blocked_filter& o) {
@@ -115,44 +146,60 @@ class basic_blocked_filter {
 
   std::uint64_t m() const { return blocks_ * block_bits; }
   std::uint64_t blocks() const { return blocks_; }
-  code_path path() const { return avx2_ ? code_path::avx2 : code_path::scalar; }
+  code_path path() const { return path_; }
   bool huge_pages() const { return mem_.huge_pages(); }
 
+  // The hash of a byte-string key, and of an integer key (detail::mix64:
+  // one multiply). The two kinds hash differently: build and query a filter
+  // with the same kind.
   static std::uint64_t hash(std::string_view x) { return detail::hash64(x); }
+  static std::uint64_t hash(std::uint64_t x) { return detail::mix64(x); }
   std::uint64_t block_of(std::uint64_t h) const { return detail::block_index(h, blocks_); }
 
   void add(std::string_view x) { add_hash(hash(x)); }
   bool contains(std::string_view x) const { return contains_hash(hash(x)); }
+  void add(std::uint64_t x) { add_hash(hash(x)); }
+  bool contains(std::uint64_t x) const { return contains_hash(hash(x)); }
 
   void add_hash(std::uint64_t h) {
     std::uint64_t* b = block(h);
 #if BLOOMLAB_HAVE_AVX2_PATH
-    if (avx2_) return detail::set_avx2<Layout>(b, key(h));
+    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set(b, key(h));
+    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::set(b, key(h));
 #endif
-    detail::set_scalar<Layout>(b, key(h));
+    detail::scalar_kernel<Layout>::set(b, key(h));
   }
 
   bool contains_hash(std::uint64_t h) const {
     const std::uint64_t* b = block(h);
 #if BLOOMLAB_HAVE_AVX2_PATH
-    if (avx2_) return detail::test_avx2<Layout>(b, key(h));
+    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::test(b, key(h));
+    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::test(b, key(h));
 #endif
-    return detail::test_scalar<Layout>(b, key(h));
+    return detail::scalar_kernel<Layout>::test(b, key(h));
   }
 
   // add() of every key, in order.
   void add_many(std::span<const std::string_view> xs) {
-    batch<true>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, nullptr);
+    batch<true>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, nullptr);
   }
   // out[i] = contains(xs[i]); out has room for xs.size().
   void contains_many(std::span<const std::string_view> xs, bool* out) const {
-    batch<false>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, out);
+    batch<false>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, out);
   }
+  // The same for integer keys.
+  void add_many(std::span<const std::uint64_t> xs) {
+    batch<true>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, nullptr);
+  }
+  void contains_many(std::span<const std::uint64_t> xs, bool* out) const {
+    batch<false>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, out);
+  }
+  // The same given each item's hash (as hash() or the caller made it).
   void add_hashes(std::span<const std::uint64_t> hs) {
-    batch<true>(hs.size(), [&](std::size_t i) { return hs[i]; }, nullptr);
+    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
   }
   void contains_hashes(std::span<const std::uint64_t> hs, bool* out) const {
-    batch<false>(hs.size(), [&](std::size_t i) { return hs[i]; }, out);
+    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out);
   }
 
   // Safe to call from many threads at once, and beside contains_concurrent().
@@ -226,43 +273,23 @@ class basic_blocked_filter {
     return mem_.data() + block_of(h) * Layout::words;
   }
 
-  // Items per group: 32 blocks in flight (more than a core's line-fill
-  // buffers), 384 bytes of stack.
-  static constexpr std::size_t group = 32;
-
-  // Groups of items: hash each, prefetch its block, then set (Add, called
-  // from the non-const add calls only) or test each into out.
+  // The batch calls: one pipeline per code path (detail::run_batch), Add
+  // from the non-const add calls only.
   template <bool Add, class HashAt>
-  void batch(std::size_t count, HashAt hash_at, bool* out) const {
-    std::uint64_t blk[group];
-    std::uint32_t keys[group];
+  void batch(std::size_t count, const HashAt& hash_at, bool* out) const {
     std::uint64_t* words = mem_.data();
-    for (std::size_t start = 0; start < count; start += group) {
-      const std::size_t c = count - start < group ? count - start : group;
-      for (std::size_t j = 0; j < c; ++j) {
-        const std::uint64_t h = hash_at(start + j);
-        blk[j] = block_of(h);
-        keys[j] = key(h);
-        __builtin_prefetch(words + blk[j] * Layout::words, Add ? 1 : 0, 3);
-      }
 #if BLOOMLAB_HAVE_AVX2_PATH
-      if (avx2_) {
-        if constexpr (Add) detail::set_many_avx2<Layout>(words, blk, keys, c);
-        else detail::test_many_avx2<Layout>(words, blk, keys, c, out + start);
-        continue;
-      }
+    if (path_ == code_path::avx512)
+      return detail::batch_avx512<Layout, Add>(words, blocks_, count, hash_at, out);
+    if (path_ == code_path::avx2)
+      return detail::batch_avx2<Layout, Add>(words, blocks_, count, hash_at, out);
 #endif
-      for (std::size_t j = 0; j < c; ++j) {
-        std::uint64_t* b = words + blk[j] * Layout::words;
-        if constexpr (Add) detail::set_scalar<Layout>(b, keys[j]);
-        else out[start + j] = detail::test_scalar<Layout>(b, keys[j]);
-      }
-    }
+    detail::batch_scalar<Layout, Add>(words, blocks_, count, hash_at, out);
   }
 
   std::uint64_t blocks_;
   detail::block_memory mem_;
-  bool avx2_;
+  code_path path_;
 };
 
 // The default: one cache line per item, 10.10 bits per item for 1%.

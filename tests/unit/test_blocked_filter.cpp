@@ -44,6 +44,7 @@ std::vector<std::string_view> views(const std::vector<std::string>& keys) {
 std::vector<code_path> paths() {
   std::vector<code_path> out{code_path::scalar};
   if (bloomlab::avx2_available()) out.push_back(code_path::avx2);
+  if (bloomlab::avx512_available()) out.push_back(code_path::avx512);
   return out;
 }
 
@@ -143,19 +144,67 @@ TYPED_TEST(BlockedLayouts, NoFalseNegativesAndPathsAgree) {
     }
   }
   if (filters.size() < 2) GTEST_SKIP() << "this CPU has no AVX2: only the scalar path ran";
-  EXPECT_TRUE(filters[0] == filters[1]);
-  for (const std::string& x : probes)
-    ASSERT_EQ(filters[0].contains(x), filters[1].contains(x)) << x;
-  // Every 32-bit key, through both kernels' masks, on a sample of keys.
+  for (std::size_t f = 1; f < filters.size(); ++f) {
+    EXPECT_TRUE(filters[0] == filters[f]) << bloomlab::code_path_name(filters[f].path());
+    for (const std::string& x : probes)
+      ASSERT_EQ(filters[0].contains(x), filters[f].contains(x)) << x;
+  }
+  // Single items through every kernel's mask, on a sample of hashes: each
+  // path sets the scalar path's bits and finds them.
   for (int t = 0; t < 20000; ++t) {
     const std::uint64_t h = r.next();
     basic_blocked_filter<TypeParam> a(TypeParam::block_bits, blocked_options{false, code_path::scalar});
-    basic_blocked_filter<TypeParam> b(TypeParam::block_bits, blocked_options{false, code_path::avx2});
     a.add_hash(h);
-    b.add_hash(h);
-    ASSERT_TRUE(a == b) << h;
-    ASSERT_TRUE(b.contains_hash(h));
+    for (code_path p : paths()) {
+      basic_blocked_filter<TypeParam> b(TypeParam::block_bits, blocked_options{false, p});
+      b.add_hash(h);
+      ASSERT_TRUE(a == b) << h << " " << bloomlab::code_path_name(p);
+      ASSERT_TRUE(b.contains_hash(h));
+      ASSERT_TRUE(a.contains_hash(h));
+    }
   }
+}
+
+TEST(BlockedPaths, AutomaticPicksTheBest) {
+  const bloomlab::blocked_filter f(512);
+  EXPECT_EQ(f.path(), bloomlab::best_code_path());
+  EXPECT_EQ(f.path(), paths().back());
+  EXPECT_STREQ(bloomlab::code_path_name(code_path::avx512), "avx512");
+}
+
+// Integer keys: hashed by mix64, found on every path, alone and in batches,
+// and not confused with the string of the same bytes.
+TYPED_TEST(BlockedLayouts, IntegerKeys) {
+  // mix64 is fmix64: its check values (a change here changes every
+  // filter built from integer keys).
+  EXPECT_EQ(bloomlab::detail::mix64(0), 0u);
+  EXPECT_EQ(bloomlab::detail::mix64(1), 0xb456bcfc34c2cb2cull);
+  EXPECT_EQ(bloomlab::detail::mix64(std::uint64_t{1} << 32), 0xba3a9e160a5f1419ull);
+  bloomlab::rng r(64);
+  std::vector<std::uint64_t> keys(4000);
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i % 2 ? r.next() : i << 40;
+  std::vector<basic_blocked_filter<TypeParam>> built;
+  for (code_path p : paths()) {
+    basic_blocked_filter<TypeParam> single(60000, blocked_options{false, p}), batched = single;
+    for (std::uint64_t x : keys) single.add(x);
+    batched.add_many(std::span<const std::uint64_t>(keys));
+    ASSERT_TRUE(single == batched);
+    std::vector<std::uint64_t> probes = keys;
+    for (int i = 0; i < 4000; ++i) probes.push_back(r.next());
+    std::unique_ptr<bool[]> out(new bool[probes.size()]);
+    single.contains_many(std::span<const std::uint64_t>(probes), out.get());
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      ASSERT_EQ(out[i], single.contains(probes[i])) << i;
+      if (i < keys.size()) {
+        ASSERT_TRUE(out[i]) << "false negative " << probes[i];
+      }
+    }
+    built.push_back(std::move(single));
+  }
+  for (const auto& f : built) EXPECT_TRUE(f == built[0]) << bloomlab::code_path_name(f.path());
+  // The integer 7 and the 8 bytes of 7 are different keys.
+  EXPECT_NE(basic_blocked_filter<TypeParam>::hash(std::uint64_t{7}),
+            basic_blocked_filter<TypeParam>::hash(std::string_view("\x07\0\0\0\0\0\0\0", 8)));
 }
 
 TYPED_TEST(BlockedLayouts, BatchesEqualSingleCalls) {
@@ -192,7 +241,8 @@ TYPED_TEST(BlockedLayouts, BatchesEqualSingleCalls) {
       }
       EXPECT_TRUE(out[pv.size()] && out_h[pv.size()]);
       bool sentinel = true;
-      single.contains_many({}, &sentinel);
+      single.contains_many(std::span<const std::string_view>{}, &sentinel);
+      single.contains_many(std::span<const std::uint64_t>{}, &sentinel);
       EXPECT_TRUE(sentinel);
     }
   }

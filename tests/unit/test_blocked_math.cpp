@@ -62,20 +62,38 @@ TEST(BlockedMath, SizingIsMinimal) {
       }
 }
 
-// The rate measured on a real filter: n members (8-byte little-endian
-// counters 0..n-1, keys that differ in a few low bits, hard for a weak
-// hash), then `probes` non-members (the counters after them).
-template <class Filter>
-double measured_rate(Filter& f, std::uint64_t n, std::uint64_t probes) {
-  char b[8];
-  const auto key = [&b](std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (8 * i));
-    return std::string_view(b, 8);
-  };
+// The rate measured on a real filter: n members key(0..n-1), then `probes`
+// non-members (the keys after them).
+template <class Filter, class Key>
+double measured_rate_of(Filter& f, std::uint64_t n, std::uint64_t probes, const Key& key) {
   for (std::uint64_t v = 0; v < n; ++v) f.add(key(v));
   std::uint64_t hits = 0;
   for (std::uint64_t v = n; v < n + probes; ++v) hits += f.contains(key(v));
   return static_cast<double>(hits) / static_cast<double>(probes);
+}
+
+// String keys: 8-byte little-endian counters, keys that differ in a few low
+// bits, hard for a weak hash.
+template <class Filter>
+double measured_rate(Filter& f, std::uint64_t n, std::uint64_t probes) {
+  char b[8];
+  return measured_rate_of(f, n, probes, [&b](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (8 * i));
+    return std::string_view(b, 8);
+  });
+}
+
+// Integer keys (mix64): arithmetic progressions v * stride. Stride 1 gives
+// counters, 2^32 keys whose low half is all zero, 2^40 keys that differ
+// only in their top 24 bits, and inverse_golden (2^64 / golden ratio's
+// inverse mod 2^64) keys whose one-multiply "mulx" mix would be a counter's
+// products, a family that mix broke (mix64's comment).
+constexpr std::uint64_t inverse_golden = 0xf1de83e19937733dull;
+static_assert(inverse_golden * 0x9e3779b97f4a7c15ull == 1);
+
+template <class Filter>
+double measured_rate_int(Filter& f, std::uint64_t n, std::uint64_t probes, std::uint64_t stride) {
+  return measured_rate_of(f, n, probes, [stride](std::uint64_t v) { return v * stride; });
 }
 
 // Measured rates at the sized m meet the target: rate <= p + tol, with
@@ -86,7 +104,9 @@ double measured_rate(Filter& f, std::uint64_t n, std::uint64_t probes) {
 // 0.01%, less at higher rates). The measured rate also agrees with the
 // formula within the same tolerance. The same n in a filter sized by the
 // classic formula (n * bits_per_item(p), rounded up to blocks) misses p by
-// more than the tolerance; the figures are printed.
+// more than the tolerance; the figures are printed. Integer keys in steps
+// of 1, 2^32, 2^40, inverse_golden and 3 * inverse_golden meet the same
+// bounds at the sized m.
 template <class Layout>
 void check_rates() {
   constexpr double n = 100000;
@@ -103,6 +123,15 @@ void check_rates() {
     const double formula = fpr_split_block(static_cast<double>(m), n, 8, Layout::lane_bits);
     EXPECT_LE(rate, p + tol) << Layout::name << " p " << p;
     EXPECT_NEAR(rate, formula, tol) << Layout::name << " p " << p;
+    for (std::uint64_t stride : {std::uint64_t{1}, std::uint64_t{1} << 32, std::uint64_t{1} << 40,
+                                 inverse_golden, 3 * inverse_golden}) {
+      bloomlab::basic_blocked_filter<Layout> ints(m);
+      const double rate_i = measured_rate_int(ints, static_cast<std::uint64_t>(n), c.probes, stride);
+      EXPECT_LE(rate_i, p + tol) << Layout::name << " p " << p << " integer stride " << stride;
+      EXPECT_NEAR(rate_i, formula, tol) << Layout::name << " p " << p << " integer stride " << stride;
+      std::printf("%s p=%g: integer keys, stride %#llx -> measured %.4g%%\n", Layout::name.data(),
+                  p, static_cast<unsigned long long>(stride), 100 * rate_i);
+    }
 
     const auto m_classic = static_cast<std::uint64_t>(std::ceil(n * bloomlab::bits_per_item(p)));
     bloomlab::basic_blocked_filter<Layout> classic(m_classic);

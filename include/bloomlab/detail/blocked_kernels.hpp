@@ -1,6 +1,7 @@
-// The inner parts of blocked_filter.hpp: the 64-bit key hash, the block
-// layouts, the scalar and AVX2 kernels that make and test an item's bits in
-// one block, and the block's memory. Not API: blocked_filter.hpp is.
+// The inner parts of blocked_filter.hpp: the 64-bit key hashes, the block
+// layouts, the scalar, AVX2 and AVX-512 kernels that make and test an
+// item's bits in one block, and the batch pipeline. Not API:
+// blocked_filter.hpp is.
 //
 // Both code paths define the same bits. A block is held as 64-bit words
 // (the 256-bit layout: 4 of them, the 512-bit layout: 8). Lane j of a block
@@ -12,7 +13,7 @@
 // (64-bit lanes), and salt_j the odd constants below. On x86 (little-endian)
 // lane j of the 256-bit layout is also 32-bit element j of the block read
 // as __m256i, which is how the AVX2 kernel sees it; tests/unit checks that
-// both kernels give identical words.
+// all kernels give identical words.
 #pragma once
 
 #include <cstddef>
@@ -23,10 +24,6 @@
 #include <string_view>
 
 #include "bloomlab/hash.hpp"
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define BLOOMLAB_HAVE_AVX2_PATH 1
@@ -108,6 +105,18 @@ inline std::uint64_t hash64(std::string_view data, std::uint64_t seed = 0) {
 
 __extension__ typedef unsigned __int128 block_u128;
 
+// The hash of an integer key: MurmurHash3's finalizer fmix64 (two
+// multiplies, three xor-shifts), a bijection, so distinct integer keys never
+// share a hash. The one-multiply "mulx" mix (the 128-bit product with
+// 2^64 / golden ratio, halves xor-ed) is 15% faster here but not safe:
+// keys in steps of that constant's inverse mod 2^64 hash to a counter's
+// products, and a filter sized for 1% measured 7.7% on them; with fmix64
+// every family tried (counters, shifted counters, that stride and its
+// multiples, random) measures the formula's rate
+// (tests/unit/test_blocked_math.cpp). It is not hash64 of the key's 8
+// bytes: a filter must be built and queried with one kind of key.
+inline std::uint64_t mix64(std::uint64_t x) { return fmix64(x); }
+
 // fastrange (Lemire, 2019): floor(h * blocks / 2^64), uniform over
 // 0..blocks-1 when h is uniform over 64 bits, with no division. Any 64-bit
 // blocks works (the product is 128 bits). Check: h = 2^63 gives blocks / 2.
@@ -129,21 +138,23 @@ inline void block_mask(std::uint32_t key, std::uint64_t* mask) {
   }
 }
 
+// The kernels: test(block, key) says whether every bit of the item is set,
+// set(block, key) sets them. Three of each, giving identical bits.
 template <class Layout>
-inline bool test_scalar(const std::uint64_t* block, std::uint32_t key) {
-  std::uint64_t mask[Layout::words];
-  block_mask<Layout>(key, mask);
-  std::uint64_t missing = 0;
-  for (unsigned w = 0; w < Layout::words; ++w) missing |= mask[w] & ~block[w];
-  return missing == 0;
-}
-
-template <class Layout>
-inline void set_scalar(std::uint64_t* block, std::uint32_t key) {
-  std::uint64_t mask[Layout::words];
-  block_mask<Layout>(key, mask);
-  for (unsigned w = 0; w < Layout::words; ++w) block[w] |= mask[w];
-}
+struct scalar_kernel {
+  static bool test(const std::uint64_t* block, std::uint32_t key) {
+    std::uint64_t mask[Layout::words];
+    block_mask<Layout>(key, mask);
+    std::uint64_t missing = 0;
+    for (unsigned w = 0; w < Layout::words; ++w) missing |= mask[w] & ~block[w];
+    return missing == 0;
+  }
+  static void set(std::uint64_t* block, std::uint32_t key) {
+    std::uint64_t mask[Layout::words];
+    block_mask<Layout>(key, mask);
+    for (unsigned w = 0; w < Layout::words; ++w) block[w] |= mask[w];
+  }
+};
 
 #if BLOOMLAB_HAVE_AVX2_PATH
 
@@ -152,8 +163,18 @@ inline bool cpu_has_avx2() {
   return __builtin_cpu_supports("avx2") != 0;
 }
 
+// AVX-512 F and VL (libgcc's check includes the OS saving the registers).
+inline bool cpu_has_avx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512vl") != 0 &&
+         cpu_has_avx2();
+}
+
+#define BLOOMLAB_TARGET_AVX2 __attribute__((target("avx2")))
+#define BLOOMLAB_TARGET_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
+
 // The eight shift counts b_j as 32-bit lanes: one vpmulld and one shift.
-__attribute__((target("avx2"))) inline __m256i lane_bits_avx2(std::uint32_t key, int shift) {
+BLOOMLAB_TARGET_AVX2 inline __m256i lane_bits_avx2(std::uint32_t key, int shift) {
   const __m256i salts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_salts));
   const __m256i prod = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(key)), salts);
   return _mm256_srli_epi32(prod, shift);
@@ -162,7 +183,7 @@ __attribute__((target("avx2"))) inline __m256i lane_bits_avx2(std::uint32_t key,
 // The mask as vectors: one for the 256-bit layout, two for the 512-bit one
 // (the eight counts widened to 64-bit lanes, then a 64-bit variable shift).
 template <class Layout>
-__attribute__((target("avx2"))) inline void mask_avx2(std::uint32_t key, __m256i* m) {
+BLOOMLAB_TARGET_AVX2 inline void mask_avx2(std::uint32_t key, __m256i* m) {
   const __m256i one32 = _mm256_set1_epi32(1);
   if constexpr (Layout::lane_bits == 32) {
     m[0] = _mm256_sllv_epi32(one32, lane_bits_avx2(key, 27));
@@ -175,138 +196,105 @@ __attribute__((target("avx2"))) inline void mask_avx2(std::uint32_t key, __m256i
 }
 
 template <class Layout>
-__attribute__((target("avx2"))) inline bool test_avx2(const std::uint64_t* block,
-                                                      std::uint32_t key) {
-  __m256i m[2];
-  mask_avx2<Layout>(key, m);
-  const auto* v = reinterpret_cast<const __m256i*>(block);
-  // vptest's carry flag: (~block & mask) == 0, every bit of the mask is set.
-  if constexpr (Layout::lane_bits == 32) return _mm256_testc_si256(_mm256_load_si256(v), m[0]);
-  return (_mm256_testc_si256(_mm256_load_si256(v), m[0]) &
-          _mm256_testc_si256(_mm256_load_si256(v + 1), m[1])) != 0;
-}
+struct avx2_kernel {
+  BLOOMLAB_TARGET_AVX2 static bool test(const std::uint64_t* block, std::uint32_t key) {
+    __m256i m[2];
+    mask_avx2<Layout>(key, m);
+    const auto* v = reinterpret_cast<const __m256i*>(block);
+    // vptest's carry flag: (~block & mask) == 0, every bit of the mask is set.
+    if constexpr (Layout::lane_bits == 32) return _mm256_testc_si256(_mm256_load_si256(v), m[0]);
+    return (_mm256_testc_si256(_mm256_load_si256(v), m[0]) &
+            _mm256_testc_si256(_mm256_load_si256(v + 1), m[1])) != 0;
+  }
+  BLOOMLAB_TARGET_AVX2 static void set(std::uint64_t* block, std::uint32_t key) {
+    __m256i m[2];
+    mask_avx2<Layout>(key, m);
+    auto* v = reinterpret_cast<__m256i*>(block);
+    _mm256_store_si256(v, _mm256_or_si256(_mm256_load_si256(v), m[0]));
+    if constexpr (Layout::lane_bits == 64)
+      _mm256_store_si256(v + 1, _mm256_or_si256(_mm256_load_si256(v + 1), m[1]));
+  }
+};
 
+// AVX-512: the 512-bit layout's block is one zmm register, its mask one
+// widening and one 64-bit variable shift; the 256-bit layout already fits
+// one ymm register, so it keeps the AVX2 kernel.
 template <class Layout>
-__attribute__((target("avx2"))) inline void set_avx2(std::uint64_t* block, std::uint32_t key) {
-  __m256i m[2];
-  mask_avx2<Layout>(key, m);
-  auto* v = reinterpret_cast<__m256i*>(block);
-  _mm256_store_si256(v, _mm256_or_si256(_mm256_load_si256(v), m[0]));
-  if constexpr (Layout::lane_bits == 64)
-    _mm256_store_si256(v + 1, _mm256_or_si256(_mm256_load_si256(v + 1), m[1]));
-}
+struct avx512_kernel : avx2_kernel<Layout> {};
 
-// Batch kernels: the blocks are already prefetched by the caller.
-template <class Layout>
-__attribute__((target("avx2"))) inline void test_many_avx2(const std::uint64_t* words,
-                                                           const std::uint64_t* blocks,
-                                                           const std::uint32_t* keys,
-                                                           std::size_t count, bool* out) {
-  for (std::size_t j = 0; j < count; ++j)
-    out[j] = test_avx2<Layout>(words + blocks[j] * Layout::words, keys[j]);
-}
-
-template <class Layout>
-__attribute__((target("avx2"))) inline void set_many_avx2(std::uint64_t* words,
-                                                          const std::uint64_t* blocks,
-                                                          const std::uint32_t* keys,
-                                                          std::size_t count) {
-  for (std::size_t j = 0; j < count; ++j)
-    set_avx2<Layout>(words + blocks[j] * Layout::words, keys[j]);
-}
+// (The zero-masking forms with all 8 lanes kept are the plain operations;
+// GCC 12's plain forms warn of an uninitialised register inside its own
+// header.)
+template <>
+struct avx512_kernel<split_block_512> {
+  static constexpr __mmask8 all = 0xff;
+  BLOOMLAB_TARGET_AVX512 static __m512i mask(std::uint32_t key) {
+    const __m512i counts = _mm512_maskz_cvtepu32_epi64(all, lane_bits_avx2(key, 26));
+    return _mm512_maskz_sllv_epi64(all, _mm512_set1_epi64(1), counts);
+  }
+  BLOOMLAB_TARGET_AVX512 static bool test(const std::uint64_t* block, std::uint32_t key) {
+    const __m512i missing = _mm512_maskz_andnot_epi64(all, _mm512_load_si512(block), mask(key));
+    return _mm512_test_epi64_mask(missing, missing) == 0;
+  }
+  BLOOMLAB_TARGET_AVX512 static void set(std::uint64_t* block, std::uint32_t key) {
+    _mm512_store_si512(block, _mm512_or_si512(_mm512_load_si512(block), mask(key)));
+  }
+};
 
 #else
 
 inline bool cpu_has_avx2() { return false; }
+inline bool cpu_has_avx512() { return false; }
 
 #endif
 
-// Zeroed, 64-byte aligned memory for the blocks. On Linux, arrays of 1 MiB
-// or more come from an anonymous mmap (zero pages, mapped on first touch, so
-// an unused 1 GiB filter costs no RAM), aligned to 2 MiB so that the kernel
-// can back them with huge pages; with huge_pages the range is also given
-// madvise(MADV_HUGEPAGE). Elsewhere, and for small arrays, aligned_alloc.
-class block_memory {
- public:
-  block_memory() = default;
-  block_memory(std::size_t bytes, bool huge_pages) { allocate(bytes, huge_pages); }
-  block_memory(const block_memory&) = delete;
-  block_memory& operator=(const block_memory&) = delete;
-  block_memory(block_memory&& o) noexcept { take(o); }
-  block_memory& operator=(block_memory&& o) noexcept {
-    if (this != &o) {
-      release();
-      take(o);
-    }
-    return *this;
+// A batch as a pipeline: the hash of item i + ahead is made and its block
+// prefetched while item i is tested or set, so that up to `ahead` blocks
+// are on their way from memory at once. Items are set in order, so the
+// bits equal one add() per item. Inlined into one function per code path
+// (below), so that the kernel and hash_at inline into the loop.
+inline constexpr std::size_t batch_ahead = 16;  // a power of two
+
+template <class Kernel, class Layout, bool Add, class HashAt>
+[[gnu::always_inline]] inline void run_batch(std::uint64_t* words, std::uint64_t blocks,
+                                             std::size_t count, const HashAt& hash_at,
+                                             bool* out) {
+  std::uint64_t ring[batch_ahead];
+  const auto fetch = [&](std::size_t i) {
+    const std::uint64_t h = hash_at(i);
+    ring[i & (batch_ahead - 1)] = h;
+    __builtin_prefetch(words + block_index(h, blocks) * Layout::words, Add ? 1 : 0, 3);
+  };
+  const std::size_t primed = count < batch_ahead ? count : batch_ahead;
+  for (std::size_t i = 0; i < primed; ++i) fetch(i);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t h = ring[i & (batch_ahead - 1)];
+    if (i + batch_ahead < count) fetch(i + batch_ahead);
+    std::uint64_t* block = words + block_index(h, blocks) * Layout::words;
+    if constexpr (Add) Kernel::set(block, static_cast<std::uint32_t>(h));
+    else out[i] = Kernel::test(block, static_cast<std::uint32_t>(h));
   }
-  ~block_memory() { release(); }
+}
 
-  std::uint64_t* data() const { return data_; }
-  std::size_t bytes() const { return bytes_; }
-  bool huge_pages() const { return huge_; }
-  bool mapped() const { return map_base_ != nullptr; }
+template <class Layout, bool Add, class HashAt>
+inline void batch_scalar(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
+                         const HashAt& hash_at, bool* out) {
+  run_batch<scalar_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+}
 
- private:
-  static constexpr std::size_t map_threshold = std::size_t{1} << 20;
-  static constexpr std::size_t huge_page = std::size_t{2} << 20;
+#if BLOOMLAB_HAVE_AVX2_PATH
+template <class Layout, bool Add, class HashAt>
+BLOOMLAB_TARGET_AVX2 void batch_avx2(std::uint64_t* words, std::uint64_t blocks,
+                                     std::size_t count, const HashAt& hash_at, bool* out) {
+  run_batch<avx2_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+}
 
-  void allocate(std::size_t bytes, bool huge_pages) {
-    bytes_ = bytes;
-#if defined(__linux__)
-    if (bytes >= map_threshold || huge_pages) {
-      const std::size_t len = (bytes + huge_page - 1) / huge_page * huge_page + huge_page;
-      void* base = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (base == MAP_FAILED) throw std::bad_alloc();
-      map_base_ = base;
-      map_len_ = len;
-      const auto addr = reinterpret_cast<std::uintptr_t>(base);
-      const std::uintptr_t aligned = (addr + huge_page - 1) / huge_page * huge_page;
-      data_ = reinterpret_cast<std::uint64_t*>(aligned);
-      if (huge_pages) huge_ = madvise(data_, (bytes + huge_page - 1) / huge_page * huge_page,
-                                      MADV_HUGEPAGE) == 0;
-      return;
-    }
-#else
-    (void)huge_pages;
+template <class Layout, bool Add, class HashAt>
+BLOOMLAB_TARGET_AVX512 void batch_avx512(std::uint64_t* words, std::uint64_t blocks,
+                                         std::size_t count, const HashAt& hash_at, bool* out) {
+  run_batch<avx512_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+}
 #endif
-    const std::size_t len = (bytes + 63) / 64 * 64;
-    data_ = static_cast<std::uint64_t*>(std::aligned_alloc(64, len));
-    if (data_ == nullptr) throw std::bad_alloc();
-    std::memset(data_, 0, len);
-  }
-
-  void take(block_memory& o) {
-    data_ = o.data_;
-    bytes_ = o.bytes_;
-    huge_ = o.huge_;
-    map_base_ = o.map_base_;
-    map_len_ = o.map_len_;
-    o.data_ = nullptr;
-    o.map_base_ = nullptr;
-    o.bytes_ = o.map_len_ = 0;
-    o.huge_ = false;
-  }
-
-  void release() {
-#if defined(__linux__)
-    if (map_base_ != nullptr) {
-      munmap(map_base_, map_len_);
-      map_base_ = nullptr;
-      data_ = nullptr;
-      return;
-    }
-#endif
-    std::free(data_);
-    data_ = nullptr;
-  }
-
-  std::uint64_t* data_ = nullptr;
-  std::size_t bytes_ = 0;
-  bool huge_ = false;
-  void* map_base_ = nullptr;
-  std::size_t map_len_ = 0;
-};
 
 }  // namespace detail
 }  // namespace bloomlab
