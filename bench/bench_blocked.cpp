@@ -321,5 +321,5 @@ int main(int argc, char** argv) {
       argc, argv,
       {{"keys", "16-char hex of distinct splitmix64 values, seed " + std::to_string(key_seed)},
        {"target_fpr", "0.01"},
-       {"blocked_path", bloomlab::avx2_available() ? "avx2" : "scalar"}});
+       {"blocked_path", bloomlab::code_path_name(bloomlab::best_code_path())}});
 }

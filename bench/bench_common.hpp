@@ -63,6 +63,11 @@ class libbloom_filter {
   bool contains(std::string_view x) const {
     return bloom_check(const_cast<struct bloom*>(&b_), x.data(), static_cast<int>(x.size())) == 1;
   }
+  // An integer key: libbloom takes bytes, so it hashes the key's 8 bytes.
+  void add(std::uint64_t x) { bloom_add(&b_, &x, sizeof x); }
+  bool contains(std::uint64_t x) const {
+    return bloom_check(const_cast<struct bloom*>(&b_), &x, sizeof x) == 1;
+  }
   std::uint64_t m() const { return static_cast<std::uint64_t>(b_.bits); }
   unsigned k() const { return static_cast<unsigned>(b_.hashes); }
 
@@ -71,8 +76,8 @@ class libbloom_filter {
 };
 
 // The share of strangers (never added) that f says "maybe" to.
-template <class Filter>
-double measured_fpr(const Filter& f, const key_set& strangers) {
+template <class Filter, class Keys>
+double measured_fpr(const Filter& f, const Keys& strangers) {
   std::size_t positives = 0;
   for (std::size_t i = 0; i < strangers.size(); ++i) positives += f.contains(strangers[i]);
   return static_cast<double>(positives) / static_cast<double>(strangers.size());

@@ -164,8 +164,8 @@ class basic_blocked_filter {
   void add_hash(std::uint64_t h) {
     std::uint64_t* b = block(h);
 #if BLOOMLAB_HAVE_AVX2_PATH
-    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set(b, key(h));
-    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::set(b, key(h));
+    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set_one(b, key(h));
+    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::set_one(b, key(h));
 #endif
     detail::scalar_kernel<Layout>::set(b, key(h));
   }
@@ -173,8 +173,8 @@ class basic_blocked_filter {
   bool contains_hash(std::uint64_t h) const {
     const std::uint64_t* b = block(h);
 #if BLOOMLAB_HAVE_AVX2_PATH
-    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::test(b, key(h));
-    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::test(b, key(h));
+    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::test_one(b, key(h));
+    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::test_one(b, key(h));
 #endif
     return detail::scalar_kernel<Layout>::test(b, key(h));
   }
