@@ -65,6 +65,7 @@ screenshots: build site
 bench: build
 	@$(BUILD)/bench/bench_classic --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_blocked --benchmark_counters_tabular=true
+	@$(BUILD)/bench/bench_int --benchmark_counters_tabular=true
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).
