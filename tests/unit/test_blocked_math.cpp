@@ -127,8 +127,8 @@ void check_rates() {
                                  inverse_golden, 3 * inverse_golden}) {
       bloomlab::basic_blocked_filter<Layout> ints(m);
       const double rate_i = measured_rate_int(ints, static_cast<std::uint64_t>(n), c.probes, stride);
-      EXPECT_LE(rate_i, p + tol) << Layout::name << " p " << p << " integer stride " << stride;
-      EXPECT_NEAR(rate_i, formula, tol) << Layout::name << " p " << p << " integer stride " << stride;
+      EXPECT_LE(rate_i, p + tol) << Layout::name << " p " << p << " stride " << stride;
+      EXPECT_NEAR(rate_i, formula, tol) << Layout::name << " p " << p << " stride " << stride;
       std::printf("%s p=%g: integer keys, stride %#llx -> measured %.4g%%\n", Layout::name.data(),
                   p, static_cast<unsigned long long>(stride), 100 * rate_i);
     }
