@@ -50,6 +50,8 @@
 namespace {
 
 using bench_common::key_len;
+using bench_common::blocked_m;
+using bench_common::blocked_options_for;
 using bench_common::key_seed;
 using bench_common::measured_fpr;
 using bench_common::non_member_count;
@@ -77,17 +79,6 @@ bloomlab::bloom_filter make_classic(std::uint64_t n) {
   const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
   return bloomlab::bloom_filter(s.m, s.k);
 }
-template <class Layout>
-std::uint64_t blocked_m(std::uint64_t n) {
-  return bloomlab::size_split_block(static_cast<double>(n), target_fpr, Layout::lanes,
-                                    Layout::lane_bits);
-}
-
-// Large filters ask for huge pages (the batched out-of-cache case is where
-// TLB misses would show).
-bloomlab::blocked_options options_for(std::uint64_t n) {
-  return bloomlab::blocked_options{n >= 1'000'000, bloomlab::code_path::automatic};
-}
 
 struct world {
   explicit world(std::uint64_t n_)
@@ -96,8 +87,8 @@ struct world {
         members(state, n_),
         strangers(state, non_member_count),
         classic(make_classic(n_)),
-        block512(blocked_m<bloomlab::split_block_512>(n_), options_for(n_)),
-        block256(blocked_m<bloomlab::split_block_256>(n_), options_for(n_)),
+        block512(blocked_m<bloomlab::split_block_512>(n_), blocked_options_for(n_)),
+        block256(blocked_m<bloomlab::split_block_256>(n_), blocked_options_for(n_)),
         libbloom(n_) {
     for (std::size_t i = 0; i < members.size(); ++i) {
       classic.add(members[i]);
@@ -124,13 +115,6 @@ struct world {
   double fpr[4] = {};
   std::vector<std::uint64_t> stranger_hashes;  // hash64 of each non-member
 };
-
-world& world_for(std::uint64_t n) {
-  static std::map<std::uint64_t, std::unique_ptr<world>> worlds;
-  auto& w = worlds[n];
-  if (!w) w = std::make_unique<world>(n);
-  return *w;
-}
 
 void set_counters(benchmark::State& st, const world& w, peer who) {
   double m = 0, k = 0;
@@ -162,8 +146,8 @@ template <class F>
 void with_fresh(world& w, peer who, F&& f) {
   switch (who) {
     case peer::classic: { bloomlab::bloom_filter x(w.classic.m(), w.classic.k()); f(x); break; }
-    case peer::block512: { bloomlab::blocked_filter x(w.block512.m(), options_for(w.n)); f(x); break; }
-    case peer::block256: { bloomlab::blocked_filter_256 x(w.block256.m(), options_for(w.n)); f(x); break; }
+    case peer::block512: { bloomlab::blocked_filter x(w.block512.m(), blocked_options_for(w.n)); f(x); break; }
+    case peer::block256: { bloomlab::blocked_filter_256 x(w.block256.m(), blocked_options_for(w.n)); f(x); break; }
     case peer::libbloom: { libbloom_filter x(w.n); f(x); break; }
   }
 }
@@ -171,7 +155,7 @@ void with_fresh(world& w, peer who, F&& f) {
 std::uint64_t add_iterations(std::uint64_t n) { return std::max(n, min_add_iterations); }
 
 void bm_add(benchmark::State& st, std::uint64_t n, peer who) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   with_fresh(w, who, [&](auto& f) {
     std::size_t i = 0;
     for (auto _ : st) {
@@ -185,7 +169,7 @@ void bm_add(benchmark::State& st, std::uint64_t n, peer who) {
 }
 
 void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   const key_set& keys = members ? w.members : w.strangers;
   with_filter(w, who, [&](const auto& f) {
     std::size_t i = 0, hits = 0;
@@ -207,7 +191,7 @@ void fill_views(std::array<std::string_view, batch_size>& views, const key_set& 
 }
 
 void bm_add_batched(benchmark::State& st, std::uint64_t n, peer who) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   with_fresh(w, who, [&](auto& f) {
     if constexpr (requires { f.add_many(std::span<const std::string_view>{}); }) {
       std::array<std::string_view, batch_size> views;
@@ -226,7 +210,7 @@ void bm_add_batched(benchmark::State& st, std::uint64_t n, peer who) {
 }
 
 void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool members) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   const key_set& keys = members ? w.members : w.strangers;
   with_filter(w, who, [&](const auto& f) {
     if constexpr (requires { f.contains_many(std::span<const std::string_view>{}, nullptr); }) {
@@ -253,7 +237,7 @@ void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool mem
 // contains_hash() per key or contains_hashes() over 1,000. What a caller
 // that already holds a 64-bit hash (or integer keys) pays.
 void bm_lookup_hashed(benchmark::State& st, std::uint64_t n, bool batched) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   const std::vector<std::uint64_t>& hs = w.stranger_hashes;
   std::size_t i = 0;
   if (!batched) {
@@ -281,34 +265,35 @@ void register_all() {
   for (std::uint64_t n : {std::uint64_t{200'000}, std::uint64_t{10'000'000}}) {
     const std::string tail = "/n:" + std::to_string(n);
     const auto its = static_cast<benchmark::IterationCount>(add_iterations(n));
-    for (bool batched : {false, true})
-      benchmark::RegisterBenchmark(
-          ((batched ? "lookup_non_member_hashed_batched/block512" : "lookup_non_member_hashed/block512") + tail).c_str(),
-          bm_lookup_hashed, n, batched)
-          ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-          ->Unit(benchmark::kNanosecond);
+    for (bool batched : {false, true}) {
+      const std::string row = batched ? "lookup_non_member_hashed_batched" : "lookup_non_member_hashed";
+      bench_common::run_as_lookup(
+          benchmark::RegisterBenchmark((row + "/block512" + tail).c_str(), bm_lookup_hashed, n,
+                                       batched),
+          repetitions, lookup_min_time_s);
+    }
     for (peer who : all_peers) {
       const std::string p = name(who);
-      benchmark::RegisterBenchmark(("add/" + p + tail).c_str(), bm_add, n, who)
-          ->Iterations(its)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-          ->Unit(benchmark::kNanosecond);
+      bench_common::run_as_add(
+          benchmark::RegisterBenchmark(("add/" + p + tail).c_str(), bm_add, n, who), repetitions,
+          its);
       for (bool members : {true, false})
-        benchmark::RegisterBenchmark(
-            ((members ? "lookup_member/" : "lookup_non_member/") + p + tail).c_str(), bm_lookup,
-            n, who, members)
-            ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-            ->Unit(benchmark::kNanosecond);
+        bench_common::run_as_lookup(
+            benchmark::RegisterBenchmark(
+                ((members ? "lookup_member/" : "lookup_non_member/") + p + tail).c_str(), bm_lookup,
+                n, who, members),
+            repetitions, lookup_min_time_s);
       if (who == peer::libbloom) continue;
-      benchmark::RegisterBenchmark(("add_batched/" + p + tail).c_str(), bm_add_batched, n, who)
-          ->Iterations(its)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-          ->Unit(benchmark::kNanosecond);
+      bench_common::run_as_add(
+          benchmark::RegisterBenchmark(("add_batched/" + p + tail).c_str(), bm_add_batched, n, who),
+          repetitions, its);
       for (bool members : {true, false})
-        benchmark::RegisterBenchmark(
-            ((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail)
-                .c_str(),
-            bm_lookup_batched, n, who, members)
-            ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-            ->Unit(benchmark::kNanosecond);
+        bench_common::run_as_lookup(
+            benchmark::RegisterBenchmark(
+                ((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail)
+                    .c_str(),
+                bm_lookup_batched, n, who, members),
+            repetitions, lookup_min_time_s);
     }
   }
 }

@@ -100,13 +100,6 @@ struct world {
   double theirs_fpr = 0;
 };
 
-world& world_for(std::uint64_t n) {
-  static std::map<std::uint64_t, std::unique_ptr<world>> worlds;
-  auto& w = worlds[n];
-  if (!w) w = std::make_unique<world>(n);
-  return *w;
-}
-
 enum class peer { bloomlab, libbloom };
 
 void set_counters(benchmark::State& st, const world& w, peer who) {
@@ -122,7 +115,7 @@ void set_counters(benchmark::State& st, const world& w, peer who) {
 // filter's size: the iteration count is fixed to n, so the run is exactly
 // the build of a full filter.
 void bm_add(benchmark::State& st, std::uint64_t n, peer who) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   std::size_t i = 0;
   if (who == peer::bloomlab) {
     bloomlab::bloom_filter f(w.ours.m(), w.ours.k());
@@ -163,14 +156,14 @@ void lookup_strangers(benchmark::State& st, Filter& f, const key_set& keys) {
 }
 
 void bm_lookup_member(benchmark::State& st, std::uint64_t n, peer who) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   if (who == peer::bloomlab) lookup_members(st, w.ours, w.members);
   else lookup_members(st, w.theirs, w.members);
   set_counters(st, w, who);
 }
 
 void bm_lookup_non_member(benchmark::State& st, std::uint64_t n, peer who) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   if (who == peer::bloomlab) lookup_strangers(st, w.ours, w.strangers);
   else lookup_strangers(st, w.theirs, w.strangers);
   set_counters(st, w, who);
@@ -184,7 +177,7 @@ void fill_views(std::array<std::string_view, batch_size>& views, const key_set& 
 
 // bm_add through add_many(): the build of a full filter, batch_size keys a call.
 void bm_add_batched(benchmark::State& st, std::uint64_t n) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   bloomlab::bloom_filter f(w.ours.m(), w.ours.k());
   std::array<std::string_view, batch_size> views;
   std::size_t i = 0;
@@ -216,14 +209,14 @@ std::size_t lookup_batched(benchmark::State& st, const bloomlab::bloom_filter& f
 }
 
 void bm_lookup_member_batched(benchmark::State& st, std::uint64_t n) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   if (lookup_batched(st, w.ours, w.members) != static_cast<std::size_t>(st.iterations()))
     st.SkipWithError("false negative");
   set_counters(st, w, peer::bloomlab);
 }
 
 void bm_lookup_non_member_batched(benchmark::State& st, std::uint64_t n) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   benchmark::DoNotOptimize(lookup_batched(st, w.ours, w.strangers));
   set_counters(st, w, peer::bloomlab);
 }

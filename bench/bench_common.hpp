@@ -6,12 +6,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/math.hpp"
 #include "bloomlab/random.hpp"
 
 namespace bench_common {
@@ -74,6 +78,42 @@ class libbloom_filter {
  private:
   struct bloom b_ {};
 };
+
+// The blocked filter's m for n keys at target_fpr, by its own formula.
+template <class Layout>
+std::uint64_t blocked_m(std::uint64_t n) {
+  return bloomlab::size_split_block(static_cast<double>(n), target_fpr, Layout::lanes,
+                                    Layout::lane_bits);
+}
+
+// Large blocked filters ask for huge pages (the batched out-of-cache case
+// is where TLB misses would show).
+inline bloomlab::blocked_options blocked_options_for(std::uint64_t n) {
+  return bloomlab::blocked_options{n >= 1'000'000, bloomlab::code_path::automatic};
+}
+
+// One World (keys and filters for n keys) per n, built on first use and
+// shared by every benchmark of that n.
+template <class World>
+World& shared_world(std::uint64_t n) {
+  static std::map<std::uint64_t, std::unique_ptr<World>> worlds;
+  auto& w = worlds[n];
+  if (!w) w = std::make_unique<World>(n);
+  return *w;
+}
+
+// How every row of bench_blocked and bench_int runs: `repetitions` times,
+// aggregates only, in ns; a lookup row for at least min_time_s, an add row
+// for exactly `iterations` keys (a fresh filter each repetition).
+inline void run_as_lookup(benchmark::internal::Benchmark* b, int repetitions, double min_time_s) {
+  b->MinTime(min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)->Unit(
+      benchmark::kNanosecond);
+}
+inline void run_as_add(benchmark::internal::Benchmark* b, int repetitions,
+                       benchmark::IterationCount iterations) {
+  b->Iterations(iterations)->Repetitions(repetitions)->DisplayAggregatesOnly(true)->Unit(
+      benchmark::kNanosecond);
+}
 
 // The share of strangers (never added) that f says "maybe" to.
 template <class Filter, class Keys>

@@ -35,6 +35,8 @@
 
 namespace {
 
+using bench_common::blocked_m;
+using bench_common::blocked_options_for;
 using bench_common::key_seed;
 using bench_common::libbloom_filter;
 using bench_common::measured_fpr;
@@ -52,14 +54,6 @@ const char* name(peer p) {
   return p == peer::block512 ? "block512" : p == peer::block256 ? "block256" : "libbloom";
 }
 
-template <class Layout>
-std::uint64_t blocked_m(std::uint64_t n) {
-  return bloomlab::size_split_block(static_cast<double>(n), target_fpr, Layout::lanes,
-                                    Layout::lane_bits);
-}
-bloomlab::blocked_options options_for(std::uint64_t n) {
-  return bloomlab::blocked_options{n >= 1'000'000, bloomlab::code_path::automatic};
-}
 
 std::vector<std::uint64_t> random_keys(std::uint64_t& state, std::size_t count) {
   std::vector<std::uint64_t> out(count);
@@ -73,8 +67,8 @@ struct world {
         state(key_seed),
         members(random_keys(state, n_)),
         strangers(random_keys(state, non_member_count)),
-        block512(blocked_m<bloomlab::split_block_512>(n_), options_for(n_)),
-        block256(blocked_m<bloomlab::split_block_256>(n_), options_for(n_)),
+        block512(blocked_m<bloomlab::split_block_512>(n_), blocked_options_for(n_)),
+        block256(blocked_m<bloomlab::split_block_256>(n_), blocked_options_for(n_)),
         libbloom(n_) {
     for (std::uint64_t x : members) {
       block512.add(x);
@@ -94,13 +88,6 @@ struct world {
   double fpr[3] = {};
 };
 
-world& world_for(std::uint64_t n) {
-  static std::map<std::uint64_t, std::unique_ptr<world>> worlds;
-  auto& w = worlds[n];
-  if (!w) w = std::make_unique<world>(n);
-  return *w;
-}
-
 template <class F>
 void with_filter(world& w, peer who, F&& f) {
   if (who == peer::block512) f(w.block512);
@@ -111,10 +98,10 @@ void with_filter(world& w, peer who, F&& f) {
 template <class F>
 void with_fresh(world& w, peer who, F&& f) {
   if (who == peer::block512) {
-    bloomlab::blocked_filter x(w.block512.m(), options_for(w.n));
+    bloomlab::blocked_filter x(w.block512.m(), blocked_options_for(w.n));
     f(x);
   } else if (who == peer::block256) {
-    bloomlab::blocked_filter_256 x(w.block256.m(), options_for(w.n));
+    bloomlab::blocked_filter_256 x(w.block256.m(), blocked_options_for(w.n));
     f(x);
   } else {
     libbloom_filter x(w.n);
@@ -133,7 +120,7 @@ void set_counters(benchmark::State& st, const world& w, peer who) {
 }
 
 void bm_add(benchmark::State& st, std::uint64_t n, peer who, bool batched) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   with_fresh(w, who, [&](auto& f) {
     std::size_t i = 0;
     if (!batched) {
@@ -155,7 +142,7 @@ void bm_add(benchmark::State& st, std::uint64_t n, peer who, bool batched) {
 }
 
 void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members, bool batched) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   const std::vector<std::uint64_t>& keys = members ? w.members : w.strangers;
   with_filter(w, who, [&](const auto& f) {
     std::size_t i = 0, hits = 0;
@@ -189,7 +176,7 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members, bo
 // No bits are made or tested, so the gap between this row and
 // int_lookup_non_member_batched/block512 is the kernel's whole cost.
 void bm_floor(benchmark::State& st, std::uint64_t n) {
-  world& w = world_for(n);
+  world& w = bench_common::shared_world<world>(n);
   const bloomlab::blocked_filter& f = w.block512;
   const std::uint64_t* words = f.words().data();
   constexpr std::size_t ahead = bloomlab::detail::batch_ahead;
@@ -214,23 +201,25 @@ void register_all() {
   for (std::uint64_t n : {std::uint64_t{200'000}, std::uint64_t{10'000'000}}) {
     const std::string tail = "/n:" + std::to_string(n);
     const auto adds = static_cast<benchmark::IterationCount>(std::max(n, min_add_iterations));
-    benchmark::RegisterBenchmark(("int_memory_floor_batched/block512" + tail).c_str(), bm_floor, n)
-        ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-        ->Unit(benchmark::kNanosecond);
+    bench_common::run_as_lookup(
+        benchmark::RegisterBenchmark(("int_memory_floor_batched/block512" + tail).c_str(), bm_floor,
+                                     n),
+        repetitions, lookup_min_time_s);
     for (peer who : all_peers) {
       const std::string p = name(who);
       for (bool batched : {false, true}) {
         if (batched && who == peer::libbloom) continue;  // libbloom has no batch call
         const std::string b = batched ? "_batched/" : "/";
-        benchmark::RegisterBenchmark(("int_add" + b + p + tail).c_str(), bm_add, n, who, batched)
-            ->Iterations(adds)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-            ->Unit(benchmark::kNanosecond);
+        bench_common::run_as_add(benchmark::RegisterBenchmark(("int_add" + b + p + tail).c_str(),
+                                                              bm_add, n, who, batched),
+                                 repetitions, adds);
         for (bool members : {true, false})
-          benchmark::RegisterBenchmark(
-              ((members ? "int_lookup_member" : "int_lookup_non_member") + b + p + tail).c_str(),
-              bm_lookup, n, who, members, batched)
-              ->MinTime(lookup_min_time_s)->Repetitions(repetitions)->DisplayAggregatesOnly(true)
-              ->Unit(benchmark::kNanosecond);
+          bench_common::run_as_lookup(
+              benchmark::RegisterBenchmark(
+                  ((members ? "int_lookup_member" : "int_lookup_non_member") + b + p + tail)
+                      .c_str(),
+                  bm_lookup, n, who, members, batched),
+              repetitions, lookup_min_time_s);
       }
     }
   }
