@@ -39,8 +39,9 @@
 // matters, by measured rates against the formula on counter keys.
 //
 // Keys: byte strings (hashed by hash64) or 64-bit integers (hashed by
-// mix64, one multiply: cheaper, and a different hash, so a filter takes one
-// kind of key). Or the caller's own 64-bit hash, through the *_hash calls.
+// mix64 = fmix64: two multiplies and no pass over bytes; a different hash,
+// so a filter takes one kind of key). Or the caller's own 64-bit hash,
+// through the *_hash calls.
 //
 // Code paths: AVX-512 (F and VL) and AVX2 kernels, the best chosen at run
 // time from what the CPU has (one binary runs everywhere), and a portable
@@ -49,10 +50,11 @@
 // its AVX-512 path runs the AVX2 kernel.
 //
 // Batches: add_many() / contains_many() (string or integer keys) and
-// add_hashes() / contains_hashes() run a pipeline: while item i is tested
-// or set, the hash of item i + 16 is made and its block prefetched, so that
-// the cache misses of 16 items overlap. One loop per code path, with the
-// kernel inlined: no call per item.
+// add_hashes() / contains_hashes() run a pipeline over arrays larger than
+// 1 MiB: while item i is tested or set, the hash of item i + 16 is made and
+// its block prefetched, so that the cache misses of 16 items overlap
+// (smaller arrays are near enough to loop straight through). One loop per
+// code path, with the kernel inlined: no call per item.
 //
 // Concurrency: add_concurrent() / add_hash_concurrent() may run on many
 // threads at once, and with contains_concurrent(), on the same filter without
@@ -149,9 +151,9 @@ class basic_blocked_filter {
   code_path path() const { return path_; }
   bool huge_pages() const { return mem_.huge_pages(); }
 
-  // The hash of a byte-string key, and of an integer key (detail::mix64:
-  // one multiply). The two kinds hash differently: build and query a filter
-  // with the same kind.
+  // The hash of a byte-string key, and of an integer key (detail::mix64,
+  // which is fmix64). The two kinds hash differently: build and query a
+  // filter with the same kind.
   static std::uint64_t hash(std::string_view x) { return detail::hash64(x); }
   static std::uint64_t hash(std::uint64_t x) { return detail::mix64(x); }
   std::uint64_t block_of(std::uint64_t h) const { return detail::block_index(h, blocks_); }
