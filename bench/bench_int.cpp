@@ -13,10 +13,11 @@
 // stream (disjoint). One iteration is one key. Rows: add (into a fresh
 // filter, max(n, 4M) keys, cycling), lookup of a member, of a non-member;
 // bloomlab's also batched (add_many / contains_many over 1,000 integer
-// keys: the prefetch pipeline). Counters: bits_per_key, k, fpr (over the
-// 1M non-members, not timed). int_memory_floor_batched: the hash, the
-// block and one load per key, no bits (bm_floor). The code path (avx512, avx2 or scalar) is
-// the one the CPU runs best, printed in the context.
+// keys; at 10M through the prefetch pipeline). Counters: bits_per_key, k,
+// fpr (over the 1M non-members, not timed). int_memory_floor_batched: the
+// hash, the block and one load per key, no bits (bm_floor). The code path
+// (avx512, avx2 or scalar) is the one the CPU runs best, printed in the
+// context.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
