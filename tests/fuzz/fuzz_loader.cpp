@@ -1,4 +1,4 @@
-// libFuzzer target for the filter-file loader (src/io/filter_file.cpp).
+// libFuzzer target for the filter-file loader (src/io/filter_decode.cpp).
 //
 // Any bytes go to decode(). It must either refuse them with format_error or
 // return a filter; AddressSanitizer and UndefinedBehaviorSanitizer watch for

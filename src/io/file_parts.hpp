@@ -1,0 +1,116 @@
+// What the encoder and the decoder of filter files share: little-endian
+// byte writing and checked reading, the hash and scheme codes, and the
+// parameter checks with their messages. Private to src/io.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "filter_file.hpp"
+
+namespace bloomlab::io::file_parts {
+
+// ---- bytes, little-endian --------------------------------------------------
+
+struct writer {
+  std::vector<std::uint8_t> out;
+  void u8(std::uint64_t v) { out.push_back(static_cast<std::uint8_t>(v)); }
+  void uint(std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void u16(std::uint64_t v) { uint(v, 2); }
+  void u32(std::uint64_t v) { uint(v, 4); }
+  void u64(std::uint64_t v) { uint(v, 8); }
+  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+  void words(std::span<const std::uint64_t> ws) {
+    for (std::uint64_t w : ws) u64(w);
+  }
+};
+
+[[noreturn]] inline void fail(const std::string& what) { throw format_error(what); }
+
+struct reader {
+  std::span<const std::uint8_t> in;
+  std::size_t pos = 0;
+
+  std::size_t left() const { return in.size() - pos; }
+  void need(std::size_t bytes, const char* field) const {
+    if (bytes > left())
+      fail("truncated: the file ends at byte " + std::to_string(in.size()) + ", inside " + field +
+           " (" + std::to_string(bytes) + " bytes needed at byte " + std::to_string(pos) + ")");
+  }
+  std::uint64_t uint(int bytes, const char* field) {
+    need(static_cast<std::size_t>(bytes), field);
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= std::uint64_t{in[pos + static_cast<std::size_t>(i)]} << (8 * i);
+    pos += static_cast<std::size_t>(bytes);
+    return v;
+  }
+  unsigned u8(const char* field) { return static_cast<unsigned>(uint(1, field)); }
+  unsigned u16(const char* field) { return static_cast<unsigned>(uint(2, field)); }
+  std::uint32_t u32(const char* field) { return static_cast<std::uint32_t>(uint(4, field)); }
+  std::uint64_t u64(const char* field) { return uint(8, field); }
+  double f64(const char* field) { return std::bit_cast<double>(uint(8, field)); }
+};
+
+// Word i of a payload of little-endian 64-bit words (bounds already checked).
+inline std::uint64_t word_at(std::span<const std::uint8_t> payload, std::size_t i) {
+  std::uint64_t v = 0;
+  for (int b = 0; b < 8; ++b) v |= std::uint64_t{payload[i * 8 + static_cast<std::size_t>(b)]} << (8 * b);
+  return v;
+}
+
+inline std::vector<std::uint64_t> words_of(std::span<const std::uint8_t> payload) {
+  std::vector<std::uint64_t> w(payload.size() / 8);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = word_at(payload, i);
+  return w;
+}
+
+// ---- codes -----------------------------------------------------------------
+
+inline unsigned hash_code(hash_fn h) { return h == hash_fn::murmur3 ? 0 : 1; }
+inline unsigned scheme_code(scheme s) {
+  switch (s) {
+    case scheme::enhanced_double: return 0;
+    case scheme::double_hashing: return 1;
+    case scheme::independent: return 2;
+  }
+  return 0;
+}
+
+inline indexer indexer_of(unsigned hash, unsigned sch) {
+  if (hash > 1) fail("unknown hash code " + std::to_string(hash) + " (known: 0 murmur3, 1 fnv1a)");
+  if (sch > 2)
+    fail("unknown scheme code " + std::to_string(sch) + " (known: 0 enhanced, 1 double, 2 independent)");
+  return {hash == 0 ? hash_fn::murmur3 : hash_fn::fnv1a,
+          sch == 0 ? scheme::enhanced_double : sch == 1 ? scheme::double_hashing : scheme::independent};
+}
+
+inline std::string n(std::uint64_t v) { return std::to_string(v); }
+
+inline void check_m(std::uint64_t m, const std::string& what) {
+  if (m < 1 || m > max_bits)
+    fail(what + "m = " + n(m) + " is out of range (1 to " + n(max_bits) + " bits)");
+}
+
+inline void check_k(unsigned k, const std::string& what) {
+  if (k < 1 || k > max_k) fail(what + "k = " + n(k) + " is out of range (1 to " + n(max_k) + ")");
+}
+
+// The payload must be exactly `words` 64-bit words; `why` says what sized it.
+inline void check_payload(std::uint64_t payload_bytes, std::uint64_t words, const std::string& why) {
+  if (payload_bytes != words * 8)
+    fail("the payload is " + n(payload_bytes) + " bytes but " + why + " needs " + n(words * 8) +
+         " bytes; the parameters do not fit the payload");
+}
+
+// No bit at or above m may be set in words of m bits.
+inline void check_tail(std::span<const std::uint64_t> words, std::uint64_t m, const std::string& what) {
+  if (m % 64 == 0 || words.empty()) return;
+  if (words.back() >> (m % 64) != 0) fail(what + "bits are set past m = " + n(m));
+}
+
+}  // namespace bloomlab::io::file_parts

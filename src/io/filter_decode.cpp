@@ -1,0 +1,261 @@
+// Decoding a filter file: the header read field by field, then each kind
+// built from its parameters and payload, every value checked first
+// (filter_file.hpp says what decode() promises).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "bloomlab/bloom_bits.hpp"
+#include "bloomlab/math.hpp"
+#include "file_parts.hpp"
+#include "filter_file.hpp"
+
+namespace bloomlab::io {
+
+using namespace file_parts;
+
+namespace {
+
+// ---- decode ------------------------------------------------------------------
+
+struct raw_stage {
+  std::uint64_t m, capacity, n;
+  unsigned k;
+  double p;
+};
+
+struct raw_header {
+  kind k;
+  std::uint64_t m = 0, buckets = 0, blocks = 0, kick_seed = 0;
+  unsigned kk = 0, hash = 0, sch = 0, width = 0, fingerprint = 0, slots = 0, block_bits = 0;
+  std::uint32_t kicks = 0;
+  double n0 = 0, p0 = 0, growth = 0, tighten = 0;
+  unsigned prime = 0;
+  std::vector<raw_stage> stages;
+};
+
+filter_file build_classic(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  check_m(h.m, "");
+  check_k(h.kk, "");
+  const indexer idx = indexer_of(h.hash, h.sch);
+  check_payload(payload.size(), (h.m + 63) / 64, "m = " + n(h.m) + " bits");
+  const auto words = words_of(payload);
+  check_tail(words, h.m, "");
+  return {bloom_from_words(h.m, h.kk, idx, words), items};
+}
+
+filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  check_m(h.m, "");
+  check_k(h.kk, "");
+  const indexer idx = indexer_of(h.hash, h.sch);
+  if (h.width < 1 || h.width > counter_width_max)
+    fail("counter width " + n(h.width) + " is out of range (1 to " + n(counter_width_max) + " bits)");
+  const std::uint64_t per_word = 64 / h.width;
+  const std::uint64_t words = (h.m + per_word - 1) / per_word;
+  check_payload(payload.size(), words, "m = " + n(h.m) + " counters of " + n(h.width) + " bits");
+  counting_filter f(h.m, h.kk, h.width, idx);
+  const std::uint64_t mask = (std::uint64_t{1} << h.width) - 1;
+  for (std::uint64_t wi = 0; wi < words; ++wi) {
+    std::uint64_t w = word_at(payload, static_cast<std::size_t>(wi));
+    const std::uint64_t first = wi * per_word;
+    const std::uint64_t here = std::min(per_word, h.m - first);
+    for (std::uint64_t j = 0; j < here; ++j, w >>= h.width) {
+      const auto c = static_cast<unsigned>(w & mask);
+      if (c != 0) f.set_count(first + j, c);
+    }
+    // Whatever remains past the last counter of the word must be zero.
+    if (here * h.width < 64 && w != 0) fail("bits are set outside the counters in payload word " + n(wi));
+  }
+  f.set_items(items);
+  return {std::move(f), items};
+}
+
+filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  if (h.buckets < 1 || h.buckets > max_buckets || !std::has_single_bit(h.buckets))
+    fail("bucket count " + n(h.buckets) + " is not a power of two from 1 to " + n(max_buckets));
+  if (h.fingerprint < 4 || h.fingerprint > 32)
+    fail("fingerprint size " + n(h.fingerprint) + " bits is out of range (4 to 32)");
+  if (h.slots != cuckoo_slots)
+    fail("buckets of " + n(h.slots) + " slots are not supported (this bloomlab uses " + n(cuckoo_slots) + ")");
+  if (h.kicks > max_kicks) fail("max kicks " + n(h.kicks) + " is out of range (0 to " + n(max_kicks) + ")");
+  const std::uint64_t slots = h.buckets * cuckoo_slots;
+  if (payload.size() != slots * 4)
+    fail("the payload is " + n(payload.size()) + " bytes but " + n(h.buckets) + " buckets of " +
+         n(cuckoo_slots) + " slots need " + n(slots * 4) + " bytes; the parameters do not fit the payload");
+  cuckoo_filter f(h.buckets, h.fingerprint, h.kicks, h.kick_seed);
+  const std::uint64_t top = h.fingerprint == 32 ? 0xffffffffull : (std::uint64_t{1} << h.fingerprint) - 1;
+  for (std::uint64_t i = 0; i < slots; ++i) {
+    std::uint32_t v = 0;
+    for (int b = 0; b < 4; ++b) v |= std::uint32_t{payload[i * 4 + static_cast<std::size_t>(b)]} << (8 * b);
+    if (v > top)
+      fail("slot " + n(i) + " holds " + n(v) + ", wider than a " + n(h.fingerprint) + "-bit fingerprint");
+    if (v != 0) f.set_slot(i / cuckoo_slots, static_cast<unsigned>(i % cuckoo_slots), v);
+  }
+  if (f.items() != items)
+    fail("the item count says " + n(items) + " but " + n(f.items()) + " slots hold fingerprints");
+  return {std::move(f), items, h.kick_seed};
+}
+
+filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  if (!(h.n0 >= 1 && h.n0 <= max_n0) || h.n0 != std::floor(h.n0))
+    fail("first capacity n0 is not a whole number from 1 to 1e15");
+  if (!(h.p0 > 0 && h.p0 < 1)) fail("first rate p0 is not between 0 and 1");
+  if (!(h.growth >= 1 && h.growth <= 1e3)) fail("growth factor is out of range (1 to 1000)");
+  if (!(h.tighten > 0 && h.tighten < 1)) fail("tightening ratio is not between 0 and 1");
+  if (h.prime > 1) fail("the prime flag is " + n(h.prime) + " (known: 0 or 1)");
+  const indexer idx = indexer_of(h.hash, h.sch);
+  if (h.stages.empty()) fail("a scalable filter needs at least one stage; the file has none");
+  // Each stage must be the one grow() would have made, and fit the payload.
+  std::uint64_t words = 0, total = 0;
+  for (std::size_t i = 0; i < h.stages.size(); ++i) {
+    const raw_stage& s = h.stages[i];
+    const std::string at = "stage " + n(i) + ": ";
+    check_m(s.m, at);
+    check_k(s.k, at);
+    const double di = static_cast<double>(i);
+    const double cap = std::floor(h.n0 * std::pow(h.growth, di));
+    const double p = h.p0 * std::pow(h.tighten, di);
+    if (!(cap >= 1 && cap <= max_n0) || !(p > 0) || !(cap * bits_per_item(p) < static_cast<double>(max_bits)))
+      fail(at + "its planned capacity and rate give more than " + n(max_bits) + " bits");
+    if (s.capacity != static_cast<std::uint64_t>(cap) || std::bit_cast<std::uint64_t>(s.p) != std::bit_cast<std::uint64_t>(p))
+      fail(at + "capacity " + n(s.capacity) + " and rate do not follow from n0, p0, growth and tightening");
+    const sizing sz = size_for(cap, p, h.prime == 1);
+    if (sz.m != s.m || sz.k != s.k)
+      fail(at + "m = " + n(s.m) + ", k = " + n(s.k) + " but its capacity and rate size it to m = " + n(sz.m) +
+           ", k = " + n(sz.k));
+    if (s.n > s.capacity) fail(at + "holds " + n(s.n) + " items, more than its capacity " + n(s.capacity));
+    if (i + 1 < h.stages.size() && s.n != s.capacity)
+      fail(at + "holds " + n(s.n) + " of " + n(s.capacity) + " items; only the last stage may be partly full");
+    words += (s.m + 63) / 64;
+    total += s.n;
+  }
+  check_payload(payload.size(), words, n(h.stages.size()) + " stages");
+  if (total != items) fail("the item count says " + n(items) + " but the stages hold " + n(total));
+  scalable_params sp{h.n0, h.p0, h.growth, h.tighten, h.prime == 1, idx};
+  std::vector<scalable_stage> stages;
+  stages.reserve(h.stages.size());
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < h.stages.size(); ++i) {
+    const raw_stage& s = h.stages[i];
+    const std::size_t count = static_cast<std::size_t>((s.m + 63) / 64);
+    const auto ws = words_of(payload.subspan(at * 8, count * 8));
+    at += count;
+    check_tail(ws, s.m, "stage " + n(i) + ": ");
+    stages.push_back({bloom_from_words(s.m, s.k, idx, ws), s.capacity, s.p, s.n});
+  }
+  return {scalable_filter::from_stages(sp, std::move(stages)), items};
+}
+
+template <class Layout>
+filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  if (h.blocks < 1 || h.blocks > max_bits / Layout::block_bits)
+    fail("block count " + n(h.blocks) + " is out of range (1 to " + n(max_bits / Layout::block_bits) + ")");
+  const std::uint64_t words = h.blocks * Layout::words;
+  check_payload(payload.size(), words, n(h.blocks) + " blocks of " + n(Layout::block_bits) + " bits");
+  basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits);
+  const std::span<std::uint64_t> out = f.words_to_restore();
+  for (std::size_t i = 0; i < words; ++i) out[i] = word_at(payload, i);
+  return {std::move(f), items};
+}
+
+raw_header read_params(reader& r, kind k) {
+  raw_header h;
+  h.k = k;
+  switch (k) {
+    case kind::classic:
+    case kind::counting:
+      h.m = r.u64("m");
+      h.kk = r.u8("k");
+      h.hash = r.u8("the hash code");
+      h.sch = r.u8("the scheme code");
+      if (k == kind::counting) h.width = r.u8("the counter width");
+      break;
+    case kind::cuckoo:
+      h.buckets = r.u64("the bucket count");
+      h.fingerprint = r.u8("the fingerprint size");
+      h.slots = r.u8("the slots per bucket");
+      h.kicks = r.u32("max kicks");
+      h.kick_seed = r.u64("the kick seed");
+      break;
+    case kind::scalable: {
+      h.n0 = r.f64("n0");
+      h.p0 = r.f64("p0");
+      h.growth = r.f64("the growth factor");
+      h.tighten = r.f64("the tightening ratio");
+      h.prime = r.u8("the prime flag");
+      h.hash = r.u8("the hash code");
+      h.sch = r.u8("the scheme code");
+      const std::uint32_t count = r.u32("the stage count");
+      if (count > max_stages)
+        fail("stage count " + n(count) + " is out of range (1 to " + n(max_stages) + ")");
+      constexpr std::size_t stage_bytes = 8 + 1 + 8 + 8 + 8;
+      r.need(count * stage_bytes, "the stage table");
+      h.stages.reserve(count);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        raw_stage s{};
+        s.m = r.u64("a stage's m");
+        s.k = r.u8("a stage's k");
+        s.capacity = r.u64("a stage's capacity");
+        s.p = r.f64("a stage's rate");
+        s.n = r.u64("a stage's item count");
+        h.stages.push_back(s);
+      }
+      break;
+    }
+    case kind::blocked:
+      h.block_bits = r.u16("the block size");
+      h.blocks = r.u64("the block count");
+      break;
+  }
+  return h;
+}
+
+}  // namespace
+
+filter_file decode(std::span<const std::uint8_t> bytes) {
+  reader r{bytes};
+  const std::size_t head = std::min<std::size_t>(bytes.size(), 8);
+  if (head > 0 && std::memcmp(bytes.data(), magic, head) != 0)
+    fail("not a bloomlab filter file (bad magic: it does not start with \"BLOOMLAB\")");
+  r.need(8, "the magic");
+  r.pos = 8;
+  const unsigned version = r.u16("the format version");
+  if (version != format_version)
+    fail("unsupported format version " + n(version) + "; this bloomlab reads version " + n(format_version));
+  const unsigned code = r.u8("the kind");
+  if (code < 1 || code > 5)
+    fail("unknown kind code " + n(code) + " (known: 1 classic, 2 counting, 3 cuckoo, 4 scalable, 5 blocked)");
+  const raw_header h = read_params(r, static_cast<kind>(code));
+  const std::uint64_t items = r.u64("the item count");
+  const std::uint64_t length = r.u64("the payload length");
+  if (length > r.left() || r.left() - length < 4)
+    fail("truncated: the payload should be " + n(length) + " bytes and a 4-byte checksum, but only " +
+         n(r.left()) + " bytes remain");
+  if (r.left() - length > 4)
+    fail(n(r.left() - length - 4) + " unexpected bytes after the checksum");
+  const std::span<const std::uint8_t> payload = bytes.subspan(r.pos, static_cast<std::size_t>(length));
+  r.pos += static_cast<std::size_t>(length);
+  const std::uint32_t stored = r.u32("the checksum");
+  const std::uint32_t actual = crc32(bytes.first(bytes.size() - 4));
+  if (stored != actual) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "checksum mismatch: the file says %08x, its bytes give %08x (corrupt file)",
+                  stored, actual);
+    fail(buf);
+  }
+  switch (h.k) {
+    case kind::classic: return build_classic(h, payload, items);
+    case kind::counting: return build_counting(h, payload, items);
+    case kind::cuckoo: return build_cuckoo(h, payload, items);
+    case kind::scalable: return build_scalable(h, payload, items);
+    case kind::blocked:
+      if (h.block_bits == 512) return build_blocked<split_block_512>(h, payload, items);
+      if (h.block_bits == 256) return build_blocked<split_block_256>(h, payload, items);
+      fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
+  }
+  fail("unknown kind");
+}
+
+}  // namespace bloomlab::io
