@@ -49,7 +49,6 @@
 
 namespace {
 
-using bench_common::key_len;
 using bench_common::blocked_m;
 using bench_common::blocked_options_for;
 using bench_common::key_seed;
@@ -57,7 +56,6 @@ using bench_common::measured_fpr;
 using bench_common::non_member_count;
 using bench_common::key_set;
 using bench_common::libbloom_filter;
-using bench_common::target_fpr;
 
 constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
 constexpr std::uint64_t min_add_iterations = 4'000'000;
@@ -75,18 +73,13 @@ const char* name(peer p) {
   return "?";
 }
 
-bloomlab::bloom_filter make_classic(std::uint64_t n) {
-  const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
-  return bloomlab::bloom_filter(s.m, s.k);
-}
-
 struct world {
   explicit world(std::uint64_t n_)
       : n(n_),
         state(key_seed),
         members(state, n_),
         strangers(state, non_member_count),
-        classic(make_classic(n_)),
+        classic(bench_common::classic_for(n_)),
         block512(blocked_m<bloomlab::split_block_512>(n_), blocked_options_for(n_)),
         block256(blocked_m<bloomlab::split_block_256>(n_), blocked_options_for(n_)),
         libbloom(n_) {

@@ -55,22 +55,15 @@
 
 namespace {
 
-using bench_common::key_len;
 using bench_common::key_seed;
 using bench_common::measured_fpr;
 using bench_common::non_member_count;
 using bench_common::key_set;
 using bench_common::libbloom_filter;
-using bench_common::target_fpr;
 
 // Keys per add_many() / contains_many() call; divides 1M and 10M, so a fixed
 // iteration count of n is exactly n / batch_size calls.
 constexpr std::size_t batch_size = 1000;
-
-bloomlab::bloom_filter make_bloomlab(std::uint64_t n) {
-  const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
-  return bloomlab::bloom_filter(s.m, s.k);
-}
 
 // Everything the benchmarks at one n share: keys, both filters holding the
 // n members, and the rate each filter measured on the non-members.
@@ -80,7 +73,7 @@ struct world {
         state(key_seed),
         members(state, n_),
         strangers(state, non_member_count),
-        ours(make_bloomlab(n_)),
+        ours(bench_common::classic_for(n_)),
         theirs(n_) {
     for (std::size_t i = 0; i < members.size(); ++i) {
       ours.add(members[i]);

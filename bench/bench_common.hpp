@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/random.hpp"
 
@@ -78,6 +79,12 @@ class libbloom_filter {
  private:
   struct bloom b_ {};
 };
+
+// The classic filter for n keys at target_fpr: size_for's m and k.
+inline bloomlab::bloom_filter classic_for(std::uint64_t n) {
+  const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(n), target_fpr, false);
+  return bloomlab::bloom_filter(s.m, s.k);
+}
 
 // The blocked filter's m for n keys at target_fpr, by its own formula.
 template <class Layout>
