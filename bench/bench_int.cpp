@@ -42,7 +42,6 @@ using bench_common::key_seed;
 using bench_common::libbloom_filter;
 using bench_common::measured_fpr;
 using bench_common::non_member_count;
-using bench_common::target_fpr;
 
 constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
 constexpr std::uint64_t min_add_iterations = 4'000'000;
