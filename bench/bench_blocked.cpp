@@ -57,7 +57,7 @@ using bench_common::non_member_count;
 using bench_common::key_set;
 using bench_common::libbloom_filter;
 
-constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
+using bench_common::batch_size;
 constexpr std::uint64_t min_add_iterations = 4'000'000;
 
 enum class peer { classic, block512, block256, libbloom };
@@ -178,23 +178,11 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members) {
   set_counters(st, w, who);
 }
 
-void fill_views(std::array<std::string_view, batch_size>& views, const key_set& keys,
-                std::size_t first) {
-  for (std::size_t j = 0; j < batch_size; ++j) views[j] = keys[first + j];
-}
-
 void bm_add_batched(benchmark::State& st, std::uint64_t n, peer who) {
   world& w = bench_common::shared_world<world>(n);
   with_fresh(w, who, [&](auto& f) {
     if constexpr (requires { f.add_many(std::span<const std::string_view>{}); }) {
-      std::array<std::string_view, batch_size> views;
-      std::size_t i = 0;
-      while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
-        fill_views(views, w.members, i);
-        f.add_many(views);
-        i += batch_size;
-        if (i == w.n) i = 0;
-      }
+      bench_common::add_batched(st, f, w.members);
       benchmark::ClobberMemory();
       if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
     }
@@ -207,17 +195,7 @@ void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool mem
   const key_set& keys = members ? w.members : w.strangers;
   with_filter(w, who, [&](const auto& f) {
     if constexpr (requires { f.contains_many(std::span<const std::string_view>{}, nullptr); }) {
-      std::array<std::string_view, batch_size> views;
-      bool out[batch_size];
-      std::size_t i = 0, hits = 0;
-      while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
-        fill_views(views, keys, i);
-        f.contains_many(views, out);
-        benchmark::DoNotOptimize(out);
-        for (bool r : out) hits += r;
-        i += batch_size;
-        if (i == keys.size()) i = 0;
-      }
+      const std::size_t hits = bench_common::lookup_batched(st, f, keys);
       if (members && hits != static_cast<std::size_t>(st.iterations()))
         st.SkipWithError("false negative");
     }

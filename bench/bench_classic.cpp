@@ -61,9 +61,7 @@ using bench_common::non_member_count;
 using bench_common::key_set;
 using bench_common::libbloom_filter;
 
-// Keys per add_many() / contains_many() call; divides 1M and 10M, so a fixed
-// iteration count of n is exactly n / batch_size calls.
-constexpr std::size_t batch_size = 1000;
+using bench_common::batch_size;
 
 // Everything the benchmarks at one n share: keys, both filters holding the
 // n members, and the rate each filter measured on the non-members.
@@ -162,55 +160,26 @@ void bm_lookup_non_member(benchmark::State& st, std::uint64_t n, peer who) {
   set_counters(st, w, who);
 }
 
-// The views of keys[first .. first + batch_size).
-void fill_views(std::array<std::string_view, batch_size>& views, const key_set& keys,
-                std::size_t first) {
-  for (std::size_t j = 0; j < batch_size; ++j) views[j] = keys[first + j];
-}
-
 // bm_add through add_many(): the build of a full filter, batch_size keys a call.
 void bm_add_batched(benchmark::State& st, std::uint64_t n) {
   world& w = bench_common::shared_world<world>(n);
   bloomlab::bloom_filter f(w.ours.m(), w.ours.k());
-  std::array<std::string_view, batch_size> views;
-  std::size_t i = 0;
-  while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
-    fill_views(views, w.members, i);
-    f.add_many(views);
-    i += batch_size;
-  }
+  bench_common::add_batched(st, f, w.members);
   benchmark::DoNotOptimize(f.words().data());
   if (f.bits_set() != w.ours.bits_set()) st.SkipWithError("rebuilt filter differs");
   set_counters(st, w, peer::bloomlab);
 }
 
-// Lookups through contains_many(), cycling over keys; returns the "maybe"s.
-std::size_t lookup_batched(benchmark::State& st, const bloomlab::bloom_filter& f,
-                           const key_set& keys) {
-  std::array<std::string_view, batch_size> views;
-  bool out[batch_size];
-  std::size_t i = 0, hits = 0;
-  while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
-    fill_views(views, keys, i);
-    f.contains_many(views, out);
-    benchmark::DoNotOptimize(out);
-    for (bool r : out) hits += r;
-    i += batch_size;
-    if (i == keys.size()) i = 0;
-  }
-  return hits;
-}
-
 void bm_lookup_member_batched(benchmark::State& st, std::uint64_t n) {
   world& w = bench_common::shared_world<world>(n);
-  if (lookup_batched(st, w.ours, w.members) != static_cast<std::size_t>(st.iterations()))
+  if (bench_common::lookup_batched(st, w.ours, w.members) != static_cast<std::size_t>(st.iterations()))
     st.SkipWithError("false negative");
   set_counters(st, w, peer::bloomlab);
 }
 
 void bm_lookup_non_member_batched(benchmark::State& st, std::uint64_t n) {
   world& w = bench_common::shared_world<world>(n);
-  benchmark::DoNotOptimize(lookup_batched(st, w.ours, w.strangers));
+  benchmark::DoNotOptimize(bench_common::lookup_batched(st, w.ours, w.strangers));
   set_counters(st, w, peer::bloomlab);
 }
 
@@ -222,53 +191,32 @@ constexpr double lookup_min_time_s = 0.3;
 void register_all() {
   const peer peers[] = {peer::bloomlab, peer::libbloom};
   for (std::uint64_t n : {std::uint64_t{1'000'000}, std::uint64_t{10'000'000}}) {
-    for (peer who : peers) {
-      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
-      const std::string tail = "/n:" + std::to_string(n);
-      benchmark::RegisterBenchmark(("add/" + name + tail).c_str(), bm_add, n, who)
-          ->Iterations(static_cast<benchmark::IterationCount>(n))
-          ->Repetitions(repetitions)
-          ->DisplayAggregatesOnly(true)
-          ->Unit(benchmark::kNanosecond);
-    }
-    for (peer who : peers) {
-      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
-      const std::string tail = "/n:" + std::to_string(n);
-      benchmark::RegisterBenchmark(("lookup_member/" + name + tail).c_str(), bm_lookup_member,
-                                   n, who)
-          ->MinTime(lookup_min_time_s)
-          ->Repetitions(repetitions)
-          ->DisplayAggregatesOnly(true)
-          ->Unit(benchmark::kNanosecond);
-    }
-    for (peer who : peers) {
-      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
-      const std::string tail = "/n:" + std::to_string(n);
-      benchmark::RegisterBenchmark(("lookup_non_member/" + name + tail).c_str(),
-                                   bm_lookup_non_member, n, who)
-          ->MinTime(lookup_min_time_s)
-          ->Repetitions(repetitions)
-          ->DisplayAggregatesOnly(true)
-          ->Unit(benchmark::kNanosecond);
-    }
     const std::string tail = "/n:" + std::to_string(n);
-    benchmark::RegisterBenchmark(("add_batched/bloomlab" + tail).c_str(), bm_add_batched, n)
-        ->Iterations(static_cast<benchmark::IterationCount>(n))
-        ->Repetitions(repetitions)
-        ->DisplayAggregatesOnly(true)
-        ->Unit(benchmark::kNanosecond);
-    benchmark::RegisterBenchmark(("lookup_member_batched/bloomlab" + tail).c_str(),
-                                 bm_lookup_member_batched, n)
-        ->MinTime(lookup_min_time_s)
-        ->Repetitions(repetitions)
-        ->DisplayAggregatesOnly(true)
-        ->Unit(benchmark::kNanosecond);
-    benchmark::RegisterBenchmark(("lookup_non_member_batched/bloomlab" + tail).c_str(),
-                                 bm_lookup_non_member_batched, n)
-        ->MinTime(lookup_min_time_s)
-        ->Repetitions(repetitions)
-        ->DisplayAggregatesOnly(true)
-        ->Unit(benchmark::kNanosecond);
+    for (peer who : peers) {
+      const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
+      bench_common::run_as_add(
+          benchmark::RegisterBenchmark(("add/" + name + tail).c_str(), bm_add, n, who), repetitions,
+          static_cast<benchmark::IterationCount>(n));
+      bench_common::run_as_lookup(
+          benchmark::RegisterBenchmark(("lookup_member/" + name + tail).c_str(), bm_lookup_member,
+                                       n, who),
+          repetitions, lookup_min_time_s);
+      bench_common::run_as_lookup(
+          benchmark::RegisterBenchmark(("lookup_non_member/" + name + tail).c_str(),
+                                       bm_lookup_non_member, n, who),
+          repetitions, lookup_min_time_s);
+    }
+    bench_common::run_as_add(
+        benchmark::RegisterBenchmark(("add_batched/bloomlab" + tail).c_str(), bm_add_batched, n),
+        repetitions, static_cast<benchmark::IterationCount>(n));
+    bench_common::run_as_lookup(
+        benchmark::RegisterBenchmark(("lookup_member_batched/bloomlab" + tail).c_str(),
+                                     bm_lookup_member_batched, n),
+        repetitions, lookup_min_time_s);
+    bench_common::run_as_lookup(
+        benchmark::RegisterBenchmark(("lookup_non_member_batched/bloomlab" + tail).c_str(),
+                                     bm_lookup_non_member_batched, n),
+        repetitions, lookup_min_time_s);
   }
 }
 
@@ -279,6 +227,7 @@ int main(int argc, char** argv) {
   return bench_common::run_side_by_side(
       argc, argv,
       {{"keys", "16-char hex of distinct splitmix64 values, seed " + std::to_string(key_seed)},
-       {"non_members", std::to_string(non_member_count) + " (fpr counter measured over all of them)"},
+       {"non_members",
+        std::to_string(non_member_count) + " (fpr counter measured over all of them)"},
        {"target_fpr", "0.01"}});
 }

@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <bloom.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -109,7 +110,7 @@ World& shared_world(std::uint64_t n) {
   return *w;
 }
 
-// How every row of bench_blocked and bench_int runs: `repetitions` times,
+// How every row of the benchmarks runs: `repetitions` times,
 // aggregates only, in ns; a lookup row for at least min_time_s, an add row
 // for exactly `iterations` keys (a fresh filter each repetition).
 inline void run_as_lookup(benchmark::internal::Benchmark* b, int repetitions, double min_time_s) {
@@ -120,6 +121,49 @@ inline void run_as_add(benchmark::internal::Benchmark* b, int repetitions,
                        benchmark::IterationCount iterations) {
   b->Iterations(iterations)->Repetitions(repetitions)->DisplayAggregatesOnly(true)->Unit(
       benchmark::kNanosecond);
+}
+
+// Keys per add_many() / contains_many() call in the batched rows; divides
+// every n and key count the benchmarks use (200k, 1M, 4M, 10M), so a batch
+// never runs past the end of the keys.
+constexpr std::size_t batch_size = 1000;
+
+// The views of keys[first .. first + batch_size).
+inline void fill_views(std::array<std::string_view, batch_size>& views, const key_set& keys,
+                       std::size_t first) {
+  for (std::size_t j = 0; j < batch_size; ++j) views[j] = keys[first + j];
+}
+
+// A batched add row: f.add_many() over keys, batch_size a call, cycling;
+// each key one counted iteration.
+template <class Filter>
+void add_batched(benchmark::State& st, Filter& f, const key_set& keys) {
+  std::array<std::string_view, batch_size> views;
+  std::size_t i = 0;
+  while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
+    fill_views(views, keys, i);
+    f.add_many(views);
+    i += batch_size;
+    if (i == keys.size()) i = 0;
+  }
+}
+
+// A batched lookup row: f.contains_many() over keys, cycling; returns the
+// number of "maybe"s.
+template <class Filter>
+std::size_t lookup_batched(benchmark::State& st, const Filter& f, const key_set& keys) {
+  std::array<std::string_view, batch_size> views;
+  bool out[batch_size];
+  std::size_t i = 0, hits = 0;
+  while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
+    fill_views(views, keys, i);
+    f.contains_many(views, out);
+    benchmark::DoNotOptimize(out);
+    for (bool r : out) hits += r;
+    i += batch_size;
+    if (i == keys.size()) i = 0;
+  }
+  return hits;
 }
 
 // The share of strangers (never added) that f says "maybe" to.

@@ -43,7 +43,7 @@ using bench_common::libbloom_filter;
 using bench_common::measured_fpr;
 using bench_common::non_member_count;
 
-constexpr std::size_t batch_size = 1000;  // divides n, 4M and 1M
+using bench_common::batch_size;
 constexpr std::uint64_t min_add_iterations = 4'000'000;
 constexpr int repetitions = 3;
 constexpr double lookup_min_time_s = 0.2;
