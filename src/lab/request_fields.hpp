@@ -18,15 +18,33 @@ namespace bloomlab::lab::request {
 
 using json = nlohmann::json;
 
-// JSON text that is safe to put in a message: at most about 100 bytes, cut
-// at a character boundary.
-inline std::string shorten(std::string s) {
+// Text that is safe to put in a message: control characters written as
+// \u0000 (a NUL would end the text wherever it is shown as a C string), and
+// at most about 100 bytes, cut at a character boundary.
+inline std::string shorten(std::string_view s) {
   constexpr std::size_t most = 100;
-  if (s.size() <= most) return s;
-  std::size_t cut = most;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
-  s.resize(cut);
-  return s + "...";
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const bool control = c < 0x20 || c == 0x7f;
+    if (out.size() + (control ? 6 : 1) > most) {
+      // Drop a character cut in two: its lead byte and what follows it.
+      if ((c & 0xc0) == 0x80) {
+        while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xc0) == 0x80) out.pop_back();
+        if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xc0) out.pop_back();
+      }
+      return out + "...";
+    }
+    if (control) {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
 }
 
 inline std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -53,7 +71,7 @@ class fields {
     for (const auto& [key, value] : j_.items()) {
       bool known = false;
       for (const char* n : names) known = known || key == n;
-      if (!known) refuse(key, shorten(text_of(value)), "is not a field of " + std::string(op) + "; allowed: " + list);
+      if (!known) refuse(shorten(key), shorten(text_of(value)), "is not a field of " + std::string(op) + "; allowed: " + list);
     }
   }
 

@@ -1,5 +1,6 @@
 #include "requests.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <initializer_list>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -268,34 +270,85 @@ std::string error_json(const std::string& field, const std::string& value, const
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// How deep lists and objects lie inside one another in JSON text, counted
+// without parsing (brackets inside strings do not count). Exact for valid
+// JSON; for anything else, a count the parser refuses anyway.
+std::uint64_t nesting(std::string_view text) {
+  std::uint64_t depth = 0, most = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      most = std::max(most, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return most;
+}
+
+json parse_request(std::string_view text) {
+  if (const std::uint64_t depth = nesting(text); depth > max_request_depth)
+    throw input_error("", shorten(text),
+                      "the request nests lists and objects " + thousands(depth) + " deep; allowed: at most " +
+                          std::to_string(max_request_depth) + " deep");
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at ...".
+    std::string why = e.what();
+    if (const auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);
+    throw input_error("", shorten(text), "the request is not valid JSON: " + why);
+  }
+}
+
+const operation& find_operation(std::string_view op) {
+  for (const operation& o : operations)
+    if (op == o.name) return o;
+  std::string list;
+  for (const operation& o : operations) list += (list.empty() ? "" : ", ") + std::string(o.name);
+  throw input_error("", shorten(op), "'" + shorten(op) + "' is not an operation; allowed: " + list);
+}
+
+constexpr const char* no_memory = "not enough memory for this request; try a smaller m, fewer items or fewer probes";
+
+// The error object for a failure that is not the request's fault. Building
+// it may itself run out of memory; then a fixed text answers.
+std::string failure_json(std::string_view op, const std::string& message) noexcept {
+  try {
+    return error_json("", "", shorten(op) + ": " + message);
+  } catch (...) {
+    return R"({"error":{"field":null,"value":"","message":"not enough memory for this request"}})";
+  }
+}
+
 }  // namespace
 
 std::string run_request(std::string_view op, std::string_view request_json) {
   try {
-    const operation* found = nullptr;
-    for (const operation& o : operations)
-      if (op == o.name) found = &o;
-    if (!found) {
-      std::string list;
-      for (const operation& o : operations) list += (list.empty() ? "" : ", ") + std::string(o.name);
-      throw input_error("", std::string(op), "'" + std::string(op) + "' is not an operation; allowed: " + list);
-    }
-    json request;
-    try {
-      request = json::parse(request_json);
-    } catch (const json::parse_error& e) {
-      // e.what() is "[json.exception.parse_error.101] parse error at ...".
-      std::string why = e.what();
-      if (const auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);
-      throw input_error("", shorten(std::string(request_json)), "the request is not valid JSON: " + why);
-    }
-    return found->run(request);
+    const operation& found = find_operation(op);
+    return found.run(parse_request(request_json));
   } catch (const input_error& e) {
-    return error_json(e.field, e.value, e.what());
+    try {
+      return error_json(e.field, e.value, e.what());
+    } catch (...) {
+      return failure_json(op, "not enough memory for this request");
+    }
   } catch (const std::bad_alloc&) {
-    return error_json("", "", "not enough memory for this request; try a smaller m or fewer probes");
+    return failure_json(op, no_memory);
+  } catch (const std::length_error&) {
+    // A container asked for more than it can ever hold; what() is only
+    // "vector" or "basic_string".
+    return failure_json(op, no_memory);
   } catch (const std::exception& e) {
-    return error_json("", "", e.what());
+    return failure_json(op, std::string("the request could not be computed (internal error: ") + e.what() + ")");
+  } catch (...) {
+    return failure_json(op, "the request could not be computed (internal error)");
   }
 }
 

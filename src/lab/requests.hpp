@@ -13,7 +13,8 @@
 //   {"error":{"field":"m","value":"0","message":"m: '0' is out of range; allowed: ..."}}
 //
 // with "field": null when the refusal is about no one field (the request is
-// not JSON, or names no operation).
+// not JSON, nests too deep, or names no operation). A value in a message is
+// cut to about 100 bytes, with control characters written as \u0000.
 //
 // Operations and their fields (? = optional; = default):
 //   size       n, p, prime=false
@@ -54,6 +55,11 @@ inline constexpr std::uint64_t max_growing_probes = 100'000;    // growing: prob
 inline constexpr std::uint64_t max_growing_lookups = 4'000'000;  // growing: rows * probes
 inline constexpr std::uint64_t max_growing_stages = 64;         // growing: stages n items may need
 inline constexpr std::uint64_t max_growing_bits = std::uint64_t{1} << 26;  // growing: bits of all stages
+
+// Limits of every request. Lists and objects may lie at most max_request_depth
+// inside one another (a request needs 2: an object of lists); deeper text is
+// refused before it is parsed, as nothing then walks a value deeper than that.
+inline constexpr std::uint64_t max_request_depth = 32;
 
 // The report of operation `op` on `request_json`, or the error object.
 // Never throws.

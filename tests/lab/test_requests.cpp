@@ -266,3 +266,37 @@ TEST(RequestErrors, NotJsonOrNoSuchOperation) {
   const json cut = error_of("analyze", long_bad);
   EXPECT_LE(cut.value("value", "").size(), 110u);
 }
+
+TEST(RequestErrors, NestingDeeperThanTheLimitIsRefusedBeforeParsing) {
+  // Lists and objects max_request_depth deep are JSON like any other; one
+  // more level is refused, wherever it lies, and so is a request 10,000 deep
+  // (whose parse and dump would recurse that deep).
+  const auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  const std::size_t most = lab::max_request_depth;
+  expect_refused("analyze", R"({"m": )" + nested(most - 1) + R"(, "n": 10, "k": 3})", "m", {"not a single value"});
+  for (const std::string& deep : {R"({"m": )" + nested(most) + "}", nested(10'000), R"({"items": [)" + nested(10'000) + "]}",
+                                  std::string(10'000, '{'), R"({"a": {"b": )" + nested(most - 1) + "}}"}) {
+    const json e = error_of("measure", deep);
+    EXPECT_TRUE(e["field"].is_null());
+    EXPECT_LE(e.value("value", "").size(), 110u);
+    const std::string msg = e.value("message", "");
+    EXPECT_NE(msg.find("nests lists and objects"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("allowed: at most 32 deep"), std::string::npos) << msg;
+  }
+  EXPECT_NE(error_of("measure", nested(10'000)).value("message", "").find("10,000 deep"), std::string::npos);
+  // Brackets inside strings are text, not nesting.
+  const std::string brackets(10'000, '[');
+  EXPECT_FALSE(json::parse(run_request("measure", json({{"items", {brackets}}}).dump())).contains("error"));
+}
+
+TEST(RequestErrors, ControlCharactersInAnOperationOrFieldNameAreShownEscaped) {
+  const json op = error_of(std::string_view("size\0evil", 9), "{}");
+  EXPECT_EQ(op.value("message", "").rfind("'size\\u0000evil' is not an operation", 0), 0u) << op;
+  EXPECT_EQ(op["value"], "size\\u0000evil");
+  const json long_op = error_of(std::string(100'000, '\x01'), "{}");
+  EXPECT_LE(long_op.value("message", "").size(), 300u);
+  EXPECT_EQ(long_op.value("message", "").rfind("'\\u0001\\u0001", 0), 0u) << long_op;
+  const json key = error_of("size", json({{std::string("n\0x", 3), 1}}).dump());
+  EXPECT_EQ(key["field"], "n\\u0000x");
+  EXPECT_NE(key.value("message", "").find("n\\u0000x: '1' is not a field of size"), std::string::npos) << key;
+}
