@@ -138,6 +138,40 @@ test('a bad field gives the error object, in the CLI words', () => {
   assert.equal(run('size', { n: 20, p: 0.01, prime: true }).m, 193);
 });
 
+test('10,000 bad requests leave the module as it was: each answered with the error object, nothing kept', () => {
+  // The meter: bytes malloc has handed out and not taken back.
+  const base = engine.heap_in_use();
+  const held = engine._malloc(1000);
+  assert.ok(engine.heap_in_use() >= base + 1000);
+  engine._free(held);
+  assert.equal(engine.heap_in_use(), base);
+
+  const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+  const bad = [
+    ['measure', `{"items": ${deep(10000)}}`],
+    ['size', deep(10000)],
+    ['analyze', '{'.repeat(10000)],
+    ['curves', `{"m": {"a": ${deep(40)}}}`],
+    ['size', '{"n": '],
+    ['analyze', '{"m": 100, "n": 10, "k": 3,}'],
+    ['analyze', JSON.stringify({ m: 0, n: 10, k: 3 })],
+    ['measure', JSON.stringify({ items: ['a'], hash: 'md5' })],
+    ['stage', JSON.stringify({ m: 32, k: 3, items: Array(1001).fill('w') })],
+    ['size\0evil', '{}'],
+    ['removal', JSON.stringify({ items: ['a'], m: 4294967296, k: 7, width: 8 })],
+  ];
+  for (let i = 0; i < 10000; ++i) {
+    const [op, text] = bad[i % bad.length];
+    const r = JSON.parse(engine.run(op, text));
+    assert.ok(r.error, `${op} ${text.slice(0, 40)}`);
+    assert.match(r.error.message, /\s/, `a sentence, never a bare library word: ${r.error.message}`);
+  }
+  assert.match(run('size', JSON.parse(`{"n": ${deep(33)}}`)).error.message, /nests lists and objects 34 deep; allowed: at most 32 deep/);
+  assert.match(JSON.parse(engine.run('size\0evil', '{}')).error.message, /^'size\\u0000evil' is not an operation/);
+  assertSame(run('analyze', { m: 2000, n: 200, k: 7 }), bloomlab('analyze', '--m', '2000', '--n', '200', '--k', '7'));
+  assert.equal(engine.heap_in_use(), base);
+});
+
 // ---- the filter family -------------------------------------------------------
 
 function cliText(...args) {
