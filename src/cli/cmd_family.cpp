@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "format.hpp"
 #include "input.hpp"
 #include "json.hpp"
@@ -64,6 +65,7 @@ int run_removal(const removal_args& a) {
   for (const std::string& w : a.remove)
     if (std::string item = lab::trim_item(w); !item.empty()) req.remove.push_back(std::move(item));
   req.items = list_of(a.file);
+  lab::check_budget(req, "--");
   const lab::removal_report r = lab::removal(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));
@@ -106,6 +108,7 @@ int run_combine(const combine_args& a) {
     throw usage_error("B_FILE: '-' is standard input, already read for A_FILE; allowed: at most one list from standard input");
   req.a = list_of(a.a);
   req.b = list_of(a.b);
+  lab::check_budget(req, "--");
   const lab::combine_report r = lab::combine(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));
@@ -162,7 +165,10 @@ class family : public family_commands {
     removal_->add_option("--k", rm_.k, "Hashes per item (1 to 64)")->required();
     removal_->add_option("--width", rm_.width, "Bits a counter (1 to 8)")->capture_default_str();
     policy(removal_, rm_.hash, rm_.scheme);
-    removal_->add_option("--remove", rm_.remove, "A word to remove, in order; repeat for more");
+    removal_->add_option("--remove", rm_.remove, "A word to remove, in order; repeat the flag for more")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     removal_->add_option("--probes", rm_.probes, "Without --remove: look among probe-1..probe-N for a false positive")
         ->capture_default_str();
     json(removal_, rm_.json);

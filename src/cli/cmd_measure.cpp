@@ -1,7 +1,10 @@
 // bloomlab measure: the report of "measure it on your own list".
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "args.hpp"
+#include "budget.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 #include "input.hpp"
@@ -46,11 +49,15 @@ int run_measure(const measure_args& a) {
   req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   req.probes = parse_count("--probes", a.probes, 1, lab::max_probes);
-  req.step = parse_count("--step", a.step, 1, lab::max_n_formula);
   req.items = read_list(a.file);
   if (req.items.empty())
     throw usage_error(fmt::format("{}: the list is empty; give one item a line",
                                   a.file == "-" ? "standard input" : a.file));
+  // By default a row every 20 items, or fewer rows where a long list at a
+  // large k would spend more than the time budget on them.
+  req.step = a.step.empty() ? std::max(measure_args::default_step, lab::smallest_step(req.items.size(), req.k))
+                            : parse_count("--step", a.step, 1, lab::max_n_formula);
+  lab::check_budget(req, "--");
   const lab::measure_report r = lab::measure(req);
   if (a.json) fmt::print("{}\n", lab::to_json(r));
   else print_report(r);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 #include "json.hpp"
@@ -20,9 +21,9 @@ int run_trials(const trials_args& a) {
   req.probes = parse_count("--probes", a.probes, 1, lab::max_probes);
   req.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
-  check_trials_work("--filters", req.filters, req.n, req.probes);
-  // On a terminal, long runs show how far they have got.
-  if (isatty(STDERR_FILENO) && req.filters * (req.n + req.probes) > 20'000'000) {
+  lab::check_budget(req, "--");
+  // On a terminal, runs estimated past a second show how far they have got.
+  if (isatty(STDERR_FILENO) && lab::cost_of(req).seconds > 1) {
     req.progress = [](std::uint64_t done, std::uint64_t total) {
       if (done % 100 == 0 || done == total)
         fmt::print(stderr, "\rfilter {} of {}{}", thousands(done), thousands(total), done == total ? "\n" : "");

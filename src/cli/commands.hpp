@@ -3,6 +3,7 @@
 // lab operation and prints the report, readable or as JSON.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ struct positions_args {
 };
 
 struct measure_args {
+  static constexpr std::uint64_t default_step = 20;
   std::string file, m = "2000", k = "7", hash = "murmur3", scheme = "enhanced";
-  std::string probes = "10000", step = "20";
+  std::string probes = "10000", step;  // step: empty for the default
   bool json = false;
 };
 

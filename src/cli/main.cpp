@@ -2,6 +2,8 @@
 // the work is in cmd_*.cpp.
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +23,20 @@ std::string one_line(std::string s) {
     if (c == '\n') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
+}
+
+// An option given with an empty value (--seed "" or --seed=) is refused,
+// never taken for "not given". Positional texts may be empty: the empty
+// string is a text like any other.
+void refuse_empty_values(const CLI::App& sub) {
+  for (const CLI::Option* o : sub.get_options()) {
+    if (!o->nonpositional() || o->get_expected_min() == 0) continue;
+    for (const std::string& v : o->results())
+      if (v.find_first_not_of(" \t") == std::string::npos)
+        bloomlab::lab::refuse(o->get_name(), v,
+                              o->get_required() ? "is empty; give a value"
+                                                : "is empty; give a value, or leave " + o->get_name() + " out for its default");
+  }
 }
 
 void add_json(CLI::App* c, bool& flag) { c->add_flag("--json", flag, "Print the report as one JSON document"); }
@@ -77,9 +93,11 @@ int main(int argc, char** argv) {
   c_ms->add_option("--k", ms.k, "Hashes per item (1 to 64)")->capture_default_str();
   c_ms->add_option("--hash", ms.hash, "murmur3 or fnv1a")->capture_default_str();
   c_ms->add_option("--scheme", ms.scheme, "enhanced, double or independent")->capture_default_str();
-  c_ms->add_option("--probes", ms.probes, "Strings never added to look up (1 to 10000000)")
+  c_ms->add_option("--probes", ms.probes, "Strings never added to look up (1 to 100000000)")
       ->capture_default_str();
-  c_ms->add_option("--step", ms.step, "A table row every this many items")->capture_default_str();
+  c_ms->add_option("--step", ms.step,
+                   "A table row every this many items (default 20, or wider where a long list at a large k "
+                   "would spend more than 10 s on the rows)");
   add_json(c_ms, ms.json);
 
   trials_args tr;
@@ -129,6 +147,7 @@ int main(int argc, char** argv) {
 
   const CLI::App* sub = app.get_subcommands().front();
   try {
+    refuse_empty_values(*sub);
     if (sub == c_size) return run_size(sz);
     if (sub == c_an) return run_analyze(an);
     if (sub == c_hash) return run_hash(hs);
@@ -142,9 +161,15 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());
     return 2;
   } catch (const std::bad_alloc&) {
+    // Limits refuse what would pass lab::memory_budget before allocating;
+    // this is a machine with less memory than that.
     fmt::print(stderr, "bloomlab {}: not enough memory for this request; try a smaller m or fewer probes\n",
                sub->get_name());
-    return 1;
+    return 2;
+  } catch (const std::length_error&) {
+    fmt::print(stderr, "bloomlab {}: this request asks for more memory than can be allocated; "
+               "try a smaller m or fewer probes\n", sub->get_name());
+    return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());
     return 1;

@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace bloomlab::lab {
 
@@ -14,10 +16,72 @@ std::string thousands(std::uint64_t v) {
 
 namespace {
 
-std::string strip_commas(const std::string& text) {
-  std::string out;
-  for (char c : text)
-    if (c != ',' && c != '_') out += c;
+// A real number as messages write it: 0.99, 1, 1e-300.
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+// A number in the one grammar every front end reads (docs/cli.md, "Numbers"):
+//   [sign] digits [. digits] [e [sign] digits]     2000  2e3  0.01  .5  -1
+// where the digits before the point may be grouped in threes by ',' or '_'
+// (2,000  1_000_000), and spaces around the whole are ignored. Anything
+// else (0x10, inf, nan, 1_0, 5x, an empty text) is not a number. `plain`
+// is the text without spaces and separators, as strtod reads it;
+// `integer` says it is an unsigned digit string (no sign, point or exponent).
+struct scanned {
+  std::string plain;
+  bool integer = false;
+};
+
+std::optional<scanned> scan_number(std::string_view text) {
+  const auto b = text.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return std::nullopt;
+  const auto e = text.find_last_not_of(" \t");
+  const std::string_view t = text.substr(b, e - b + 1);
+  scanned out;
+  std::size_t i = 0;
+  const auto digit = [&](std::size_t at) { return at < t.size() && t[at] >= '0' && t[at] <= '9'; };
+  bool signed_ = false;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+    signed_ = true;
+    if (t[i] == '-') out.plain += '-';
+    ++i;
+  }
+  // The whole part: plain digits, or groups of three after a first group of one to three.
+  std::size_t run = 0, groups = 0;
+  while (i < t.size()) {
+    if (digit(i)) {
+      out.plain += t[i++];
+      ++run;
+    } else if ((t[i] == ',' || t[i] == '_') && run >= 1 && (groups > 0 ? run == 3 : run <= 3) &&
+               digit(i + 1) && digit(i + 2) && digit(i + 3)) {
+      ++i;
+      ++groups;
+      run = 0;
+    } else {
+      break;
+    }
+  }
+  if (groups > 0 && run != 3) return std::nullopt;
+  const bool whole = out.plain.size() > (signed_ && t[0] == '-' ? 1u : 0u);
+  bool fraction = false, exponent = false;
+  if (i < t.size() && t[i] == '.') {
+    out.plain += t[i++];
+    while (digit(i)) out.plain += t[i++], fraction = true;
+    if (!fraction && !whole) return std::nullopt;
+  } else if (!whole) {
+    return std::nullopt;
+  }
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    out.plain += t[i++];
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) out.plain += t[i++];
+    while (digit(i)) out.plain += t[i++], exponent = true;
+    if (!exponent) return std::nullopt;
+  }
+  if (i != t.size()) return std::nullopt;
+  out.integer = !signed_ && out.plain.find_first_not_of("0123456789") == std::string::npos;
   return out;
 }
 
@@ -33,8 +97,29 @@ std::string_view digest_name(digest_fn f) {
 
 }  // namespace
 
+std::string quoted_value(std::string_view text) {
+  constexpr std::size_t most = 100;
+  std::string out;
+  std::size_t i = 0;
+  for (; i < text.size() && out.size() < most; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", c);
+      out += esc;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (i == text.size()) return out;
+  // Cut before a partly copied character (a UTF-8 lead byte and its continuations).
+  while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xc0) == 0x80) --i, out.pop_back();
+  return out + "...";
+}
+
 void refuse(const std::string& field, const std::string& value, const std::string& what) {
-  throw input_error(field, value, field + ": '" + value + "' " + what);
+  const std::string shown = quoted_value(value);
+  throw input_error(field, shown, field + ": '" + shown + "' " + what);
 }
 
 std::string count_allowed(std::uint64_t lo, std::uint64_t hi) {
@@ -49,37 +134,49 @@ std::string flag_allowed() { return "allowed: true or false"; }
 std::uint64_t parse_count(const std::string& field, const std::string& text, std::uint64_t lo,
                           std::uint64_t hi) {
   const std::string allowed = count_allowed(lo, hi);
-  const std::string s = strip_commas(text);
-  if (s.empty()) refuse(field, text, "is empty; " + allowed);
-  char* end = nullptr;
+  if (text.find_first_not_of(" \t") == std::string::npos) refuse(field, text, "is empty; " + allowed);
+  const auto num = scan_number(text);
+  if (!num) refuse(field, text, "is not a number; " + allowed);
   errno = 0;
-  if (s.find_first_not_of("0123456789") == std::string::npos) {
-    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (num->integer) {
+    const unsigned long long v = std::strtoull(num->plain.c_str(), nullptr, 10);
     if (errno == ERANGE || v < lo || v > hi) refuse(field, text, "is out of range; " + allowed);
     return v;
   }
-  const double d = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0' || !std::isfinite(d))
-    refuse(field, text, "is not a number; " + allowed);
+  const double d = std::strtod(num->plain.c_str(), nullptr);
   if (d != std::floor(d)) refuse(field, text, "is not a whole number; " + allowed);
-  if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-    refuse(field, text, "is out of range; " + allowed);
-  return static_cast<std::uint64_t>(d);
+  // 2^64 and above (and below 0) cannot be converted; the range check then
+  // compares whole numbers, so 2^64 is never read as UINT64_MAX.
+  if (!(d >= 0 && d < 18446744073709551616.0)) refuse(field, text, "is out of range; " + allowed);
+  const auto v = static_cast<std::uint64_t>(d);
+  if (v < lo || v > hi) refuse(field, text, "is out of range; " + allowed);
+  return v;
+}
+
+double parse_real(const std::string& field, const std::string& text, double lo, double hi, bool open_lo) {
+  const std::string allowed =
+      "allowed: a number " + std::string(open_lo ? "above " : "from ") + shortest(lo) + " to " + shortest(hi);
+  if (text.find_first_not_of(" \t") == std::string::npos) refuse(field, text, "is empty; " + allowed);
+  const auto num = scan_number(text);
+  if (!num) refuse(field, text, "is not a number; " + allowed);
+  const double d = std::strtod(num->plain.c_str(), nullptr);
+  if (!(d >= lo && d <= hi) || (open_lo && d == lo)) refuse(field, text, "is out of range; " + allowed);
+  return d;
 }
 
 double parse_rate(const std::string& field, const std::string& text) {
   const std::string allowed = rate_allowed();
   std::string s = text;
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.pop_back();
   double scale = 1;
   if (!s.empty() && s.back() == '%') {
     s.pop_back();
     scale = 100;
   }
-  char* end = nullptr;
-  const double d = std::strtod(s.c_str(), &end);
-  if (s.empty() || end == s.c_str() || *end != '\0' || std::isnan(d))
-    refuse(field, text, "is not a number; " + allowed);
-  const double p = d / scale;
+  if (s.find_first_not_of(" \t") == std::string::npos) refuse(field, text, "is empty; " + allowed);
+  const auto num = scan_number(s);
+  if (!num) refuse(field, text, "is not a number; " + allowed);
+  const double p = std::strtod(num->plain.c_str(), nullptr) / scale;
   if (!(p > 0 && p < 1)) refuse(field, text, "is out of range; " + allowed);
   return p;
 }

@@ -29,7 +29,11 @@ struct input_error : std::runtime_error {
 // A count as refusals and reports write it: 10000 -> "10,000".
 std::string thousands(std::uint64_t v);
 
-// Throws input_error(field, value, "FIELD: 'VALUE' WHAT").
+// A value as a message quotes it: control characters written as \xNN, and
+// cut after about 100 bytes (at a character boundary) with "...".
+std::string quoted_value(std::string_view text);
+
+// Throws input_error(field, quoted_value(value), "FIELD: 'VALUE' WHAT").
 [[noreturn]] void refuse(const std::string& field, const std::string& value, const std::string& what);
 
 // The "allowed: ..." part of each kind of refusal, for messages that are
@@ -41,9 +45,17 @@ std::string scheme_allowed();
 std::string digest_allowed();
 std::string flag_allowed();
 
-// A whole number in [lo, hi]. Accepts 2000, 2e3, 2,000 and 2_000.
+// Numbers, in one grammar for every field (docs/cli.md, "Numbers"):
+//   [sign] digits [. digits] [e [sign] digits], digits before the point
+// optionally grouped in threes by ',' or '_', spaces around ignored:
+// 2000, 2e3, 2,000, 2_000, 0.01, .5. Not numbers: 0x10, inf, nan, 1_0, 5x.
+
+// A whole number in [lo, hi].
 std::uint64_t parse_count(const std::string& field, const std::string& text, std::uint64_t lo,
                           std::uint64_t hi);
+
+// A real number in [lo, hi] (above lo when open_lo).
+double parse_real(const std::string& field, const std::string& text, double lo, double hi, bool open_lo = false);
 
 // A rate strictly between 0 and 1, as 0.01 or 1%.
 double parse_rate(const std::string& field, const std::string& text);

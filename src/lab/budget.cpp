@@ -1,0 +1,149 @@
+#include "budget.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "parse.hpp"
+
+namespace bloomlab::lab {
+
+namespace {
+
+// Per-step costs on the reference machine (2 cores, both busy), measured
+// with the CLI on inputs large enough to swamp start-up, rounded up:
+constexpr double clear_s_per_byte = 1e-9;  // a new filter's bits: zeroed and first touched
+constexpr double word_s = 600e-9;          // trials: draw a word, keep it in a set, hash it
+constexpr double bit_s = 6e-9;             // set or test one bit at a random place
+constexpr double probe_s = 500e-9;         // measure: name a probe and hash it
+constexpr double watched_s = 700e-9;       // measure: sort a probe's position, find it again (cache misses)
+constexpr double item_bit_s = 60e-9;       // measure: look an item's position up among the watched ones
+constexpr double mul_s = 8e-9;             // exact rate: one long double multiply-add of its matrix products
+
+// Bytes of one entry of a hash set of short strings (node, string, bucket).
+constexpr double set_entry_bytes = 80;
+// Bytes a list item costs beyond its text in measure, removal and combine
+// (a set entry of a view, and the view in the ordered list).
+constexpr double item_bytes = 72;
+
+// One exact rate (exact.hpp's fpr_exact): about 2 log2(kn) products of
+// (k+1)x(k+1) lower-triangular matrices, (k+1)^3 / 6 multiply-adds each.
+double exact_s(unsigned k, std::uint64_t n) {
+  const double kn = std::max(2.0, static_cast<double>(k) * static_cast<double>(n));
+  const double side = k + 1.0;
+  return mul_s * 2 * std::log2(kn) * side * side * side / 6;
+}
+
+std::string amount(double bytes) {
+  char buf[32];
+  if (bytes >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  else std::snprintf(buf, sizeof buf, "%.0f MiB", std::ceil(bytes / (1024.0 * 1024)));
+  return buf;
+}
+
+std::string duration(double s) {
+  char buf[32];
+  if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", std::ceil(s));
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 2 * 86400) std::snprintf(buf, sizeof buf, "%.0f h", s / 3600);
+  else std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+  return buf;
+}
+
+// Refuses `c` past either budget. `what` describes the request; the memory
+// and the time refusals each name the field that drives that cost.
+void check(const cost& c, std::string_view prefix, const std::string& what, const std::string& memory_field,
+           std::uint64_t memory_value, const std::string& memory_fix, const std::string& time_field,
+           std::uint64_t time_value, const std::string& time_fix) {
+  if (c.bytes > static_cast<double>(memory_budget)) {
+    const std::string field = std::string(prefix) + memory_field;
+    throw input_error(field, std::to_string(memory_value),
+                      field + ": " + what + " needs about " + amount(c.bytes) + " of memory; allowed: up to " +
+                          amount(static_cast<double>(memory_budget)) + " (" + memory_fix + ")");
+  }
+  if (c.seconds > time_budget_s) {
+    const std::string field = std::string(prefix) + time_field;
+    throw input_error(field, std::to_string(time_value),
+                      field + ": " + what + " would take about " + duration(c.seconds) +
+                          "; allowed: work estimated at up to " + duration(time_budget_s) + " (" + time_fix + ")");
+  }
+}
+
+double d(std::uint64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+cost cost_of(const trials_request& r) {
+  const double words = d(r.n) + d(r.probes);
+  return {d(r.m) / 8 + words * set_entry_bytes,
+          d(r.filters) * (d(r.m) / 8 * clear_s_per_byte + words * (word_s + r.k * bit_s))};
+}
+
+cost cost_of(const measure_request& r) {
+  const double items = d(r.items.size());
+  const double rows = std::floor(items / d(r.step)) + 2;
+  return {d(r.m) / 8 + items * item_bytes + d(r.probes) * (16.0 * r.k + 16),
+          d(r.m) / 8 * clear_s_per_byte + d(r.probes) * (probe_s + r.k * watched_s) +
+              items * r.k * item_bit_s + rows * exact_s(r.k, r.items.size())};
+}
+
+cost cost_of(const removal_request& r) {
+  const double items = d(r.items.size()) + d(r.remove.size());
+  const double bytes = d(r.m) * r.width / 8;
+  return {bytes + items * item_bytes,
+          bytes * clear_s_per_byte + (items + d(r.probes)) * (probe_s + r.k * bit_s)};
+}
+
+cost cost_of(const combine_request& r) {
+  // Six filters of m bits: A, B, the union and the intersection built
+  // directly, and A | B, A & B.
+  const double items = d(r.a.size()) + d(r.b.size());
+  const double bytes = 6 * d(r.m) / 8;
+  return {bytes + items * 2 * item_bytes,
+          bytes * clear_s_per_byte + (items + d(r.probes)) * (probe_s + r.k * 3 * bit_s)};
+}
+
+void check_budget(const trials_request& r, std::string_view prefix) {
+  const std::string what = thousands(r.filters) + " filters of " + thousands(r.m) + " bits, each with " +
+                           thousands(r.n) + " words and " + thousands(r.probes) + " probes,";
+  const bool bits_heavy = d(r.m) / 8 > (d(r.n) + d(r.probes)) * set_entry_bytes;
+  check(cost_of(r), prefix, what, bits_heavy ? "m" : "probes", bits_heavy ? r.m : r.probes,
+        "a smaller m, n or probes", "filters", r.filters, "fewer filters, or a smaller m, n or probes");
+}
+
+void check_budget(const measure_request& r, std::string_view prefix) {
+  const std::string what = "a list of " + thousands(r.items.size()) + " items, " + thousands(r.probes) +
+                           " probes at k = " + std::to_string(r.k) + " and a row every " + thousands(r.step) +
+                           " items";
+  const cost c = cost_of(r);
+  // Past the time budget because of the rows: name the step, and the
+  // smallest one that fits.
+  measure_request wide = r;
+  wide.step = std::max<std::uint64_t>(1, r.items.size());
+  const bool rows_heavy = cost_of(wide).seconds <= time_budget_s;
+  check(c, prefix, what, "probes", r.probes, "fewer probes, a smaller k or m", rows_heavy ? "step" : "probes",
+        rows_heavy ? r.step : r.probes,
+        rows_heavy ? "a step of at least " + thousands(smallest_step(r.items.size(), r.k))
+                   : "fewer probes or items, or a smaller k");
+}
+
+void check_budget(const removal_request& r, std::string_view prefix) {
+  const std::string what = thousands(r.m) + " counters of " + std::to_string(r.width) + " bits";
+  check(cost_of(r), prefix, what, "m", r.m, "a smaller m or width", "probes", r.probes,
+        "fewer probes or a smaller m");
+}
+
+void check_budget(const combine_request& r, std::string_view prefix) {
+  const std::string what = "six filters of " + thousands(r.m) + " bits";
+  check(cost_of(r), prefix, what, "m", r.m, "a smaller m", "probes", r.probes, "fewer probes or a smaller m");
+}
+
+std::uint64_t smallest_step(std::uint64_t items, unsigned k) {
+  // Half the budget for the rows, the rest for the probes and the list.
+  const double per_row = exact_s(k, items);
+  const double rows_allowed = std::max(1.0, std::floor(time_budget_s / 2 / per_row) - 2);
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(d(items) / rows_allowed)));
+}
+
+}  // namespace bloomlab::lab
