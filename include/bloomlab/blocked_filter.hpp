@@ -75,6 +75,8 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -125,15 +127,16 @@ class basic_blocked_filter {
   static constexpr unsigned block_bits = Layout::block_bits;
   static constexpr unsigned k = Layout::lanes;  // bits set per item
 
-  // At least m bits: m rounded up to a whole number of blocks (m >= 1).
+  // The largest m accepted (2^63 bits): blocks * block_bits stays a 64-bit count.
+  static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
+
+  // At least m bits: m rounded up to a whole number of blocks. Throws
+  // std::invalid_argument, before allocating anything, for m outside 1 to
+  // max_m or a code path this CPU does not have.
   explicit basic_blocked_filter(std::uint64_t m, blocked_options opts = {})
-      : blocks_((m + block_bits - 1) / block_bits),
+      : blocks_(checked_blocks(m)),
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), opts.huge_pages),
-        path_(opts.path == code_path::automatic ? best_code_path() : opts.path) {
-    assert(m >= 1);
-    assert(path_ != code_path::avx2 || avx2_available());
-    assert(path_ != code_path::avx512 || avx512_available());
-  }
+        path_(checked_path(opts.path)) {}
 
   basic_blocked_filter(const basic_blocked_filter& o)
       : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_) {
@@ -268,6 +271,20 @@ class basic_blocked_filter {
   }
 
  private:
+  static std::uint64_t checked_blocks(std::uint64_t m) {
+    if (m < 1 || m > max_m)
+      throw std::invalid_argument("blocked filter: m = " + std::to_string(m) + " bits is out of range (1 to " +
+                                  std::to_string(max_m) + ")");
+    return (m + block_bits - 1) / block_bits;
+  }
+  static code_path checked_path(code_path asked) {
+    const code_path p = asked == code_path::automatic ? best_code_path() : asked;
+    if ((p == code_path::avx2 && !avx2_available()) || (p == code_path::avx512 && !avx512_available()))
+      throw std::invalid_argument(std::string("blocked filter: code path ") + code_path_name(p) +
+                                  " is not available on this CPU (allowed: automatic, scalar" +
+                                  (avx2_available() ? ", avx2" : "") + (avx512_available() ? ", avx512" : "") + ")");
+    return p;
+  }
   static std::uint32_t key(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
   std::size_t word_count() const { return static_cast<std::size_t>(blocks_ * Layout::words); }
   std::uint64_t* block(std::uint64_t h) { return mem_.data() + block_of(h) * Layout::words; }

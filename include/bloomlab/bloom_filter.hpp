@@ -35,6 +35,8 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,16 +46,30 @@ namespace bloomlab {
 
 class bloom_filter {
  public:
+  // The largest m accepted (2^63 bits).
+  static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
+
+  // Throws std::invalid_argument, before allocating anything, for m outside
+  // 1 to max_m or k outside 1 to max_k.
   bloom_filter(std::uint64_t m, unsigned k, indexer idx = {})
-      : m_(m),
+      : m_(check_mk("bloom filter", m, k)),
         k_(k),
         idx_(idx),
         words_((m + 63) / 64, 0),
         fused_(idx.hash == hash_fn::murmur3 && idx.kind == scheme::enhanced_double &&
                m > max_k && m < (std::uint64_t{1} << 32)),
-        reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0) {
-    assert(m >= 1 && m <= (std::uint64_t{1} << 63));
-    assert(k >= 1 && k <= max_k);
+        reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0) {}
+
+  // m, once m (1 to max_m) and k (1 to max_k) are checked; what names the
+  // filter in the message. Shared with counting_filter.
+  static std::uint64_t check_mk(const char* what, std::uint64_t m, unsigned k) {
+    if (m < 1 || m > max_m)
+      throw std::invalid_argument(std::string(what) + ": m = " + std::to_string(m) + " is out of range (1 to " +
+                                  std::to_string(max_m) + ")");
+    if (k < 1 || k > max_k)
+      throw std::invalid_argument(std::string(what) + ": k = " + std::to_string(k) + " is out of range (1 to " +
+                                  std::to_string(max_k) + ")");
+    return m;
   }
 
   std::uint64_t m() const { return m_; }

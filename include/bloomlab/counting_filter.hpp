@@ -36,6 +36,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -63,19 +66,18 @@ struct removal {
 
 class counting_filter {
  public:
+  // Throws std::invalid_argument, before allocating anything, for m outside
+  // 1 to bloom_filter::max_m, k outside 1 to max_k or width outside 1 to
+  // counter_width_max.
   counting_filter(std::uint64_t m, unsigned k, unsigned width = counter_width_default,
                   indexer idx = {})
-      : m_(m),
+      : m_(bloom_filter::check_mk("counting filter", m, k)),
         k_(k),
-        width_(width),
+        width_(check_width(width)),
         per_word_(64 / width),
         max_(static_cast<std::uint8_t>((1u << width) - 1)),
         idx_(idx),
-        words_((m + 64 / width - 1) / (64 / width), 0) {
-    assert(m >= 1 && m <= (std::uint64_t{1} << 63));
-    assert(k >= 1 && k <= max_k);
-    assert(width >= 1 && width <= counter_width_max);
-  }
+        words_((m + 64 / width - 1) / (64 / width), 0) {}
 
   std::uint64_t m() const { return m_; }
   unsigned k() const { return k_; }
@@ -98,7 +100,7 @@ class counting_filter {
     positions(x, pos);
     unsigned fresh = 0;
     for (unsigned i = 0; i < k_; ++i) fresh += bump(pos[i]);
-    ++items_;
+    if (items_ != items_max) ++items_;
     return fresh;
   }
 
@@ -137,7 +139,7 @@ class counting_filter {
         --nonzero_;
       }
     }
-    if (items_ > 0) --items_;
+    if (items_ > 0 && items_ != items_max) --items_;
     return r;
   }
 
@@ -166,7 +168,10 @@ class counting_filter {
     put(i, c);
   }
 
-  // Items added minus items removed (what add() and remove() counted).
+  // Items added minus items removed (what add() and remove() counted). The
+  // count saturates like a counter: once at items_max it stays there (it
+  // overflowed, and means "at least this many"), through adds and removes.
+  static constexpr std::uint64_t items_max = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
 
@@ -194,6 +199,13 @@ class counting_filter {
   }
 
  private:
+  static unsigned check_width(unsigned width) {
+    if (width < 1 || width > counter_width_max)
+      throw std::invalid_argument("counting filter: width = " + std::to_string(width) +
+                                  " bits is out of range (1 to " + std::to_string(counter_width_max) + ")");
+    return width;
+  }
+
   void put(std::uint64_t i, unsigned c) {
     const unsigned shift = static_cast<unsigned>(i % per_word_) * width_;
     std::uint64_t& w = words_[i / per_word_];

@@ -45,6 +45,8 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -56,6 +58,9 @@ namespace bloomlab {
 inline constexpr unsigned cuckoo_slots = 4;  // b, fingerprints a bucket
 inline constexpr unsigned cuckoo_fingerprint_default = 12;
 inline constexpr unsigned cuckoo_kicks_default = 500;
+inline constexpr unsigned cuckoo_fingerprint_min = 4;   // f, bits a fingerprint
+inline constexpr unsigned cuckoo_fingerprint_max = 32;  // (a slot is one 32-bit word)
+inline constexpr std::uint64_t cuckoo_buckets_max = std::uint64_t{1} << 60;  // slots stay a 64-bit count
 
 // One write of insert(): fingerprint `placed` went into (bucket, slot) and
 // `evicted` came out of it (0 when the slot was empty, the last move).
@@ -73,17 +78,16 @@ enum class cuckoo_insert {
 
 class cuckoo_filter {
  public:
-  // buckets: a power of two >= 1; fingerprint_bits f: 4..32.
+  // buckets: a power of two from 1 to cuckoo_buckets_max; fingerprint_bits f:
+  // cuckoo_fingerprint_min to cuckoo_fingerprint_max. Anything else throws
+  // std::invalid_argument before anything is allocated.
   cuckoo_filter(std::uint64_t buckets, unsigned fingerprint_bits = cuckoo_fingerprint_default,
                 unsigned max_kicks = cuckoo_kicks_default, std::uint64_t seed = 1)
-      : buckets_(buckets),
+      : buckets_(check(buckets, fingerprint_bits)),
         f_(fingerprint_bits),
         max_kicks_(max_kicks),
         slots_(buckets * cuckoo_slots, 0),
-        rng_(seed) {
-    assert(buckets >= 1 && std::has_single_bit(buckets));
-    assert(fingerprint_bits >= 4 && fingerprint_bits <= 32);
-  }
+        rng_(seed) {}
 
   // The smallest power-of-two bucket count that holds n items at 95% load.
   static std::uint64_t buckets_for(std::uint64_t n) {
@@ -180,6 +184,17 @@ class cuckoo_filter {
   }
 
  private:
+  static std::uint64_t check(std::uint64_t buckets, unsigned f) {
+    if (buckets < 1 || buckets > cuckoo_buckets_max || !std::has_single_bit(buckets))
+      throw std::invalid_argument("cuckoo filter: " + std::to_string(buckets) +
+                                  " buckets is not a power of two from 1 to " + std::to_string(cuckoo_buckets_max));
+    if (f < cuckoo_fingerprint_min || f > cuckoo_fingerprint_max)
+      throw std::invalid_argument("cuckoo filter: fingerprint_bits = " + std::to_string(f) + " is out of range (" +
+                                  std::to_string(cuckoo_fingerprint_min) + " to " +
+                                  std::to_string(cuckoo_fingerprint_max) + ")");
+    return buckets;
+  }
+
   struct parts {
     std::uint32_t fp;
     std::uint64_t i1;

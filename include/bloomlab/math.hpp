@@ -148,17 +148,27 @@ namespace detail {
 // f must rise with i and stay within [0, 1] (a rate that grows with the
 // block's load): once f is 1 at the window's low end, the sum is 1 and the
 // 28 sqrt(lambda) terms need not be added (at n = 2^50 that is 10^9 terms).
+// Always bounded: an infinite lambda (m = 0) gives f(infinity), a NaN gives
+// NaN, and the terms are counted with an integer, so a window past 2^53
+// (where i += 1 would stand still) ends too; at most max_mixture_terms.
+inline constexpr double max_mixture_terms = 1e7;
+
 template <class F>
 double poisson_mixture(double lambda, F f) {
+  if (std::isnan(lambda)) return lambda;
   if (lambda <= 0) return f(0);
+  if (std::isinf(lambda)) return f(lambda);
   const double sd = std::sqrt(lambda);
   const double lo = std::max(0.0, std::floor(lambda - 14 * sd - 10));
   const double hi = std::ceil(lambda + 14 * sd + 30);
   if (f(lo) >= 1.0) return 1.0;
+  const auto terms = static_cast<std::uint64_t>(std::min(hi - lo + 1, max_mixture_terms));
   const double log_lambda = std::log(lambda);
   double sum = 0;
-  for (double i = lo; i <= hi; i += 1)
+  for (std::uint64_t t = 0; t < terms; ++t) {
+    const double i = lo + static_cast<double>(t);
     sum += std::exp(-lambda + i * log_lambda - std::lgamma(i + 1)) * f(i);
+  }
   return std::min(1.0, sum);
 }
 
@@ -188,21 +198,26 @@ inline double fpr_block_k(double m, double n, unsigned block_bits, unsigned k) {
 }
 
 // The smallest m, a whole number of blocks of lanes * lane_bits bits, at
-// which fpr_split_block(m, n, ...) <= p; 0 when no m below 2^63 bits gets
-// there. The rate falls as m grows, so the search starts at the classic
-// size for (n, p), doubles or halves to bracket the answer, then bisects.
-// Needs n >= 1 and 0 < p < 1.
-inline std::uint64_t size_split_block(double n, double p, unsigned lanes, unsigned lane_bits) {
+// which fpr_split_block(m, n, ...) <= p, looked for up to max_m bits (at
+// least one block; 2^63 when not given); 0 when no m up to there gets there.
+// The rate falls as m grows, so the search starts at the classic size for
+// (n, p) (capped at max_m), doubles or halves to bracket the answer, then
+// bisects: at most about 3 log2(max_m) rate evaluations, whatever p is.
+// The rate of n >= 1 items never falls below about n B / m * w^-L (one item
+// alone in the query's block), so a small p at a bounded m is refused here
+// rather than searched for. Needs n >= 1 and 0 < p < 1.
+inline std::uint64_t size_split_block(double n, double p, unsigned lanes, unsigned lane_bits,
+                                      std::uint64_t max_m = std::uint64_t{1} << 63) {
   assert(n >= 1 && p > 0 && p < 1);
   const std::uint64_t b = static_cast<std::uint64_t>(lanes) * lane_bits;
   const auto rate = [&](std::uint64_t blocks) {
     return fpr_split_block(static_cast<double>(blocks) * static_cast<double>(b), n, lanes, lane_bits);
   };
-  const std::uint64_t most = (std::uint64_t{1} << 63) / b;
-  if (rate(most) > p) return 0;
+  const std::uint64_t most = std::min(max_m, std::uint64_t{1} << 63) / b;
+  if (most == 0 || !(rate(most) <= p)) return 0;
   const double classic = std::ceil(n * bits_per_item(p) / static_cast<double>(b));
-  std::uint64_t hi = classic >= static_cast<double>(most) ? most : std::max<std::uint64_t>(1, static_cast<std::uint64_t>(classic));
-  while (rate(hi) > p) hi = std::min(most, hi * 2);
+  std::uint64_t hi = !(classic < static_cast<double>(most)) ? most : std::max<std::uint64_t>(1, static_cast<std::uint64_t>(classic));
+  while (rate(hi) > p) hi = hi > most / 2 ? most : hi * 2;
   std::uint64_t lo = hi / 2;  // made to hold rate(lo) > p, or lo == 0
   while (lo > 0 && rate(lo) <= p) {
     hi = lo;

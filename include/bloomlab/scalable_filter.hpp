@@ -22,9 +22,11 @@
 // items that read absent when added, a little below the distinct count.
 #pragma once
 
-#include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -50,18 +52,42 @@ struct scalable_stage {
   std::uint64_t n = 0;     // items added to it
 };
 
+// Stage i as the plan makes it: capacity floor(n0 s^i) and rate p0 r^i,
+// computed in one place for the filter and for loaders. For a large i the
+// capacity passes any memory and the rate underflows to 0: possible() says
+// whether the stage can be made at all (1 <= capacity <= 2^63, p > 0, and
+// capacity * bits_per_item(p) within bloom_filter::max_m); what a caller
+// can afford is its own limit, on bits.
+struct scalable_stage_plan {
+  double capacity;
+  double p;
+  double bits;  // capacity * bits_per_item(p): the m that size_for() rounds up
+
+  bool possible() const {
+    constexpr auto most = static_cast<double>(bloom_filter::max_m);
+    return capacity >= 1 && capacity <= most && p > 0 && bits <= most;
+  }
+  sizing size(bool prime) const { return size_for(capacity, p, prime); }
+};
+
+inline scalable_stage_plan plan_stage(const scalable_params& sp, std::size_t i) {
+  const double di = static_cast<double>(i);
+  const double cap = std::floor(sp.n0 * std::pow(sp.growth, di));
+  const double p = sp.p0 * std::pow(sp.tighten, di);
+  return {cap, p, p > 0 ? cap * bits_per_item(p) : std::numeric_limits<double>::infinity()};
+}
+
 class scalable_filter {
  public:
-  explicit scalable_filter(scalable_params params = {}) : params_(params) {
-    assert(params.n0 >= 1 && params.p0 > 0 && params.p0 < 1);
-    assert(params.growth >= 1 && params.tighten > 0 && params.tighten < 1);
-    grow();
-  }
+  // Throws std::invalid_argument for a plan outside n0 >= 1, 0 < p0 < 1,
+  // growth >= 1, 0 < tighten < 1 (all finite), or whose first stage cannot
+  // be made (scalable_stage_plan::possible()).
+  explicit scalable_filter(scalable_params params = {}) : params_(check(params)) { grow(); }
 
   // For loaders: a filter with these stages as they are (at least one, each
   // sized as grow() would have sized it; the caller checks that).
   static scalable_filter from_stages(scalable_params params, std::vector<scalable_stage> stages) {
-    assert(!stages.empty());
+    if (stages.empty()) throw std::invalid_argument("scalable filter: from_stages needs at least one stage");
     scalable_filter f(params);
     f.stages_ = std::move(stages);
     return f;
@@ -70,8 +96,15 @@ class scalable_filter {
   const scalable_params& params() const { return params_; }
   const std::vector<scalable_stage>& stages() const { return stages_; }
 
+  // Whether the newest stage holds its capacity: the next add() of an item
+  // that reads absent makes stage stages().size(), planned by
+  // plan_stage(params(), stages().size()).
+  bool full() const { return stages_.back().n >= stages_.back().capacity; }
+
   // Adds x to the newest stage, first making a new stage if that one is
   // full; returns false (and adds nothing) if x already reads present.
+  // Throws std::overflow_error, having changed nothing, when the new stage
+  // cannot be made (scalable_stage_plan::possible() is false).
   bool add(std::string_view x) {
     if (contains(x)) return false;
     if (stages_.back().n >= stages_.back().capacity) grow();
@@ -120,12 +153,30 @@ class scalable_filter {
   }
 
  private:
+  static scalable_params check(const scalable_params& sp) {
+    const auto refuse = [](const std::string& what) {
+      throw std::invalid_argument("scalable filter: " + what);
+    };
+    if (!(sp.n0 >= 1 && std::isfinite(sp.n0))) refuse("n0 = " + std::to_string(sp.n0) + " is out of range (1 or more)");
+    if (!(sp.p0 > 0 && sp.p0 < 1)) refuse("p0 = " + std::to_string(sp.p0) + " is out of range (0 < p0 < 1)");
+    if (!(sp.growth >= 1 && std::isfinite(sp.growth)))
+      refuse("growth = " + std::to_string(sp.growth) + " is out of range (1 or more)");
+    if (!(sp.tighten > 0 && sp.tighten < 1))
+      refuse("tighten = " + std::to_string(sp.tighten) + " is out of range (0 < tighten < 1)");
+    if (!plan_stage(sp, 0).possible())
+      refuse("the first stage, n0 = " + std::to_string(sp.n0) + " items at p0, needs more than " +
+             std::to_string(bloom_filter::max_m) + " bits");
+    return sp;
+  }
+
   void grow() {
-    const double i = static_cast<double>(stages_.size());
-    const double cap = std::floor(params_.n0 * std::pow(params_.growth, i));
-    const double p = params_.p0 * std::pow(params_.tighten, i);
-    const sizing sz = size_for(cap, p, params_.prime);
-    stages_.push_back({bloom_filter(sz.m, sz.k, params_.idx), static_cast<std::uint64_t>(cap), p});
+    const scalable_stage_plan plan = plan_stage(params_, stages_.size());
+    if (!plan.possible())
+      throw std::overflow_error("scalable filter: stage " + std::to_string(stages_.size()) +
+                                " cannot be made: capacity " + std::to_string(plan.capacity) + " at rate " +
+                                std::to_string(plan.p) + " (its rate must stay above 0 and its m within 2^63 bits)");
+    const sizing sz = plan.size(params_.prime);
+    stages_.push_back({bloom_filter(sz.m, sz.k, params_.idx), static_cast<std::uint64_t>(plan.capacity), plan.p});
   }
 
   scalable_params params_;

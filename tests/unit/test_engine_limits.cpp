@@ -1,0 +1,136 @@
+// The engine's limits: constructors that refuse what they cannot build
+// (std::invalid_argument, before allocating), blocked sizing that ends for
+// any rate, a scalable filter that will not make a stage it cannot size,
+// and item counts that saturate.
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
+#include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/math.hpp"
+#include "bloomlab/scalable_filter.hpp"
+
+namespace {
+
+using namespace bloomlab;
+
+TEST(EngineLimits, ConstructorsRefuseWhatTheyCannotBuild) {
+  EXPECT_THROW(bloom_filter(0, 3), std::invalid_argument);
+  EXPECT_THROW(bloom_filter(100, 0), std::invalid_argument);
+  EXPECT_THROW(bloom_filter(100, max_k + 1), std::invalid_argument);
+  EXPECT_THROW(bloom_filter(bloom_filter::max_m + 1, 3), std::invalid_argument);
+  EXPECT_NO_THROW(bloom_filter(1, max_k));
+  EXPECT_THROW(counting_filter(0, 3), std::invalid_argument);
+  EXPECT_THROW(counting_filter(100, 3, 0), std::invalid_argument);
+  EXPECT_THROW(counting_filter(100, 3, counter_width_max + 1), std::invalid_argument);
+  EXPECT_NO_THROW(counting_filter(1, 1, 1));
+  EXPECT_THROW(cuckoo_filter(0), std::invalid_argument);
+  EXPECT_THROW(cuckoo_filter(3), std::invalid_argument);
+  EXPECT_THROW(cuckoo_filter(cuckoo_buckets_max * 2), std::invalid_argument);
+  EXPECT_THROW(cuckoo_filter(4, cuckoo_fingerprint_min - 1), std::invalid_argument);
+  EXPECT_THROW(cuckoo_filter(4, cuckoo_fingerprint_max + 1), std::invalid_argument);
+  EXPECT_NO_THROW(cuckoo_filter(1, cuckoo_fingerprint_max));
+  EXPECT_THROW(blocked_filter(0), std::invalid_argument);
+  EXPECT_THROW(blocked_filter_256(blocked_filter_256::max_m + 1), std::invalid_argument);
+  EXPECT_EQ(blocked_filter(1).blocks(), 1u);
+  if (!avx512_available()) {
+    EXPECT_THROW(blocked_filter(512, {false, code_path::avx512}), std::invalid_argument);
+  }
+  try {
+    bloom_filter(0, 3);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("m = 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(EngineLimits, ScalablePlansAreChecked) {
+  scalable_params sp;
+  sp.p0 = 0;
+  EXPECT_THROW(scalable_filter{sp}, std::invalid_argument);
+  sp = {};
+  sp.tighten = 1;
+  EXPECT_THROW(scalable_filter{sp}, std::invalid_argument);
+  sp = {};
+  sp.n0 = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(scalable_filter{sp}, std::invalid_argument);
+  sp = {};
+  sp.n0 = 1e19;  // more bits than any filter
+  EXPECT_THROW(scalable_filter{sp}, std::invalid_argument);
+  EXPECT_THROW(scalable_filter::from_stages({}, {}), std::invalid_argument);
+}
+
+TEST(EngineLimits, AScalableStageWhoseRateUnderflowsIsNotMade) {
+  scalable_params sp;
+  sp.n0 = 1;
+  sp.p0 = 0.01;
+  sp.tighten = 1e-300;
+  sp.prime = false;
+  EXPECT_GT(plan_stage(sp, 1).p, 0.0);
+  EXPECT_EQ(plan_stage(sp, 2).p, 0.0);
+  EXPECT_FALSE(plan_stage(sp, 2).possible());
+  EXPECT_TRUE(plan_stage(sp, 1).possible());
+  scalable_filter f(sp);
+  // Stage 0 holds 1 item and stage 1 floor(1 * 2) = 2; a 4th item needs
+  // stage 2, whose rate is 0.
+  int added = 0;
+  for (int i = 0; added < 3; ++i) added += f.add("item-" + std::to_string(i));
+  ASSERT_EQ(f.stages().size(), 2u);
+  ASSERT_TRUE(f.full());
+  const std::uint64_t bits = f.bits(), items = f.items();
+  std::string fresh;
+  for (int i = 0; fresh.empty(); ++i)
+    if (!f.contains("new-" + std::to_string(i))) fresh = "new-" + std::to_string(i);
+  EXPECT_THROW(f.add(fresh), std::overflow_error);
+  EXPECT_EQ(f.stages().size(), 2u);
+  EXPECT_EQ(f.bits(), bits);
+  EXPECT_EQ(f.items(), items);
+}
+
+TEST(EngineLimits, BlockedSizingEndsForAnyRate) {
+  const std::uint64_t most = std::uint64_t{1} << 32;
+  const auto start = std::chrono::steady_clock::now();
+  for (double p : {1e-29, 1e-40, 1e-308, 5e-324}) {
+    EXPECT_EQ(size_split_block(100, p, 8, 64, most), 0u) << p;
+    EXPECT_EQ(size_split_block(100, p, 8, 32, most), 0u) << p;
+  }
+  EXPECT_EQ(size_split_block(1, 5e-324, 8, 64), 0u);  // not even at 2^63 bits
+  EXPECT_EQ(size_split_block(1e6, 0.01, 8, 64, 1000), 0u);
+  EXPECT_EQ(size_split_block(1, 0.5, 8, 64, 100), 0u);  // less than one block
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  // Where a size exists below the cap, the cap does not change it.
+  EXPECT_EQ(size_split_block(1e6, 0.01, 8, 64, most), size_split_block(1e6, 0.01, 8, 64));
+  const std::uint64_t m = size_split_block(100, 4.25e-20, 8, 64, most);
+  EXPECT_GT(m, 0u);
+  EXPECT_LE(m, most);
+  EXPECT_LE(fpr_split_block(static_cast<double>(m), 100, 8, 64), 4.25e-20);
+}
+
+TEST(EngineLimits, ThePoissonMixtureIsBounded) {
+  EXPECT_EQ(fpr_split_block(0, 100, 8, 64), 1.0);  // lambda infinite
+  EXPECT_TRUE(std::isnan(fpr_split_block(std::nan(""), 100, 8, 64)));
+  const auto start = std::chrono::steady_clock::now();
+  // A window past 2^53, where i += 1 would stand still: f below 1 throughout.
+  EXPECT_LE(detail::poisson_mixture(1e17, [](double) { return 0.5; }), 1.0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(EngineLimits, CountingItemsSaturate) {
+  counting_filter f(100, 3);
+  f.set_items(counting_filter::items_max - 1);
+  f.add("a");
+  EXPECT_EQ(f.items(), counting_filter::items_max);
+  f.add("b");
+  EXPECT_EQ(f.items(), counting_filter::items_max);
+  ASSERT_TRUE(f.remove("a").ok());
+  EXPECT_EQ(f.items(), counting_filter::items_max);
+}
+
+}  // namespace
