@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -63,9 +64,18 @@ inline std::uint64_t word_at(std::span<const std::uint8_t> payload, std::size_t 
   return v;
 }
 
+// The payload's words into out (out.size() words; payload at least as long).
+inline void copy_words(std::span<const std::uint8_t> payload, std::span<std::uint64_t> out) {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!out.empty()) std::memcpy(out.data(), payload.data(), out.size_bytes());
+  } else {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = word_at(payload, i);
+  }
+}
+
 inline std::vector<std::uint64_t> words_of(std::span<const std::uint8_t> payload) {
   std::vector<std::uint64_t> w(payload.size() / 8);
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = word_at(payload, i);
+  copy_words(payload, w);
   return w;
 }
 
@@ -112,5 +122,28 @@ inline void check_tail(std::span<const std::uint64_t> words, std::uint64_t m, co
   if (m % 64 == 0 || words.empty()) return;
   if (words.back() >> (m % 64) != 0) fail(what + "bits are set past m = " + n(m));
 }
+
+// ---- the file's extent, from its header --------------------------------------
+
+// Where the payload starts and how long it is: the file is payload_at +
+// length + 4 (the checksum) bytes.
+struct extent {
+  std::uint64_t payload_at = 0;
+  std::uint64_t length = 0;
+  std::uint64_t total() const { return payload_at + length + 4; }
+};
+
+// The most bytes a header can take (a scalable filter's, with max_stages
+// stages): the loader reads this much, or the whole file if shorter, first.
+inline constexpr std::size_t header_max_bytes = 11 + (4 * 8 + 3 + 4) + max_stages * (8 + 1 + 8 + 8 + 8) + 16;
+
+// The header at the start of `head` (a prefix of the file), every parameter
+// checked and the payload length matched to them, as decode() does; throws
+// format_error. Reads at most header_max_bytes.
+extent read_extent(std::span<const std::uint8_t> head);
+
+// Refuses a file of file_bytes that does not end where its header says:
+// "truncated", or "N unexpected bytes after the checksum".
+void check_extent(std::uint64_t file_bytes, const extent& e);
 
 }  // namespace bloomlab::io::file_parts

@@ -36,29 +36,111 @@ struct raw_header {
   std::vector<raw_stage> stages;
 };
 
-filter_file build_classic(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  check_m(h.m, "");
-  check_k(h.kk, "");
-  const indexer idx = indexer_of(h.hash, h.sch);
-  check_payload(payload.size(), (h.m + 63) / 64, "m = " + n(h.m) + " bits");
-  const auto words = words_of(payload);
-  check_tail(words, h.m, "");
-  return {bloom_from_words(h.m, h.kk, idx, words), items};
-}
+// ---- parameters: checked, and the payload length they need -------------------
+//
+// Everything here reads the header only, so the loader can refuse a file
+// before it reads (or allocates for) the payload.
 
-filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+struct payload_need {
+  std::uint64_t bytes;
+  std::string why;  // what sized it, for the message
+};
+
+payload_need classic_params(const raw_header& h) {
   check_m(h.m, "");
   check_k(h.kk, "");
-  const indexer idx = indexer_of(h.hash, h.sch);
+  indexer_of(h.hash, h.sch);
+  if (h.k == kind::classic) return {(h.m + 63) / 64 * 8, "m = " + n(h.m) + " bits"};
   if (h.width < 1 || h.width > counter_width_max)
     fail("counter width " + n(h.width) + " is out of range (1 to " + n(counter_width_max) + " bits)");
   const std::uint64_t per_word = 64 / h.width;
-  const std::uint64_t words = (h.m + per_word - 1) / per_word;
-  check_payload(payload.size(), words, "m = " + n(h.m) + " counters of " + n(h.width) + " bits");
-  counting_filter f(h.m, h.kk, h.width, idx);
+  return {(h.m + per_word - 1) / per_word * 8, "m = " + n(h.m) + " counters of " + n(h.width) + " bits"};
+}
+
+payload_need cuckoo_params(const raw_header& h) {
+  if (h.buckets < 1 || h.buckets > max_buckets || !std::has_single_bit(h.buckets))
+    fail("bucket count " + n(h.buckets) + " is not a power of two from 1 to " + n(max_buckets));
+  if (h.fingerprint < cuckoo_fingerprint_min || h.fingerprint > cuckoo_fingerprint_max)
+    fail("fingerprint size " + n(h.fingerprint) + " bits is out of range (" + n(cuckoo_fingerprint_min) + " to " +
+         n(cuckoo_fingerprint_max) + ")");
+  if (h.slots != cuckoo_slots)
+    fail("buckets of " + n(h.slots) + " slots are not supported (this bloomlab uses " + n(cuckoo_slots) + ")");
+  if (h.kicks > max_kicks) fail("max kicks " + n(h.kicks) + " is out of range (0 to " + n(max_kicks) + ")");
+  return {h.buckets * cuckoo_slots * 4, n(h.buckets) + " buckets of " + n(cuckoo_slots) + " slots"};
+}
+
+payload_need scalable_params_of(const raw_header& h) {
+  if (!(h.n0 >= 1 && h.n0 <= max_n0) || h.n0 != std::floor(h.n0))
+    fail("first capacity n0 is not a whole number from 1 to 1e15");
+  if (!(h.p0 > 0 && h.p0 < 1)) fail("first rate p0 is not between 0 and 1");
+  if (!(h.growth >= 1 && h.growth <= 1e3)) fail("growth factor is out of range (1 to 1000)");
+  if (!(h.tighten > 0 && h.tighten < 1)) fail("tightening ratio is not between 0 and 1");
+  if (h.prime > 1) fail("the prime flag is " + n(h.prime) + " (known: 0 or 1)");
+  const indexer idx = indexer_of(h.hash, h.sch);
+  if (h.stages.empty()) fail("a scalable filter needs at least one stage; the file has none");
+  const scalable_params sp{h.n0, h.p0, h.growth, h.tighten, h.prime == 1, idx};
+  // Each stage must be the one grow() would have made.
+  std::uint64_t words = 0;
+  for (std::size_t i = 0; i < h.stages.size(); ++i) {
+    const raw_stage& s = h.stages[i];
+    const std::string at = "stage " + n(i) + ": ";
+    check_m(s.m, at);
+    check_k(s.k, at);
+    const scalable_stage_plan plan = plan_stage(sp, i);
+    if (!plan.possible() || !(plan.capacity <= max_n0) || !(plan.bits < static_cast<double>(max_bits)))
+      fail(at + "its planned capacity and rate give more than " + n(max_bits) + " bits");
+    if (s.capacity != static_cast<std::uint64_t>(plan.capacity) ||
+        std::bit_cast<std::uint64_t>(s.p) != std::bit_cast<std::uint64_t>(plan.p))
+      fail(at + "capacity " + n(s.capacity) + " and rate do not follow from n0, p0, growth and tightening");
+    const sizing sz = plan.size(h.prime == 1);
+    if (sz.m != s.m || sz.k != s.k)
+      fail(at + "m = " + n(s.m) + ", k = " + n(s.k) + " but its capacity and rate size it to m = " + n(sz.m) +
+           ", k = " + n(sz.k));
+    if (s.n > s.capacity) fail(at + "holds " + n(s.n) + " items, more than its capacity " + n(s.capacity));
+    if (i + 1 < h.stages.size() && s.n != s.capacity)
+      fail(at + "holds " + n(s.n) + " of " + n(s.capacity) + " items; only the last stage may be partly full");
+    words += (s.m + 63) / 64;
+  }
+  return {words * 8, n(h.stages.size()) + " stages"};
+}
+
+template <class Layout>
+payload_need blocked_params(const raw_header& h) {
+  if (h.blocks < 1 || h.blocks > max_bits / Layout::block_bits)
+    fail("block count " + n(h.blocks) + " is out of range (1 to " + n(max_bits / Layout::block_bits) + ")");
+  return {h.blocks * Layout::words * 8, n(h.blocks) + " blocks of " + n(Layout::block_bits) + " bits"};
+}
+
+payload_need params_of(const raw_header& h) {
+  switch (h.k) {
+    case kind::classic:
+    case kind::counting: return classic_params(h);
+    case kind::cuckoo: return cuckoo_params(h);
+    case kind::scalable: return scalable_params_of(h);
+    case kind::blocked:
+      if (h.block_bits == 512) return blocked_params<split_block_512>(h);
+      if (h.block_bits == 256) return blocked_params<split_block_256>(h);
+      fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
+  }
+  fail("unknown kind");
+}
+
+// ---- the kinds, from checked parameters and a payload of the length they need ----
+
+filter_file build_classic(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  const auto words = words_of(payload);
+  check_tail(words, h.m, "");
+  return {bloom_from_words(h.m, h.kk, indexer_of(h.hash, h.sch), words), items};
+}
+
+filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  const std::uint64_t per_word = 64 / h.width;
+  const std::uint64_t words = payload.size() / 8;
+  counting_filter f(h.m, h.kk, h.width, indexer_of(h.hash, h.sch));
   const std::uint64_t mask = (std::uint64_t{1} << h.width) - 1;
   for (std::uint64_t wi = 0; wi < words; ++wi) {
     std::uint64_t w = word_at(payload, static_cast<std::size_t>(wi));
+    if (w == 0) continue;
     const std::uint64_t first = wi * per_word;
     const std::uint64_t here = std::min(per_word, h.m - first);
     for (std::uint64_t j = 0; j < here; ++j, w >>= h.width) {
@@ -73,17 +155,7 @@ filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> pa
 }
 
 filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  if (h.buckets < 1 || h.buckets > max_buckets || !std::has_single_bit(h.buckets))
-    fail("bucket count " + n(h.buckets) + " is not a power of two from 1 to " + n(max_buckets));
-  if (h.fingerprint < 4 || h.fingerprint > 32)
-    fail("fingerprint size " + n(h.fingerprint) + " bits is out of range (4 to 32)");
-  if (h.slots != cuckoo_slots)
-    fail("buckets of " + n(h.slots) + " slots are not supported (this bloomlab uses " + n(cuckoo_slots) + ")");
-  if (h.kicks > max_kicks) fail("max kicks " + n(h.kicks) + " is out of range (0 to " + n(max_kicks) + ")");
   const std::uint64_t slots = h.buckets * cuckoo_slots;
-  if (payload.size() != slots * 4)
-    fail("the payload is " + n(payload.size()) + " bytes but " + n(h.buckets) + " buckets of " +
-         n(cuckoo_slots) + " slots need " + n(slots * 4) + " bytes; the parameters do not fit the payload");
   cuckoo_filter f(h.buckets, h.fingerprint, h.kicks, h.kick_seed);
   const std::uint64_t top = h.fingerprint == 32 ? 0xffffffffull : (std::uint64_t{1} << h.fingerprint) - 1;
   for (std::uint64_t i = 0; i < slots; ++i) {
@@ -99,40 +171,10 @@ filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payl
 }
 
 filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  if (!(h.n0 >= 1 && h.n0 <= max_n0) || h.n0 != std::floor(h.n0))
-    fail("first capacity n0 is not a whole number from 1 to 1e15");
-  if (!(h.p0 > 0 && h.p0 < 1)) fail("first rate p0 is not between 0 and 1");
-  if (!(h.growth >= 1 && h.growth <= 1e3)) fail("growth factor is out of range (1 to 1000)");
-  if (!(h.tighten > 0 && h.tighten < 1)) fail("tightening ratio is not between 0 and 1");
-  if (h.prime > 1) fail("the prime flag is " + n(h.prime) + " (known: 0 or 1)");
-  const indexer idx = indexer_of(h.hash, h.sch);
-  if (h.stages.empty()) fail("a scalable filter needs at least one stage; the file has none");
-  // Each stage must be the one grow() would have made, and fit the payload.
-  std::uint64_t words = 0, total = 0;
-  for (std::size_t i = 0; i < h.stages.size(); ++i) {
-    const raw_stage& s = h.stages[i];
-    const std::string at = "stage " + n(i) + ": ";
-    check_m(s.m, at);
-    check_k(s.k, at);
-    const double di = static_cast<double>(i);
-    const double cap = std::floor(h.n0 * std::pow(h.growth, di));
-    const double p = h.p0 * std::pow(h.tighten, di);
-    if (!(cap >= 1 && cap <= max_n0) || !(p > 0) || !(cap * bits_per_item(p) < static_cast<double>(max_bits)))
-      fail(at + "its planned capacity and rate give more than " + n(max_bits) + " bits");
-    if (s.capacity != static_cast<std::uint64_t>(cap) || std::bit_cast<std::uint64_t>(s.p) != std::bit_cast<std::uint64_t>(p))
-      fail(at + "capacity " + n(s.capacity) + " and rate do not follow from n0, p0, growth and tightening");
-    const sizing sz = size_for(cap, p, h.prime == 1);
-    if (sz.m != s.m || sz.k != s.k)
-      fail(at + "m = " + n(s.m) + ", k = " + n(s.k) + " but its capacity and rate size it to m = " + n(sz.m) +
-           ", k = " + n(sz.k));
-    if (s.n > s.capacity) fail(at + "holds " + n(s.n) + " items, more than its capacity " + n(s.capacity));
-    if (i + 1 < h.stages.size() && s.n != s.capacity)
-      fail(at + "holds " + n(s.n) + " of " + n(s.capacity) + " items; only the last stage may be partly full");
-    words += (s.m + 63) / 64;
-    total += s.n;
-  }
-  check_payload(payload.size(), words, n(h.stages.size()) + " stages");
+  std::uint64_t total = 0;
+  for (const raw_stage& s : h.stages) total += s.n;
   if (total != items) fail("the item count says " + n(items) + " but the stages hold " + n(total));
+  const indexer idx = indexer_of(h.hash, h.sch);
   scalable_params sp{h.n0, h.p0, h.growth, h.tighten, h.prime == 1, idx};
   std::vector<scalable_stage> stages;
   stages.reserve(h.stages.size());
@@ -150,13 +192,8 @@ filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> pa
 
 template <class Layout>
 filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  if (h.blocks < 1 || h.blocks > max_bits / Layout::block_bits)
-    fail("block count " + n(h.blocks) + " is out of range (1 to " + n(max_bits / Layout::block_bits) + ")");
-  const std::uint64_t words = h.blocks * Layout::words;
-  check_payload(payload.size(), words, n(h.blocks) + " blocks of " + n(Layout::block_bits) + " bits");
   basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits);
-  const std::span<std::uint64_t> out = f.words_to_restore();
-  for (std::size_t i = 0; i < words; ++i) out[i] = word_at(payload, i);
+  copy_words(payload, f.words_to_restore());
   return {std::move(f), items};
 }
 
@@ -212,9 +249,15 @@ raw_header read_params(reader& r, kind k) {
   return h;
 }
 
-}  // namespace
+struct parsed {
+  raw_header h;
+  std::uint64_t items = 0;
+  extent where;
+};
 
-filter_file decode(std::span<const std::uint8_t> bytes) {
+// The header, its parameters checked and the payload length matched to them;
+// reads nothing past the payload length field.
+parsed parse_header(std::span<const std::uint8_t> bytes) {
   reader r{bytes};
   const std::size_t head = std::min<std::size_t>(bytes.size(), 8);
   if (head > 0 && std::memcmp(bytes.data(), magic, head) != 0)
@@ -227,17 +270,34 @@ filter_file decode(std::span<const std::uint8_t> bytes) {
   const unsigned code = r.u8("the kind");
   if (code < 1 || code > 5)
     fail("unknown kind code " + n(code) + " (known: 1 classic, 2 counting, 3 cuckoo, 4 scalable, 5 blocked)");
-  const raw_header h = read_params(r, static_cast<kind>(code));
-  const std::uint64_t items = r.u64("the item count");
+  parsed out;
+  out.h = read_params(r, static_cast<kind>(code));
+  out.items = r.u64("the item count");
   const std::uint64_t length = r.u64("the payload length");
-  if (length > r.left() || r.left() - length < 4)
-    fail("truncated: the payload should be " + n(length) + " bytes and a 4-byte checksum, but only " +
-         n(r.left()) + " bytes remain");
-  if (r.left() - length > 4)
-    fail(n(r.left() - length - 4) + " unexpected bytes after the checksum");
-  const std::span<const std::uint8_t> payload = bytes.subspan(r.pos, static_cast<std::size_t>(length));
-  r.pos += static_cast<std::size_t>(length);
-  const std::uint32_t stored = r.u32("the checksum");
+  const payload_need need = params_of(out.h);
+  check_payload(length, need.bytes / 8, need.why);
+  out.where = {r.pos, length};
+  return out;
+}
+
+}  // namespace
+
+extent file_parts::read_extent(std::span<const std::uint8_t> head) { return parse_header(head).where; }
+
+void file_parts::check_extent(std::uint64_t file_bytes, const extent& e) {
+  const std::uint64_t left = file_bytes - e.payload_at;
+  if (e.length > left || left - e.length < 4)
+    fail("truncated: the payload should be " + n(e.length) + " bytes and a 4-byte checksum, but only " + n(left) +
+         " bytes remain");
+  if (left - e.length > 4) fail(n(left - e.length - 4) + " unexpected bytes after the checksum");
+}
+
+filter_file decode(std::span<const std::uint8_t> bytes) {
+  const parsed p = parse_header(bytes);
+  check_extent(bytes.size(), p.where);
+  const std::span<const std::uint8_t> payload =
+      bytes.subspan(static_cast<std::size_t>(p.where.payload_at), static_cast<std::size_t>(p.where.length));
+  const std::uint32_t stored = reader{bytes, bytes.size() - 4}.u32("the checksum");
   const std::uint32_t actual = crc32(bytes.first(bytes.size() - 4));
   if (stored != actual) {
     char buf[96];
@@ -245,15 +305,18 @@ filter_file decode(std::span<const std::uint8_t> bytes) {
                   stored, actual);
     fail(buf);
   }
-  switch (h.k) {
-    case kind::classic: return build_classic(h, payload, items);
-    case kind::counting: return build_counting(h, payload, items);
-    case kind::cuckoo: return build_cuckoo(h, payload, items);
-    case kind::scalable: return build_scalable(h, payload, items);
-    case kind::blocked:
-      if (h.block_bits == 512) return build_blocked<split_block_512>(h, payload, items);
-      if (h.block_bits == 256) return build_blocked<split_block_256>(h, payload, items);
-      fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
+  try {
+    switch (p.h.k) {
+      case kind::classic: return build_classic(p.h, payload, p.items);
+      case kind::counting: return build_counting(p.h, payload, p.items);
+      case kind::cuckoo: return build_cuckoo(p.h, payload, p.items);
+      case kind::scalable: return build_scalable(p.h, payload, p.items);
+      case kind::blocked:
+        if (p.h.block_bits == 512) return build_blocked<split_block_512>(p.h, payload, p.items);
+        return build_blocked<split_block_256>(p.h, payload, p.items);
+    }
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());  // the engine refused a parameter the checks above let through
   }
   fail("unknown kind");
 }

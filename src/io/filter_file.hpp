@@ -60,6 +60,11 @@ std::string_view kind_name(kind k);  // "classic", "counting", "cuckoo", "scalab
 // Items as the file records them: the filter's own count where it keeps one.
 std::uint64_t item_count(const filter_file& f);
 
+// Item counts saturate, as a counting filter's does: a count that would pass
+// items_max stays there and means "at least this many" (info says so).
+inline constexpr std::uint64_t items_max = counting_filter::items_max;
+inline std::uint64_t add_items(std::uint64_t a, std::uint64_t b) { return a > items_max - b ? items_max : a + b; }
+
 // A file that cannot be read as a filter: what() names the problem (and the
 // file, when it comes from load()).
 struct format_error : std::runtime_error {
@@ -73,21 +78,33 @@ struct write_error : std::runtime_error {
 
 // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): of "123456789" it is 0xCBF43926.
 std::uint32_t crc32(std::span<const std::uint8_t> bytes);
+// The CRC-32 of a + b from crc32(a) and b, as zlib's crc32(crc, buf):
+// crc32_update(crc32_update(0, a), b) == crc32(a + b).
+std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::uint8_t> bytes);
 
 std::vector<std::uint8_t> encode(const filter_file& f);
 
 // Throws format_error, with a message that does not name a file.
 filter_file decode(std::span<const std::uint8_t> bytes);
 
-// decode() of a file's bytes; errors read "PATH: problem". Refuses files
-// larger than max_file_bytes before reading them.
+// decode() of a file's bytes; errors read "PATH: problem". The header is
+// read and checked first (magic, version, parameters, the payload length
+// they need), then only the bytes it promises: a file of another size is
+// refused before its payload is read, and so is one whose header promises
+// more than max_file_bytes. A pipe or a device is read as it comes, up to
+// what the header promises (and one byte more, to see that it ends there).
 inline constexpr std::uint64_t max_file_bytes = std::uint64_t{1} << 38;
 filter_file load(const std::string& path);
 
 // Writes atomically: a temporary file in the same folder, flushed to disk
 // (fsync), then renamed over path, so path holds either the old filter or
-// the new one, never part of one. Throws write_error, leaving no temporary
-// file behind.
+// the new one, never part of one. The bytes are streamed (encoded a block at
+// a time), so a filter is never held twice in memory. A symbolic link at
+// path is written through: its target (which must be a regular file) is
+// replaced the same way and the link stays. Anything else at path that is
+// not a regular file (a device, a FIFO, a socket, a directory) is refused.
+// A replaced file keeps its permissions. Throws write_error, leaving no
+// temporary file behind.
 void save(const std::string& path, const filter_file& f);
 
 }  // namespace bloomlab::io
