@@ -91,10 +91,41 @@ bool contains(const filter_file& f, const std::string& x) {
   return std::visit([&](const auto& filter) { return filter.contains(x); }, f.filter);
 }
 
+// Refuses, before the filter changes, an item that would make a scalable
+// filter grow a stage past what a file holds (io::max_stages), a stage whose
+// rate underflows to 0, or more bits in all stages than a filter this CLI
+// builds (lab::max_m_built).
+void check_growth(const scalable_filter& s, const std::string& x, const std::string& where) {
+  if (!s.full() || s.contains(x)) return;
+  const std::size_t i = s.stages().size();
+  const scalable_params& sp = s.params();
+  const auto refuse = [&](const std::string& what) {
+    throw usage_error(fmt::format("{}: the scalable filter cannot grow for '{}': {}; nothing was written", where, x,
+                                  what));
+  };
+  if (i + 1 > io::max_stages)
+    refuse(fmt::format("it would need {} stages (n0 = {:g}, growth {:g}); allowed: 1 to {} stages (build it with a "
+                       "larger --n or --growth)",
+                       i + 1, sp.n0, sp.growth, io::max_stages));
+  const scalable_stage_plan plan = plan_stage(sp, i);
+  if (!(plan.p > 0))
+    refuse(fmt::format("the rate of stage {}, p0 * tighten^{} = {:g} * {:g}^{}, underflows to 0; allowed: stage "
+                       "rates above 0 (build it with a larger --tighten)",
+                       i, i, sp.p0, sp.tighten, i));
+  const auto most = static_cast<double>(lab::max_m_built);
+  const double all = static_cast<double>(s.bits()) + (plan.bits <= most ? static_cast<double>(plan.size(sp.prime).m)
+                                                                         : plan.bits);
+  if (!(all <= most))
+    refuse(fmt::format("stage {} ({:g} items at {:g}) would bring its stages to {:.4g} bits; allowed: at most {} bits "
+                       "in all stages (build it with a larger --n or a smaller --growth)",
+                       i, plan.capacity, plan.p, all, thousands(lab::max_m_built)));
+}
+
 // Adds x; false only when a cuckoo filter is full (nothing changed then).
-bool add(filter_file& f, const std::string& x) {
+bool add(filter_file& f, const std::string& x, const std::string& where) {
   return std::visit(overload{[&](cuckoo_filter& c) { return c.insert(x) == cuckoo_insert::inserted; },
                              [&](scalable_filter& s) {
+                               check_growth(s, x, where);
                                s.add(x);
                                return true;
                              },
@@ -104,7 +135,7 @@ bool add(filter_file& f, const std::string& x) {
                              },
                              [&](auto& other) {
                                other.add(x);
-                               ++f.items;
+                               f.items = io::add_items(f.items, 1);
                                return true;
                              }},
                     f.filter);
@@ -138,7 +169,7 @@ class progress {
 void add_all(filter_file& f, const std::vector<std::string>& items, const std::string& where) {
   progress bar(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!add(f, items[i]))
+    if (!add(f, items[i], where))
       throw usage_error(fmt::format("{}: the cuckoo filter is full: '{}' found no free slot after {} relocations "
                                     "({} items in); nothing was written; build a larger one with a larger --n",
                                     where, items[i], std::get<cuckoo_filter>(f.filter).max_kicks(),
@@ -150,19 +181,44 @@ void add_all(filter_file& f, const std::vector<std::string>& items, const std::s
 
 // ---- build -----------------------------------------------------------------------
 
-const char* const build_footer =
-    "Sizing, by kind:\n"
-    "  classic, counting  --n N --p P: m and k for N items at rate P (as 'bloomlab size');\n"
-    "                     or --m M --k K as given. --prime rounds m up to a prime.\n"
-    "  cuckoo             --n N sizes the buckets (N items at 95% load, a power of two);\n"
-    "                     --p P picks the fingerprint bits f so that 2*4/2^f <= P, or give\n"
-    "                     --fingerprint F. --m and --k do not apply.\n"
-    "  scalable           --n N --p P are the first stage's capacity n0 and rate p0; later\n"
-    "                     stages grow by --growth (2) and tighten by --tighten (0.85).\n"
-    "  blocked            --n N --p P sized with the blocked filter's own formula, or --m M\n"
-    "                     (rounded up to whole 512-bit blocks); k is always 8.\n"
-    "--hash and --scheme apply to classic, counting and scalable filters; cuckoo and blocked\n"
-    "filters have their own fixed hashing.";
+// x to 3 significant digits, rounded up: a bound a user can type back.
+std::string at_least(double x) {
+  std::string shown = fmt::format("{:.3g}", x);
+  for (double up = x; std::strtod(shown.c_str(), nullptr) < x;) shown = fmt::format("{:.3g}", up *= 1.001);
+  return shown;
+}
+
+// What build accepts, beside lab::max_m_built (the bits, or counters, of any
+// filter it makes, and of all a scalable filter's stages together).
+constexpr std::uint64_t max_n_cuckoo = 100'000'000;      // 2^25 buckets of 4 slots
+constexpr std::uint64_t max_n_blocked = 1'000'000'000;
+constexpr std::uint64_t max_n0_scalable = 1'000'000'000;
+constexpr double max_growth = 100;
+constexpr double max_tighten = 0.99;
+
+std::string build_footer() {
+  return fmt::format(
+      "Sizing, by kind:\n"
+      "  classic, counting  --n N --p P: m and k for N items at rate P (as 'bloomlab size');\n"
+      "                     or --m M --k K as given. --prime rounds m up to a prime.\n"
+      "  cuckoo             --n N (1 to {}) sizes the buckets (N items at 95% load, a power\n"
+      "                     of two); --p P picks the fingerprint bits f so that 2*4/2^f <= P\n"
+      "                     (P from {}), or give --fingerprint F. --m and --k do not apply.\n"
+      "  scalable           --n N --p P are the first stage's capacity n0 (1 to {}) and rate p0;\n"
+      "                     later stages grow by --growth (2; 1 to {:g}) and tighten by --tighten\n"
+      "                     (0.85; above 0 to {:g}). A list that needs more than {} stages, a\n"
+      "                     stage rate that underflows to 0, or more than {} bits in all stages\n"
+      "                     is refused, and nothing is written.\n"
+      "  blocked            --n N (1 to {}) --p P sized with the blocked filter's own formula,\n"
+      "                     or --m M (rounded up to whole 512-bit blocks); k is always 8.\n"
+      "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
+      "at 8-bit counters); a size past that is refused before anything is allocated.\n"
+      "--hash and --scheme apply to classic, counting and scalable filters; cuckoo and blocked\n"
+      "filters have their own fixed hashing.",
+      thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
+      thousands(max_n0_scalable), max_growth, max_tighten, io::max_stages, thousands(lab::max_m_built),
+      thousands(max_n_blocked), thousands(lab::max_m_built), thousands(lab::max_m_built));
+}
 
 filter_file make_filter(const build_args& a) {
   const std::string kind = a.kind;
@@ -200,14 +256,22 @@ filter_file make_filter(const build_args& a) {
     not_for("--m", a.m, "size it with --n and --p (or --fingerprint)");
     not_for("--k", a.k, "size it with --n and --p (or --fingerprint)");
     if (a.n.empty()) throw usage_error("--n is required for --kind cuckoo (with --p or --fingerprint)");
-    const std::uint64_t n = parse_count("--n", a.n, 1, 100'000'000);
+    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_cuckoo);
     unsigned f;
     if (!a.fingerprint.empty()) {
-      f = static_cast<unsigned>(parse_count("--fingerprint", a.fingerprint, 4, 32));
+      f = static_cast<unsigned>(parse_count("--fingerprint", a.fingerprint, cuckoo_fingerprint_min, cuckoo_fingerprint_max));
     } else {
       if (a.p.empty()) throw usage_error("--p (or --fingerprint) is required with --n for --kind cuckoo");
       const double p = parse_rate("--p", a.p);
-      f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)), 4.0, 32.0));
+      const double best = cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound();
+      if (p < best)
+        lab::refuse("--p", a.p,
+                    fmt::format("is out of reach: fingerprints of at most {} bits bound the rate at 2*{}/2^{} = "
+                                "{}; allowed: --p from {}",
+                                cuckoo_fingerprint_max, cuckoo_slots, cuckoo_fingerprint_max, at_least(best),
+                                at_least(best)));
+      f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)),
+                                           double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
     }
     if (!a.fingerprint.empty() && !a.p.empty()) parse_rate("--p", a.p);
     return {cuckoo_filter(cuckoo_filter::buckets_for(n), f), 0, 1};
@@ -218,15 +282,18 @@ filter_file make_filter(const build_args& a) {
     need(a.n, "--n", "--p");
     need(a.p, "--p", "--n");
     scalable_params sp;
-    sp.n0 = static_cast<double>(parse_count("--n", a.n, 1, 1'000'000'000));
+    sp.n0 = static_cast<double>(parse_count("--n", a.n, 1, max_n0_scalable));
     sp.p0 = parse_rate("--p", a.p);
-    if (!a.growth.empty()) sp.growth = parse_real("--growth", a.growth, 1, 100, false);
-    if (!a.tighten.empty()) sp.tighten = parse_real("--tighten", a.tighten, 0, 0.99, true);
+    if (!a.growth.empty()) sp.growth = parse_real("--growth", a.growth, 1, max_growth, false);
+    if (!a.tighten.empty()) sp.tighten = parse_real("--tighten", a.tighten, 0, max_tighten, true);
     sp.prime = a.prime;
     sp.idx = idx;
-    if (sp.n0 * bits_per_item(sp.p0) > static_cast<double>(max_m))
-      throw usage_error(fmt::format("--n: {} items at {} need more than {} bits in the first stage", a.n, a.p,
-                                    thousands(max_m)));
+    const scalable_stage_plan first = plan_stage(sp, 0);
+    if (!(first.bits <= static_cast<double>(max_m)) || first.size(sp.prime).m > max_m)
+      lab::refuse("--n", a.n,
+                  fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at most {} bits "
+                              "in all stages",
+                              a.p, first.bits, thousands(max_m)));
     return {scalable_filter(sp), 0};
   }
   if (kind == "blocked") {
@@ -237,11 +304,18 @@ filter_file make_filter(const build_args& a) {
     } else {
       need(a.n, "--n", "--p (or give --m)");
       need(a.p, "--p", "--n");
-      const std::uint64_t n = parse_count("--n", a.n, 1, 1'000'000'000);
+      const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
       const double p = parse_rate("--p", a.p);
-      if (static_cast<double>(n) * bits_per_item(p) > static_cast<double>(max_m) * 0.9)
-        throw usage_error(fmt::format("--n: {} items at {} need more than {} bits", a.n, a.p, thousands(max_m)));
-      m = size_split_block(static_cast<double>(n), p, split_block_512::lanes, split_block_512::lane_bits);
+      constexpr unsigned lanes = split_block_512::lanes, lane_bits = split_block_512::lane_bits;
+      m = size_split_block(static_cast<double>(n), p, lanes, lane_bits, max_m);
+      if (m == 0) {
+        // No filter up to max_m bits reaches p: say how low it gets there.
+        const double floor = fpr_split_block(static_cast<double>(max_m), static_cast<double>(n), lanes, lane_bits);
+        lab::refuse("--p", a.p,
+                    fmt::format("is out of reach for --n {}: a blocked filter of at most {} bits gets no lower than "
+                                "{}; allowed: --p from {} (or a smaller --n)",
+                                thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
+      }
     }
     return {blocked_filter(m), 0};
   }
@@ -254,22 +328,27 @@ filter_file make_filter(const build_args& a) {
     m = parse_count("--m", a.m, 1, max_m);
     k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
     if (a.prime) m = next_prime(m);
+    if (m > max_m)
+      lab::refuse("--m", a.m, fmt::format("rounds up to the prime {} with --prime; allowed: at most {}", thousands(m),
+                                          thousands(max_m)));
   } else {
     if (!by_np) throw usage_error("give --n and --p (items and target rate), or --m and --k");
     need(a.n, "--n", "--p");
     need(a.p, "--p", "--n");
     const std::uint64_t n = parse_count("--n", a.n, 1, lab::max_n_formula);
     const double p = parse_rate("--p", a.p);
-    if (static_cast<double>(n) * bits_per_item(p) > static_cast<double>(max_m) * 0.999)
-      throw usage_error(fmt::format("--n: {} items at {} need more than {} bits; allowed: filters up to {} bits", a.n,
-                                    a.p, thousands(max_m), thousands(max_m)));
-    const sizing sz = size_for(static_cast<double>(n), p, a.prime);
+    const double bits = static_cast<double>(n) * bits_per_item(p);
+    const sizing sz = bits <= static_cast<double>(max_m) ? size_for(static_cast<double>(n), p, a.prime) : sizing{0, 0};
+    if (sz.m == 0 || sz.m > max_m)
+      lab::refuse("--n", a.n,
+                  fmt::format("is out of range at --p {}: it needs {:.4g} bits; allowed: filters of at most {} bits",
+                              a.p, bits, thousands(max_m)));
     m = sz.m;
     k = sz.k;
   }
   if (kind == "classic") return {bloom_filter(m, k, idx), 0};
   const unsigned width =
-      a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, 8));
+      a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, counter_width_max));
   return {counting_filter(m, k, width, idx), 0};
 }
 
@@ -383,17 +462,20 @@ int run_combine(const pair_args& a, bool both) {
     throw usage_error(fmt::format("cannot {} {} and {}: they differ in {}", verb, a.a, a.b, fields));
   };
   if (ka != kb) refuse_mismatch("kind " + ka + " vs " + kb);
-  const std::uint64_t items = both ? std::min(fa.items, fb.items) : fa.items + fb.items;
+  const std::uint64_t items = both ? std::min(fa.items, fb.items) : io::add_items(fa.items, fb.items);
   filter_file out{bloom_filter(1, 1), 0};
   if (const auto* x = std::get_if<bloom_filter>(&fa.filter)) {
     const auto r = both ? intersect(*x, std::get<bloom_filter>(fb.filter)) : unite(*x, std::get<bloom_filter>(fb.filter));
     if (!r.ok()) refuse_mismatch(r.differs.message);
     out = {*r.filter, items};
   } else if (const auto* c = std::get_if<counting_filter>(&fa.filter)) {
-    const auto r = both ? intersect(*c, std::get<counting_filter>(fb.filter))
-                        : unite(*c, std::get<counting_filter>(fb.filter));
+    auto r = both ? intersect(*c, std::get<counting_filter>(fb.filter)) : unite(*c, std::get<counting_filter>(fb.filter));
     if (!r.ok()) refuse_mismatch(r.differs.message);
-    out = {*r.filter, r.filter->items()};
+    counting_filter both_counts = std::move(*r.filter);
+    const std::uint64_t a_items = c->items(), b_items = std::get<counting_filter>(fb.filter).items();
+    both_counts.set_items(both ? std::min(a_items, b_items) : io::add_items(a_items, b_items));
+    out = {std::move(both_counts), 0};
+    out.items = io::item_count(out);
   } else if (ka == "blocked") {
     const auto bits = [](const filter_file& f) {
       return std::visit([](const auto& g) -> std::pair<unsigned, std::uint64_t> {
@@ -439,18 +521,22 @@ class commands final : public filter_commands {
     build_->add_option("file", b_.file, "The list; - or nothing reads standard input");
     build_->add_option("--n", b_.n, "Items the filter is planned for");
     build_->add_option("--p", b_.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)");
-    build_->add_option("--m", b_.m, "Bits (counters for counting filters), 1 to 4294967296");
+    build_->add_option("--m", b_.m, fmt::format("Bits (counters for counting filters), 1 to {}", lab::max_m_built));
     build_->add_option("--k", b_.k, "Hashes per item (1 to 64)");
     build_->add_option("--kind", b_.kind, "classic, counting, cuckoo, scalable or blocked")->capture_default_str();
     build_->add_option("--hash", b_.hash, "murmur3 (default) or fnv1a");
     build_->add_option("--scheme", b_.scheme, "enhanced (default), double or independent");
-    build_->add_option("--width", b_.width, "Bits per counter of a counting filter (1 to 8; default 4)");
-    build_->add_option("--fingerprint", b_.fingerprint, "Fingerprint bits of a cuckoo filter (4 to 32)");
+    build_->add_option("--width", b_.width,
+                       fmt::format("Bits per counter of a counting filter (1 to {}; default {})", counter_width_max,
+                                   counter_width_default));
+    build_->add_option("--fingerprint", b_.fingerprint,
+                       fmt::format("Fingerprint bits of a cuckoo filter ({} to {})", cuckoo_fingerprint_min,
+                                   cuckoo_fingerprint_max));
     build_->add_option("--growth", b_.growth, "Scalable: capacity factor from one stage to the next (default 2)");
     build_->add_option("--tighten", b_.tighten, "Scalable: rate factor from one stage to the next (default 0.85)");
     build_->add_flag("--prime", b_.prime, "Round m up to the next prime (classic, counting, scalable)");
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
-    build_->footer(build_footer);
+    build_->footer(build_footer());
     json_flag(build_, b_.json);
 
     query_ = app.add_subcommand("query", "Ask a filter about items: one line each, maybe or no; exit 1 if any no");

@@ -141,6 +141,7 @@ json summary(const filter_file& file) {
           }},
       file.filter);
   j["items"] = items;
+  j["items_saturated"] = items == io::items_max;
   return j;
 }
 
@@ -179,7 +180,10 @@ void print_summary(const json& j) {
     fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
                num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   }
-  fmt::print("items: {}\n", num(j["items"]));
+  if (j.value("items_saturated", false))
+    fmt::print("items: {} or more (the count saturated: it stops at 2^64 - 1)\n", num(j["items"]));
+  else
+    fmt::print("items: {}\n", num(j["items"]));
   fmt::print("{}: {}\n", kind == "cuckoo" ? "load" : "fill", percent(j["fill"].get<double>(), 1));
   if (j.contains("estimated_items")) {
     if (j.contains("estimated_items_se") && j["estimated_items_se"].is_number())

@@ -12,34 +12,22 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "file_helpers.hpp"
 #include "run.hpp"
 
 using cli_test::run;
 using cli_test::sample_list;
 using cli_test::slurp;
 namespace fs = std::filesystem;
+using files_test::bytes;
+using files_test::expect_refused;
+using files_test::temp_dir;
+using files_test::with_checksum;
+using files_test::write_bytes;
 
 namespace {
 
 const std::vector<std::string> kinds = {"classic", "counting", "cuckoo", "scalable", "blocked"};
-
-// A fresh folder for one test's files, removed afterwards.
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    path = fs::temp_directory_path() /
-           ("bloomlab-files-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, ec);
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 std::vector<std::string> sample_items() {
   std::vector<std::string> items;
@@ -59,36 +47,6 @@ nlohmann::json info(const std::string& file) {
   const auto r = run({"info", file, "--json"});
   EXPECT_EQ(r.rc, 0) << r.err;
   return nlohmann::json::parse(r.out);
-}
-
-std::string bytes(const std::string& file) { return slurp(file); }
-void write_bytes(const std::string& file, const std::string& b) { std::ofstream(file, std::ios::binary) << b; }
-
-// CRC-32 (IEEE), for patching a file and keeping it otherwise valid.
-std::uint32_t crc32(const std::string& b) {
-  std::uint32_t c = 0xffffffffu;
-  for (unsigned char ch : b) {
-    c ^= ch;
-    for (int i = 0; i < 8; ++i) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-  }
-  return c ^ 0xffffffffu;
-}
-
-std::string with_checksum(std::string b) {
-  b.resize(b.size() - 4);
-  const std::uint32_t c = crc32(b);
-  for (int i = 0; i < 4; ++i) b += static_cast<char>(c >> (8 * i));
-  return b;
-}
-
-// Expects exit 2, nothing on stdout and one line on stderr holding each fragment.
-void expect_refused(const std::vector<std::string>& args, const std::vector<std::string>& fragments) {
-  const auto r = run(args);
-  EXPECT_EQ(r.rc, 2) << r.err;
-  EXPECT_EQ(r.out, "");
-  ASSERT_FALSE(r.err.empty());
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
 }
 
 }  // namespace
