@@ -19,8 +19,13 @@
 namespace bloomlab::lab {
 
 // 2.5 GiB: room for the largest filter the CLI documents, 2^32 counters of
-// 4 bits (2 GiB), with its list.
+// 4 bits (2 GiB), with its list. The page's engine lives in a WebAssembly
+// heap of at most 2 GiB, so there a request gets 1 GiB.
+#ifdef __EMSCRIPTEN__
+inline constexpr std::uint64_t memory_budget = std::uint64_t{1} << 30;
+#else
 inline constexpr std::uint64_t memory_budget = std::uint64_t{5} << 29;
+#endif
 inline constexpr double time_budget_s = 10;
 
 // An operation's estimated peak memory and running time.

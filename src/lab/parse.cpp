@@ -210,16 +210,6 @@ std::uint32_t parse_digest_seed(const std::string& field, const std::string& tex
   return static_cast<std::uint32_t>(parse_count(field, text, 0, 0xffffffffu));
 }
 
-void check_trials_work(const std::string& field, std::uint64_t filters, std::uint64_t n,
-                       std::uint64_t probes) {
-  // Each factor is within its own limit, so the product cannot wrap.
-  if (filters * (n + probes) > 2'000'000'000)
-    throw input_error(field, std::to_string(filters),
-                      field + ": " + std::to_string(filters) + " filters of " + std::to_string(n) +
-                          " words and " + std::to_string(probes) +
-                          " probes is too much work; allowed: filters * (n + probes) up to 2,000,000,000");
-}
-
 std::string trim_item(std::string_view line) {
   const auto b = line.find_first_not_of(" \t\r\f\v");
   if (b == std::string_view::npos) return {};

@@ -70,11 +70,6 @@ bool parse_flag(const std::string& field, const std::string& text);
 // A seed for fn (0 to 2^32 - 1); refused when fn takes no seed.
 std::uint32_t parse_digest_seed(const std::string& field, const std::string& text, digest_fn fn);
 
-// trials does filters * (n + probes) hash-and-test steps; refuses more than
-// 2,000,000,000 (minutes of work), naming `field`.
-void check_trials_work(const std::string& field, std::uint64_t filters, std::uint64_t n,
-                       std::uint64_t probes);
-
 // An item of a list as a file line gives it: surrounding spaces, tabs and a
 // carriage return removed. Blank items are skipped by every reader.
 std::string trim_item(std::string_view line);
