@@ -32,6 +32,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,49 @@ inline std::vector<real> cover_probabilities(std::uint64_t m, std::uint64_t N, u
   return cover;
 }
 
+// C(t) for t = 0..T by a series, when N T / m <= cover_series_load.
+// Expanding (1 - j/m)^N in the inclusion-exclusion
+//   C(t) = sum_j (-1)^j C(t, j) (1 - j/m)^N
+// and summing over j first (sum_j (-1)^j C(t, j) j^s = (-1)^t t! S(s, t))
+// gives
+//   C(t) = sum_{r >= 0} (-1)^r a_r S(t + r, t),   a_r = t! C(N, t + r) / m^(t + r),
+// S the Stirling numbers of the second kind. Each term is then at most about
+// N t / (2m) <= 1/16 of the one before, so the sum loses almost nothing to
+// cancellation; it stops once a term is below 2^-72 of the sum (the series
+// is finite too: it ends at t + r = N). Where m is large against N T this
+// costs O(T * cover_series_terms) products instead of O(T^3 log N).
+// Empty if some t has not converged by cover_series_terms terms.
+inline constexpr double cover_series_load = 0.125;
+inline constexpr unsigned cover_series_terms = 48;
+
+inline std::optional<std::vector<real>> cover_by_series(std::uint64_t m, std::uint64_t N, unsigned T) {
+  constexpr unsigned R = cover_series_terms;
+  // g[t * (R + 1) + r] = S(t + r, t), by S(s, t) = t S(s - 1, t) + S(s - 1, t - 1).
+  std::vector<real> g(std::size_t{T + 1} * (R + 1), 0);
+  g[0] = 1;
+  for (unsigned t = 1; t <= T; ++t) {
+    g[t * (R + 1)] = 1;
+    for (unsigned r = 1; r <= R; ++r) g[t * (R + 1) + r] = t * g[t * (R + 1) + r - 1] + g[(t - 1) * (R + 1) + r];
+  }
+  const real delta = 1 / static_cast<real>(m);
+  std::vector<real> cover(T + 1);
+  for (unsigned t = 0; t <= T; ++t) {
+    real a = 1;  // t! C(N, t) / m^t
+    for (unsigned i = 0; i < t; ++i) a *= static_cast<real>(N > i ? N - i : 0) * delta;
+    real sum = 0;
+    bool converged = false;
+    for (unsigned r = 0; r <= R && !converged; ++r) {
+      const real term = a * g[t * (R + 1) + r];
+      sum += (r & 1) ? -term : term;
+      converged = term <= std::ldexp(sum, -72) || N <= std::uint64_t{t} + r;
+      a *= static_cast<real>(N > t + r ? N - t - r : 0) / static_cast<real>(t + r + 1) * delta;
+    }
+    if (!converged) return std::nullopt;
+    cover[t] = sum;
+  }
+  return cover;
+}
+
 // D(t) for t = 0..min(k, m): the chance that k uniform draws from m hold t
 // distinct values.
 inline std::vector<real> distinct_probabilities(std::uint64_t m, unsigned k) {
@@ -113,7 +157,11 @@ inline real ipow(real x, std::uint64_t n) {
 inline double fpr_exact(std::uint64_t m, std::uint64_t n, unsigned k) {
   if (n == 0) return 0.0;
   const auto d = detail::distinct_probabilities(m, k);
-  const auto c = detail::cover_probabilities(m, n * k, static_cast<unsigned>(d.size() - 1));
+  const auto T = static_cast<unsigned>(d.size() - 1);
+  std::optional<std::vector<detail::real>> series;
+  if (static_cast<double>(n * k) * T <= detail::cover_series_load * static_cast<double>(m))
+    series = detail::cover_by_series(m, n * k, T);
+  const auto c = series ? std::move(*series) : detail::cover_probabilities(m, n * k, T);
   detail::real sum = 0;
   for (std::size_t t = 1; t < d.size(); ++t) sum += d[t] * c[t];
   // Rounding in the repeated squaring can leave a full filter a hair off 1
@@ -124,11 +172,15 @@ inline double fpr_exact(std::uint64_t m, std::uint64_t n, unsigned k) {
 inline constexpr double scheme_exact_budget = 1.2e9;
 inline constexpr unsigned scheme_exact_max_k = 16;
 
+// The steps fpr_exact_scheme takes for (m, k): m probe steps, each counting
+// m item steps against k^2 position pairs and summing over 2^k subsets.
+inline double scheme_exact_cost(std::uint64_t m, unsigned k) {
+  return double(m) * (double(m) * k * k + k * std::ldexp(1.0, int(k)));
+}
+
 // Whether fpr_exact_scheme computes (m, k) for a two-hash scheme.
 inline bool scheme_exact_covers(std::uint64_t m, unsigned k) {
-  if (k > scheme_exact_max_k) return false;
-  const double cost = double(m) * (double(m) * k * k + k * std::ldexp(1.0, int(k)));
-  return cost <= scheme_exact_budget;
+  return k <= scheme_exact_max_k && scheme_exact_cost(m, k) <= scheme_exact_budget;
 }
 
 struct scheme_exact {
@@ -158,7 +210,8 @@ inline scheme_exact fpr_exact_scheme(scheme s, std::uint64_t m, std::uint64_t n,
   std::vector<std::uint32_t> mask_at(m, 0);
   std::vector<std::uint64_t> touched(std::size_t{max_k} * max_k);
   std::vector<std::uint64_t> f;
-  const detail::real total = static_cast<detail::real>(m) * static_cast<detail::real>(steps);
+  const std::uint64_t pairs = m * steps;  // (offset, item step) pairs: at most 1.2e9 where computed
+  const detail::real total = static_cast<detail::real>(pairs);
   detail::real sum_over_probes = 0;
 
   // Plain double hashing is symmetric under x -> -x (steps s and m - s are
@@ -198,11 +251,22 @@ inline scheme_exact fpr_exact_scheme(scheme s, std::uint64_t m, std::uint64_t n,
     for (unsigned b = 0; b < t; ++b)
       for (std::size_t u = 0; u < f.size(); ++u)
         if (u & (std::size_t{1} << b)) f[u] += f[u ^ (std::size_t{1} << b)];
-    // Inclusion-exclusion over the bits T of S that no item covers.
+    // Inclusion-exclusion over the bits T of S that no item covers. A term
+    // below 2^-(72 + t) is skipped before its n-th power is taken: all 2^t
+    // of them together move p by less than 2^-72, below the rounding of
+    // the terms near 1 that count (2^-64 each). Its logarithm, n log q,
+    // is known to about 1e-15 relative in double: a margin of 1 covers
+    // that. With many items nearly every term is skipped (at n = 2^50
+    // every one but T = {}), where taking each power cost 2 log2(n)
+    // long-double products.
     const std::size_t full = f.size() - 1;
+    const double log_cut = -(72.0 + t) * std::numbers::ln2 - 1;
     detail::real p = 0;
     for (std::size_t T = 0; T <= full; ++T) {
-      const detail::real term = detail::ipow(static_cast<detail::real>(f[full ^ T]) / total, n);
+      const std::uint64_t hits = f[full ^ T];
+      const double misses = static_cast<double>(pairs - hits);
+      if (hits == 0 || static_cast<double>(n) * std::log1p(-misses / static_cast<double>(pairs)) < log_cut) continue;
+      const detail::real term = detail::ipow(static_cast<detail::real>(hits) / total, n);
       p += (std::popcount(T) & 1) ? -term : term;
     }
     sum_over_probes += weight * p;

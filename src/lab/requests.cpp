@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bloomlab/exact.hpp"
 #include "json.hpp"
 #include "lab.hpp"
 #include "parse.hpp"
@@ -36,6 +37,15 @@ std::string op_size(const json& j) {
   return to_json(size(r), -1);
 }
 
+// The largest m whose scheme_exact_cost at k is within max_page_scheme_cost.
+std::uint64_t page_scheme_max_m(unsigned k) {
+  const double a = double(k) * k, b = k * std::ldexp(1.0, int(k));
+  auto m = static_cast<std::uint64_t>((std::sqrt(b * b + 4 * a * max_page_scheme_cost) - b) / (2 * a));
+  while (m > 0 && scheme_exact_cost(m, k) > max_page_scheme_cost) --m;
+  while (scheme_exact_cost(m + 1, k) <= max_page_scheme_cost) ++m;
+  return m;
+}
+
 std::string op_analyze(const json& j) {
   const fields f(j, "analyze", {"m", "n", "k", "scheme"});
   analyze_request r;
@@ -43,7 +53,18 @@ std::string op_analyze(const json& j) {
   r.n = f.count("n", 0, max_n_formula);
   r.k = f.k();
   if (auto s = f.text("scheme", scheme_allowed())) r.kind = parse_scheme_name("scheme", *s);
-  return to_json(analyze(r), -1);
+  const std::optional<scheme> kind = r.kind;
+  const double cost = scheme_exact_cost(r.m, r.k);
+  if (!kind || *kind == scheme::independent || cost <= max_page_scheme_cost) return to_json(analyze(r), -1);
+  r.kind.reset();
+  analyze_report a = analyze(r);
+  a.kind = kind;
+  a.fpr_exact_scheme_reason = "outside the range the page computes exactly, m*(m*k^2 + k*2^k) up to " +
+                              thousands(static_cast<std::uint64_t>(max_page_scheme_cost)) + " (m up to " +
+                              thousands(page_scheme_max_m(r.k)) + " at k = " + std::to_string(r.k) + "; here " +
+                              thousands(static_cast<std::uint64_t>(cost)) + "); the CLI computes it up to " +
+                              thousands(static_cast<std::uint64_t>(scheme_exact_budget));
+  return to_json(a, -1);
 }
 
 // A list the page sends as a user typed it: at most max_request_items items
@@ -315,6 +336,19 @@ const operation& find_operation(std::string_view op) {
   throw input_error("", shorten(op), "'" + shorten(op) + "' is not an operation; allowed: " + list);
 }
 
+// The error object of a refusal, its value cut short and control characters
+// escaped, in the message too: the checks quote what they refuse whole, as
+// "items_hex: '<all of it>' is not hex; allowed: ...".
+std::string refusal_json(const input_error& e) {
+  std::string message = e.what();
+  const std::string value = shorten(e.value);
+  if (value != e.value) {
+    const std::string quoted = "'" + e.value + "'";
+    if (const auto at = message.find(quoted); at != std::string::npos) message.replace(at, quoted.size(), "'" + value + "'");
+  }
+  return error_json(e.field, value, message);
+}
+
 constexpr const char* no_memory = "not enough memory for this request; try a smaller m, fewer items or fewer probes";
 
 // The error object for a failure that is not the request's fault. Building
@@ -335,7 +369,7 @@ std::string run_request(std::string_view op, std::string_view request_json) {
     return found.run(parse_request(request_json));
   } catch (const input_error& e) {
     try {
-      return error_json(e.field, e.value, e.what());
+      return refusal_json(e);
     } catch (...) {
       return failure_json(op, "not enough memory for this request");
     }

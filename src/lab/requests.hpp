@@ -55,6 +55,11 @@ inline constexpr std::uint64_t max_growing_probes = 100'000;    // growing: prob
 inline constexpr std::uint64_t max_growing_lookups = 4'000'000;  // growing: rows * probes
 inline constexpr std::uint64_t max_growing_stages = 64;         // growing: stages n items may need
 inline constexpr std::uint64_t max_growing_bits = std::uint64_t{1} << 26;  // growing: bits of all stages
+// analyze: the steps (scheme_exact_cost, exact.hpp) of a two-hash scheme's
+// own exact rate that the page takes: about 100 ms in WebAssembly, where the
+// CLI's 1.2e9 (scheme_exact_budget) take many seconds. Past it the rate is
+// null, with the reason.
+inline constexpr double max_page_scheme_cost = 5e6;
 
 // Limits of every request. Lists and objects may lie at most max_request_depth
 // inside one another (a request needs 2: an object of lists); deeper text is

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bloomlab/exact.hpp"
 #include "json.hpp"
 #include "lab.hpp"
 #include "requests.hpp"
@@ -144,8 +145,12 @@ TEST(Requests, Walk) {
 TEST(Requests, NumbersAndTextAreTheSame) {
   const std::string want = run_request("analyze", R"({"m": 2000, "n": 200, "k": 7})");
   for (const char* req : {R"({"m": "2000", "n": "200", "k": "7"})", R"({"m": "2,000", "n": "2e2", "k": 7.0})",
-                          R"({"m": 2e3, "n": "2_00", "k": "7"})", R"({"m": 2000, "n": 200, "k": 7, "scheme": null})"})
+                          R"({"m": 2e3, "n": " 200 ", "k": "7"})", R"({"m": "2_000", "n": 200, "k": 7})",
+                          R"({"m": 2000, "n": 200, "k": 7, "scheme": null})"})
     EXPECT_EQ(run_request("analyze", req), want) << req;
+  // One grammar with the CLI: no hex, no infinities, separators only in threes.
+  for (const char* bad : {"0x10", "inf", "1_0", "2,00"})
+    expect_refused("analyze", std::string(R"({"m": 2000, "n": 200, "k": ")") + bad + "\"}", "k", {"not a number"});
   const std::string size = run_request("size", R"({"n": 20, "p": 0.01, "prime": true})");
   for (const char* req : {R"({"n": "20", "p": "1%", "prime": "true"})", R"({"n": 20, "p": "0.01", "prime": "on"})",
                           R"({"n": 20, "p": 1e-2, "prime": 1})"})
@@ -299,4 +304,36 @@ TEST(RequestErrors, ControlCharactersInAnOperationOrFieldNameAreShownEscaped) {
   const json key = error_of("size", json({{std::string("n\0x", 3), 1}}).dump());
   EXPECT_EQ(key["field"], "n\\u0000x");
   EXPECT_NE(key.value("message", "").find("n\\u0000x: '1' is not a field of size"), std::string::npos) << key;
+}
+
+TEST(RequestErrors, ALongRefusedValueIsCutInTheMessageToo) {
+  // The checks quote what they refuse whole; the page gets it cut short.
+  for (const auto& [op, request, field] :
+       {std::tuple{"bip37", json({{"n", 3}, {"p", 0.01}, {"items_hex", {std::string(100'000, 'z')}}}), "items_hex"},
+        {"analyze", json({{"m", std::string(100'000, '9')}, {"n", 1}, {"k", 1}}), "m"},
+        {"size", json({{"n", 10}, {"p", std::string(50'000, '\x01')}}), "p"}}) {
+    const json e = error_of(op, request.dump());
+    EXPECT_EQ(e["field"], field);
+    EXPECT_LE(e.value("value", "").size(), 110u);
+    EXPECT_LE(e.value("message", "").size(), 300u) << e;
+    EXPECT_EQ(e.value("message", "").rfind(std::string(field) + ": '" + e.value("value", "") + "'", 0), 0u) << e;
+  }
+}
+
+TEST(Requests, ThePageComputesASchemesOwnExactRateOnlyWhereItIsQuick) {
+  // Within max_page_scheme_cost: the lab's report, exact rate and all.
+  EXPECT_EQ(run_request("analyze", R"({"m": 101, "n": 10, "k": 7, "scheme": "double"})"),
+            lab::to_json(lab::analyze({.m = 101, .n = 10, .k = 7, .kind = scheme::double_hashing}), -1));
+  // Past it (2,003 bits: 2e8 steps, seconds in WebAssembly), null with the reason.
+  const json big = json::parse(run_request("analyze", R"({"m": 2003, "n": 200, "k": 7, "scheme": "double"})"));
+  EXPECT_TRUE(big["fpr_exact_scheme"].is_null());
+  EXPECT_EQ(big["scheme"], "double");
+  EXPECT_EQ(big["fpr_exact"], json::parse(lab::to_json(lab::analyze({.m = 2003, .n = 200, .k = 7, .kind = {}}), -1))["fpr_exact"]);
+  const std::string why = big.value("fpr_exact_scheme_reason", "");
+  EXPECT_NE(why.find("up to 5,000,000 (m up to 310 at k = 7; here 198,383,129)"), std::string::npos) << why;
+  EXPECT_LE(bloomlab::scheme_exact_cost(310, 7), lab::max_page_scheme_cost);
+  EXPECT_GT(bloomlab::scheme_exact_cost(311, 7), lab::max_page_scheme_cost);
+  // Independent positions cost one fpr_exact at any m.
+  EXPECT_TRUE(json::parse(run_request("analyze", R"({"m": 2003, "n": 200, "k": 7, "scheme": "independent"})"))["fpr_exact_scheme"]
+                  .is_number());
 }
