@@ -3,6 +3,7 @@
 // and the helpers their messages use. Private to requests.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -20,14 +21,17 @@ using json = nlohmann::json;
 
 // Text that is safe to put in a message: control characters written as
 // \u0000 (a NUL would end the text wherever it is shown as a C string), and
-// at most about 100 bytes, cut at a character boundary.
+// at most about 100 bytes, cut at a character boundary with "..." after.
+// What it gives back comes through again unchanged.
 inline std::string shorten(std::string_view s) {
   constexpr std::size_t most = 100;
   constexpr char hex[] = "0123456789abcdef";
+  const auto is_control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  if (s.size() <= most + 3 && std::none_of(s.begin(), s.end(), is_control)) return std::string(s);
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const bool control = c < 0x20 || c == 0x7f;
+    const bool control = is_control(s[i]);
     if (out.size() + (control ? 6 : 1) > most) {
       // Drop a character cut in two: its lead byte and what follows it.
       if ((c & 0xc0) == 0x80) {

@@ -324,6 +324,16 @@ json parse_request(std::string_view text) {
     // e.what() is "[json.exception.parse_error.101] parse error at ...".
     std::string why = e.what();
     if (const auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);
+    // It quotes the token it stopped in ("last read: '...'"): most of the
+    // request, when that is an unclosed string.
+    constexpr std::string_view last = "last read: '";
+    if (const auto at = why.find(last); at != std::string::npos) {
+      const std::size_t from = at + last.size();
+      std::size_t end = why.find("'; expected", from);
+      if (end == std::string::npos) end = why.rfind('\'');
+      if (end != std::string::npos && end > from)
+        why.replace(from, end - from, shorten(std::string_view(why).substr(from, end - from)));
+    }
     throw input_error("", shorten(text), "the request is not valid JSON: " + why);
   }
 }

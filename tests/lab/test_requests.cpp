@@ -318,6 +318,13 @@ TEST(RequestErrors, ALongRefusedValueIsCutInTheMessageToo) {
     EXPECT_LE(e.value("message", "").size(), 300u) << e;
     EXPECT_EQ(e.value("message", "").rfind(std::string(field) + ": '" + e.value("value", "") + "'", 0), 0u) << e;
   }
+  // The parser quotes the token it stopped in: an unclosed string is most
+  // of the request.
+  for (const std::string& bad : {"\"" + std::string(100'000, 'a'), "444" + std::string(100'000, '\t') + "`"}) {
+    const json e = error_of("size", bad);
+    EXPECT_LE(e.value("message", "").size(), 400u) << e;
+    EXPECT_NE(e.value("message", "").find("last read: '"), std::string::npos) << e;
+  }
 }
 
 TEST(Requests, ThePageComputesASchemesOwnExactRateOnlyWhereItIsQuick) {
