@@ -129,10 +129,11 @@ inline combined<bloom_filter> intersect(const bloom_filter& a, const bloom_filte
   return detail::combine_words(a, b, [](std::uint64_t x, std::uint64_t y) { return x & y; });
 }
 
-// Counters added, saturating at max_count(); items() = items(A) + items(B).
+// Counters added, saturating at max_count(); items() = items(A) + items(B),
+// saturating at items_max.
 inline combined<counting_filter> unite(const counting_filter& a, const counting_filter& b) {
   const unsigned top = a.max_count();
-  return detail::combine_counts(a, b, a.items() + b.items(),
+  return detail::combine_counts(a, b, counting_filter::items_sum(a.items(), b.items()),
                                 [top](unsigned x, unsigned y) { return std::min(x + y, top); });
 }
 

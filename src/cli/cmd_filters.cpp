@@ -16,6 +16,7 @@
 #include "args.hpp"
 #include "bloomlab/combine.hpp"
 #include "bloomlab/math.hpp"
+#include "filter_build.hpp"
 #include "filter_file.hpp"
 #include "filter_summary.hpp"
 #include "format.hpp"
@@ -31,12 +32,6 @@ using io::filter_file;
 
 
 // ---- arguments ---------------------------------------------------------------
-
-struct build_args {
-  std::string file = "-", n, p, m, k, kind = "classic", hash, scheme, width, fingerprint;
-  std::string growth, tighten, out;
-  bool prime = false, json = false;
-};
 
 struct items_args {
   std::string filter;
@@ -65,16 +60,6 @@ void save_filter(const std::string& path, const filter_file& f) {
   } catch (const io::write_error& e) {
     throw usage_error(e.what());
   }
-}
-
-double parse_real(const std::string& field, const std::string& text, double lo, double hi, bool open_lo) {
-  const std::string allowed = fmt::format("allowed: a number {} {:g} to {:g}", open_lo ? "above" : "from", lo, hi);
-  char* end = nullptr;
-  const double d = std::strtod(text.c_str(), &end);
-  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(d))
-    lab::refuse(field, text, "is not a number; " + allowed);
-  if (d < lo || (open_lo && d == lo) || d > hi) lab::refuse(field, text, "is out of range; " + allowed);
-  return d;
 }
 
 // The items of a command line: ITEM... as given, or "-" alone for a list on
@@ -179,178 +164,6 @@ void add_all(filter_file& f, const std::vector<std::string>& items, const std::s
   bar.at(items.size());
 }
 
-// ---- build -----------------------------------------------------------------------
-
-// x to 3 significant digits, rounded up: a bound a user can type back.
-std::string at_least(double x) {
-  std::string shown = fmt::format("{:.3g}", x);
-  for (double up = x; std::strtod(shown.c_str(), nullptr) < x;) shown = fmt::format("{:.3g}", up *= 1.001);
-  return shown;
-}
-
-// What build accepts, beside lab::max_m_built (the bits, or counters, of any
-// filter it makes, and of all a scalable filter's stages together).
-constexpr std::uint64_t max_n_cuckoo = 100'000'000;      // 2^25 buckets of 4 slots
-constexpr std::uint64_t max_n_blocked = 1'000'000'000;
-constexpr std::uint64_t max_n0_scalable = 1'000'000'000;
-constexpr double max_growth = 100;
-constexpr double max_tighten = 0.99;
-
-std::string build_footer() {
-  return fmt::format(
-      "Sizing, by kind:\n"
-      "  classic, counting  --n N --p P: m and k for N items at rate P (as 'bloomlab size');\n"
-      "                     or --m M --k K as given. --prime rounds m up to a prime.\n"
-      "  cuckoo             --n N (1 to {}) sizes the buckets (N items at 95% load, a power\n"
-      "                     of two); --p P picks the fingerprint bits f so that 2*4/2^f <= P\n"
-      "                     (P from {}), or give --fingerprint F. --m and --k do not apply.\n"
-      "  scalable           --n N --p P are the first stage's capacity n0 (1 to {}) and rate p0;\n"
-      "                     later stages grow by --growth (2; 1 to {:g}) and tighten by --tighten\n"
-      "                     (0.85; above 0 to {:g}). A list that needs more than {} stages, a\n"
-      "                     stage rate that underflows to 0, or more than {} bits in all stages\n"
-      "                     is refused, and nothing is written.\n"
-      "  blocked            --n N (1 to {}) --p P sized with the blocked filter's own formula,\n"
-      "                     or --m M (rounded up to whole 512-bit blocks); k is always 8.\n"
-      "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
-      "at 8-bit counters); a size past that is refused before anything is allocated.\n"
-      "--hash and --scheme apply to classic, counting and scalable filters; cuckoo and blocked\n"
-      "filters have their own fixed hashing.",
-      thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
-      thousands(max_n0_scalable), max_growth, max_tighten, io::max_stages, thousands(lab::max_m_built),
-      thousands(max_n_blocked), thousands(lab::max_m_built), thousands(lab::max_m_built));
-}
-
-filter_file make_filter(const build_args& a) {
-  const std::string kind = a.kind;
-  if (kind != "classic" && kind != "counting" && kind != "cuckoo" && kind != "scalable" && kind != "blocked")
-    lab::refuse("--kind", kind, "is not a kind of filter; allowed: classic, counting, cuckoo, scalable, blocked");
-  const auto not_for = [&](const std::string& flag, const std::string& value, const std::string& why) {
-    if (!value.empty()) lab::refuse(flag, value, "does not apply to --kind " + kind + "; " + why);
-  };
-  const bool indexed = kind == "classic" || kind == "counting" || kind == "scalable";
-  if (!indexed) {
-    not_for("--hash", a.hash, "its hashing is fixed");
-    not_for("--scheme", a.scheme, "its hashing is fixed");
-  }
-  if (kind != "counting") not_for("--width", a.width, "only counting filters have counters");
-  if (kind != "cuckoo") not_for("--fingerprint", a.fingerprint, "only cuckoo filters have fingerprints");
-  if (kind != "scalable") {
-    not_for("--growth", a.growth, "only scalable filters grow");
-    not_for("--tighten", a.tighten, "only scalable filters grow");
-  }
-  if (a.prime && (kind == "cuckoo" || kind == "blocked"))
-    throw usage_error(fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
-  const indexer idx{a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash),
-                    a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme)};
-
-  const bool by_np = !a.n.empty() || !a.p.empty();
-  const bool by_mk = !a.m.empty() || !a.k.empty();
-  if (by_np && by_mk)
-    throw usage_error("give either --n and --p, or --m and --k, not both");
-  const auto need = [&](const std::string& value, const char* flag, const char* with) {
-    if (value.empty()) throw usage_error(fmt::format("{} is required with {} for --kind {}", flag, with, kind));
-  };
-  const std::uint64_t max_m = lab::max_m_built;
-
-  if (kind == "cuckoo") {
-    not_for("--m", a.m, "size it with --n and --p (or --fingerprint)");
-    not_for("--k", a.k, "size it with --n and --p (or --fingerprint)");
-    if (a.n.empty()) throw usage_error("--n is required for --kind cuckoo (with --p or --fingerprint)");
-    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_cuckoo);
-    unsigned f;
-    if (!a.fingerprint.empty()) {
-      f = static_cast<unsigned>(parse_count("--fingerprint", a.fingerprint, cuckoo_fingerprint_min, cuckoo_fingerprint_max));
-    } else {
-      if (a.p.empty()) throw usage_error("--p (or --fingerprint) is required with --n for --kind cuckoo");
-      const double p = parse_rate("--p", a.p);
-      const double best = cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound();
-      if (p < best)
-        lab::refuse("--p", a.p,
-                    fmt::format("is out of reach: fingerprints of at most {} bits bound the rate at 2*{}/2^{} = "
-                                "{}; allowed: --p from {}",
-                                cuckoo_fingerprint_max, cuckoo_slots, cuckoo_fingerprint_max, at_least(best),
-                                at_least(best)));
-      f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)),
-                                           double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
-    }
-    if (!a.fingerprint.empty() && !a.p.empty()) parse_rate("--p", a.p);
-    return {cuckoo_filter(cuckoo_filter::buckets_for(n), f), 0, 1};
-  }
-  if (kind == "scalable") {
-    not_for("--m", a.m, "size its first stage with --n and --p");
-    not_for("--k", a.k, "size its first stage with --n and --p");
-    need(a.n, "--n", "--p");
-    need(a.p, "--p", "--n");
-    scalable_params sp;
-    sp.n0 = static_cast<double>(parse_count("--n", a.n, 1, max_n0_scalable));
-    sp.p0 = parse_rate("--p", a.p);
-    if (!a.growth.empty()) sp.growth = parse_real("--growth", a.growth, 1, max_growth, false);
-    if (!a.tighten.empty()) sp.tighten = parse_real("--tighten", a.tighten, 0, max_tighten, true);
-    sp.prime = a.prime;
-    sp.idx = idx;
-    const scalable_stage_plan first = plan_stage(sp, 0);
-    if (!(first.bits <= static_cast<double>(max_m)) || first.size(sp.prime).m > max_m)
-      lab::refuse("--n", a.n,
-                  fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at most {} bits "
-                              "in all stages",
-                              a.p, first.bits, thousands(max_m)));
-    return {scalable_filter(sp), 0};
-  }
-  if (kind == "blocked") {
-    not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
-    std::uint64_t m;
-    if (!a.m.empty()) {
-      m = parse_count("--m", a.m, 1, max_m);
-    } else {
-      need(a.n, "--n", "--p (or give --m)");
-      need(a.p, "--p", "--n");
-      const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
-      const double p = parse_rate("--p", a.p);
-      constexpr unsigned lanes = split_block_512::lanes, lane_bits = split_block_512::lane_bits;
-      m = size_split_block(static_cast<double>(n), p, lanes, lane_bits, max_m);
-      if (m == 0) {
-        // No filter up to max_m bits reaches p: say how low it gets there.
-        const double floor = fpr_split_block(static_cast<double>(max_m), static_cast<double>(n), lanes, lane_bits);
-        lab::refuse("--p", a.p,
-                    fmt::format("is out of reach for --n {}: a blocked filter of at most {} bits gets no lower than "
-                                "{}; allowed: --p from {} (or a smaller --n)",
-                                thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
-      }
-    }
-    return {blocked_filter(m), 0};
-  }
-  // classic, counting
-  std::uint64_t m;
-  unsigned k;
-  if (by_mk) {
-    need(a.m, "--m", "--k");
-    need(a.k, "--k", "--m");
-    m = parse_count("--m", a.m, 1, max_m);
-    k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
-    if (a.prime) m = next_prime(m);
-    if (m > max_m)
-      lab::refuse("--m", a.m, fmt::format("rounds up to the prime {} with --prime; allowed: at most {}", thousands(m),
-                                          thousands(max_m)));
-  } else {
-    if (!by_np) throw usage_error("give --n and --p (items and target rate), or --m and --k");
-    need(a.n, "--n", "--p");
-    need(a.p, "--p", "--n");
-    const std::uint64_t n = parse_count("--n", a.n, 1, lab::max_n_formula);
-    const double p = parse_rate("--p", a.p);
-    const double bits = static_cast<double>(n) * bits_per_item(p);
-    const sizing sz = bits <= static_cast<double>(max_m) ? size_for(static_cast<double>(n), p, a.prime) : sizing{0, 0};
-    if (sz.m == 0 || sz.m > max_m)
-      lab::refuse("--n", a.n,
-                  fmt::format("is out of range at --p {}: it needs {:.4g} bits; allowed: filters of at most {} bits",
-                              a.p, bits, thousands(max_m)));
-    m = sz.m;
-    k = sz.k;
-  }
-  if (kind == "classic") return {bloom_filter(m, k, idx), 0};
-  const unsigned width =
-      a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, counter_width_max));
-  return {counting_filter(m, k, width, idx), 0};
-}
 
 int run_build(const build_args& a) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
@@ -471,10 +284,7 @@ int run_combine(const pair_args& a, bool both) {
   } else if (const auto* c = std::get_if<counting_filter>(&fa.filter)) {
     auto r = both ? intersect(*c, std::get<counting_filter>(fb.filter)) : unite(*c, std::get<counting_filter>(fb.filter));
     if (!r.ok()) refuse_mismatch(r.differs.message);
-    counting_filter both_counts = std::move(*r.filter);
-    const std::uint64_t a_items = c->items(), b_items = std::get<counting_filter>(fb.filter).items();
-    both_counts.set_items(both ? std::min(a_items, b_items) : io::add_items(a_items, b_items));
-    out = {std::move(both_counts), 0};
+    out = {std::move(*r.filter), 0};
     out.items = io::item_count(out);
   } else if (ka == "blocked") {
     const auto bits = [](const filter_file& f) {

@@ -135,6 +135,11 @@ TEST(Combine, CountingUnionAddsAndIntersectionTakesTheMinimum) {
   s.set_count(3, 2);
   EXPECT_EQ(bloomlab::unite(s, s).filter->count(3), 3u);
   EXPECT_EQ(bloomlab::unite(s, s).filter->saturated(), 1u);
+  // The item count saturates too: a union of two near-full counts stays at items_max.
+  s.set_items(counting_filter::items_max - 1);
+  EXPECT_EQ(bloomlab::unite(s, s).filter->items(), counting_filter::items_max);
+  s.set_items(5);
+  EXPECT_EQ(bloomlab::unite(s, s).filter->items(), 10u);
 }
 
 TEST(Combine, CardinalityOfAFilterAUnionAndAnIntersection) {

@@ -1,0 +1,25 @@
+// bloomlab build's sizing: from the flags a user gave to a new, empty filter
+// of the kind asked for, every flag checked against what that kind takes.
+#pragma once
+
+#include <string>
+
+#include "filter_file.hpp"
+
+namespace bloomlab::cli {
+
+struct build_args {
+  std::string file = "-", n, p, m, k, kind = "classic", hash, scheme, width, fingerprint;
+  std::string growth, tighten, out;
+  bool prime = false, json = false;
+};
+
+// The empty filter the flags ask for; refuses (usage_error) flags that do
+// not apply to the kind, values out of range, and sizes past
+// lab::max_m_built, before anything is allocated.
+io::filter_file make_filter(const build_args& a);
+
+// build --help's closing text: how each kind is sized, with its limits.
+std::string build_footer();
+
+}  // namespace bloomlab::cli
