@@ -159,6 +159,7 @@ std::string to_json(const curves_report& r, int indent) {
                {"k", r.k},
                {"k_optimal", r.k_optimal},
                {"k_best", r.k_best},
+               {"exact_left_out", r.exact_left_out},
                {"vs_n", curve_json(r.vs_n)},
                {"vs_k", curve_json(r.vs_k)},
                {"vs_m", curve_json(r.vs_m)}},

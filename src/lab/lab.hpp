@@ -80,6 +80,9 @@ struct measure_request {
   std::uint64_t probes = 10'000;  // "probe-1" .. "probe-N"
   std::uint64_t step = 20;        // a table row every step distinct items
   unsigned listed = 20;           // how many false-positive probes to name
+  // Called now and then with (steps done, steps in all): probes, then
+  // items, then table rows.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 struct measure_row {
@@ -284,6 +287,7 @@ struct curves_report {
   curve vs_m;  // m from m/8 to 8m, spaced evenly on a log scale
   unsigned k_best;
   double k_optimal;
+  unsigned exact_left_out = 0;  // exact values past max_curves_exact_cost (null in their curve)
 };
 
 curves_report curves(const curves_request& r);
