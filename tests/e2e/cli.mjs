@@ -2,7 +2,9 @@
 // the number `bloomlab ... --json` gives for the same input.
 import { execFileSync } from 'node:child_process';
 
-export const bloomlab = 'build/release/src/bloomlab';
+// BLOOMLAB_CLI points the tests at another build's CLI (the committed
+// config serves build/release).
+export const bloomlab = process.env.BLOOMLAB_CLI || 'build/release/src/bloomlab';
 
 export function cli(args, input) {
   return JSON.parse(execFileSync(bloomlab, [...args, '--json'], { input, encoding: 'utf8' }));

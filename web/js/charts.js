@@ -2,6 +2,11 @@
 // and one array per series.
 import uPlot from 'uplot';
 
+// uPlot's log axes step through decades from 1e-16 up: a rate in percent
+// below logFloor is left out of a log chart (a gap, and a note under it),
+// so the axis never walks billions of ticks.
+export const logFloor = 1e-12;
+
 const palette = { measured: '#c2410c', approx: '#1d4ed8', exact: '#15803d', marker: '#7c3aed', fixed: '#6b21a8', blocked: '#be185d' };
 
 // series: [{ label, values, kind: 'measured' | 'approx' | 'exact', dash }]
@@ -19,6 +24,7 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
     ],
     series: [{ label: xLabel }, ...series.map((s) => ({
       label: s.label,
+      spanGaps: s.kind === 'exact',  // an exact value the engine left out is bridged
       stroke: palette[s.kind] || '#111827',
       width: 2,
       dash: s.dash,
@@ -41,10 +47,25 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       u.ctx.restore();
     }] };
   }
-  // Rates arrive as fractions; the axes read in percent. Log scales cannot
-  // show 0, so a zero becomes a gap there.
-  const toPct = (v) => (logY && v <= 0 ? null : v * 100);
+  // Rates arrive as fractions; the axes read in percent. A value the engine
+  // left out (null) is a gap; log scales cannot show 0 or what lies below
+  // logFloor, so those are gaps there too.
+  let cut = false;
+  const toPct = (v) => {
+    if (v === null || v === undefined) return null;
+    if (logY && !(v * 100 >= logFloor)) {
+      cut ||= v > 0;
+      return null;
+    }
+    return v * 100;
+  };
   const data = [x, ...series.map((s) => s.values.map(toPct))];
   const chart = new uPlot(opts, data, el);
+  if (cut) {
+    const note = document.createElement('p');
+    note.className = 'muted chart-note';
+    note.textContent = `Rates below ${logFloor}% are not drawn.`;
+    el.appendChild(note);
+  }
   return chart;
 }

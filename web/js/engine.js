@@ -14,18 +14,37 @@ export function run(op, request) {
   return JSON.parse(module.run(op, JSON.stringify(request)));
 }
 
-// The same call, in a worker: for long operations. Resolves with the report.
+// The same call, in a worker: for long operations. Resolves with the report;
+// if the worker fails (it could not load the engine, or it died), with a
+// report whose error says so, and the next call starts a new worker.
 let worker = null;
 let nextId = 0;
 const pending = new Map();
+
+function workerFailed(why) {
+  return { error: { field: null, value: '', message: `The lab's background engine stopped (${why}), so this could not be computed. Change an input to try again, or reload the page.` } };
+}
+
+function fail(why) {
+  if (worker) worker.terminate();
+  worker = null;
+  for (const resolve of pending.values()) resolve(workerFailed(why));
+  pending.clear();
+}
 
 export function runLater(op, request) {
   if (!worker) {
     worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = (e) => {
-      pending.get(e.data.id)(e.data.report);
+      const resolve = pending.get(e.data.id);
       pending.delete(e.data.id);
+      if (resolve) resolve(e.data.report);
     };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      fail(e.message || 'an error in the worker');
+    };
+    worker.onmessageerror = () => fail('a message it could not read');
   }
   const id = ++nextId;
   return new Promise((resolve) => {

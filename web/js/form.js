@@ -1,7 +1,7 @@
 // Showing the engine's refusals beside the input they concern, and clearing
 // them. Fields are named as in the engine's requests (m, k, n, p, ...).
 export function clearErrors(form) {
-  for (const el of form.querySelectorAll('.error')) el.textContent = '';
+  for (const el of form.querySelectorAll('.error:not(.url-error)')) el.textContent = '';
   for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
 }
 

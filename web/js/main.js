@@ -26,16 +26,32 @@ async function start() {
   }
   let lastMeasure = null;
   document.addEventListener('measured', (e) => { lastMeasure = e.detail; });
-  const st = stage.mount(document.getElementById('stage'));
-  measure.mount(document.getElementById('measure'));
-  tune.mount(document.getElementById('tune'));
-  schemes.mount(document.getElementById('schemes'));
-  removal.mount(document.getElementById('removal'));
-  cuckoo.mount(document.getElementById('cuckoo'));
-  combine.mount(document.getElementById('combine'));
-  growing.mount(document.getElementById('growing'));
-  sizes.mount(document.getElementById('sizes'));
-  questions.mount(document.getElementById('questions'), { stage: st, measured: lastMeasure });
+  // Each section is set up on its own: one that fails says so in its own
+  // place and the others still draw.
+  const mountOne = (id, view, extra) => {
+    const root = document.getElementById(id);
+    try {
+      return view.mount(root, extra);
+    } catch (err) {
+      const box = document.createElement('p');
+      box.className = 'error section-error';
+      box.setAttribute('role', 'alert');
+      box.textContent = `This section could not be drawn (${err && err.message ? err.message : err}). ` +
+        'The other sections still work; reloading without the link\'s settings may help.';
+      root.querySelector('h2').after(box);
+      return null;
+    }
+  };
+  const st = mountOne('stage', stage);
+  mountOne('measure', measure);
+  mountOne('tune', tune);
+  mountOne('schemes', schemes);
+  mountOne('removal', removal);
+  mountOne('cuckoo', cuckoo);
+  mountOne('combine', combine);
+  mountOne('growing', growing);
+  mountOne('sizes', sizes);
+  mountOne('questions', questions, { stage: st, measured: lastMeasure });
   document.body.classList.add('ready');
 }
 

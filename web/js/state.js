@@ -15,3 +15,21 @@ export function set(values) {
   const query = params.toString();
   history.replaceState(null, '', (query ? '?' + query : location.pathname) + location.hash);
 }
+
+// A URL value from a fixed set, checked like a choice on the page: one
+// outside the set falls back to `fallback`, and the returned `refused` says
+// so (with the allowed values) for the section to show beside its input.
+export function choice(key, allowed, fallback, label) {
+  const v = get(key, fallback);
+  if (allowed.includes(v)) return { value: v, refused: '' };
+  const shown = v.length > 40 ? v.slice(0, 40) + '…' : v;
+  return { value: fallback, refused: `${label}: '${shown}' in the link is not allowed; allowed: ${allowed.join(', ')}. Using ${fallback}.` };
+}
+
+// Shows a URL value's refusal in `box` (a .url-error paragraph, which the
+// section's own error clearing leaves alone) until the user next changes
+// the input.
+export function showRefused(box, refused, input) {
+  box.textContent = refused;
+  if (refused && input) input.addEventListener('change', () => { box.textContent = ''; }, { once: true });
+}

@@ -40,8 +40,12 @@ export function mount(root) {
   if (box.value === '') box.value = sample;
   $('#measure-m').value = state.get('ms_m', '2000');
   $('#measure-k').value = state.get('ms_k', '7');
-  $('#measure-hash').value = state.get('ms_hash', 'murmur3');
-  $('#measure-scheme').value = state.get('ms_scheme', 'enhanced');
+  for (const [f, key, fallback, label] of [['hash', 'ms_hash', 'murmur3', 'Hash'], ['scheme', 'ms_scheme', 'enhanced', 'Positions']]) {
+    const select = $(`#measure-${f}`);
+    const c = state.choice(key, [...select.options].map((o) => o.value), fallback, label);
+    select.value = c.value;
+    state.showRefused($(`#measure-${f}-url`), c.refused, select);
+  }
   let last = null;
   let runs = 0;  // measurements so far, so a test can wait for the next one
 

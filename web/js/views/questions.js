@@ -8,7 +8,7 @@ export function mount(root, { stage, measured }) {
     if (el) el.textContent = text;
   };
 
-  const s = stage.report();
+  const s = stage && stage.report();
   const member = s && s.queries.find((q) => q.member);
   if (member) fact('member', `${member.text} was added and reads ${member.lit.map((b) => (b ? 1 : 0)).join(', ')}.`);
 

@@ -23,11 +23,17 @@ function exactScheme(r) {
 
 // Runs the trials one at a time in the engine's worker, so the page stays
 // responsive while they take their seconds.
-async function runAll(jobs, onRow) {
-  for (const job of jobs) {
+// `progress` says which trial is running ("Trial 3 of 6 running: ...") and
+// is emptied when all are done; onRow returns false to stop (a newer run
+// took over, or an error, which the caller shows).
+async function runAll(jobs, onRow, progress) {
+  for (const [i, job] of jobs.entries()) {
+    progress.textContent = `Trial ${i + 1} of ${jobs.length} running: ${job.label}, ${thousands(job.request.m)} bits, ` +
+      `${thousands(job.request.filters)} filters…`;
     const r = await runLater('trials', job.request);
     if (!onRow(job, r)) return;
   }
+  progress.textContent = '';
 }
 
 export function mount(root) {
@@ -52,15 +58,17 @@ export function mount(root) {
       if (gen !== generation) return false;
       if (r.error) {
         const field = r.error.field === 'm' ? job.field : r.error.field;
-        showError(form, 'schemes', { error: { ...r.error, field } }, 'n');
         $('#schemes-table').removeAttribute('aria-busy');
+        // A refused input is shown beside it; a failed worker, where the progress was.
+        $('#schemes-progress').textContent = field ? '' : r.error.message;
+        if (field) showError(form, 'schemes', { error: { ...r.error, field } }, 'n');
         return false;
       }
       tbody.insertAdjacentHTML('beforeend', `<tr><td class="text">${job.label}</td><td>${thousands(r.m)}</td><td>${interval(r)}</td>` +
         `<td>${exactScheme(r)}</td><td>${percentSig(r.fpr_exact)}</td></tr>`);
       if (tbody.rows.length === jobs.length) $('#schemes-table').removeAttribute('aria-busy');
       return true;
-    });
+    }, $('#schemes-progress'));
   }
 
   // Seed 001's case: 101 bits, 10 keys, k = 7; then 2,003 bits at the same
@@ -75,7 +83,10 @@ export function mount(root) {
       for (const [s, label] of schemes)
         jobs.push({ label, m, n, request: { m, n, k: 7, filters, probes: 2000, seed: 7, hash: 'murmur3', scheme: s } });
     runAll(jobs, (job, r) => {
-      if (r.error) return false;
+      if (r.error) {
+        $('#schemes-small-progress').textContent = r.error.message;
+        return false;
+      }
       tbody.insertAdjacentHTML('beforeend', `<tr><td class="text">${thousands(job.m)} bits, ${job.n} keys</td><td class="text">${job.label}</td>` +
         `<td>${interval(r)}</td><td>${exactScheme(r)}</td><td>${percentSig(r.fpr_exact)}</td></tr>`);
       if (job.m === 101 && job.request.scheme === 'double') {
@@ -84,7 +95,7 @@ export function mount(root) {
           `At 2,003 bits and the same ten bits a key, the gap all but closes.`;
       }
       return true;
-    });
+    }, $('#schemes-small-progress'));
   }
 
   function walk() {

@@ -55,16 +55,17 @@ export function mount(root) {
   function render() {
     clearErrors(form);
     const okM = inRange('m'), okK = inRange('k');
-    if (!okM || !okK) return;
+    if (!okM || !okK) return false;
     s.m = $('#stage-m').value.trim();
     s.k = $('#stage-k').value.trim();
     const report = run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: s.queries });
-    if (showError(form, 'stage', report, 'word')) return;
+    if (showError(form, 'stage', report, 'word')) return false;
     s.report = report;
     save();
     drawBits(report);
     drawItems(report);
     drawQueries(report);
+    return true;
   }
 
   function drawBits(r) {
@@ -175,9 +176,12 @@ export function mount(root) {
   $('#stage-add').addEventListener('click', () => {
     const w = word();
     if (w === null) return;
-    if (!s.items.includes(w)) s.items.push(w);
+    const fresh = !s.items.includes(w);
+    if (fresh) s.items.push(w);
     s.flash = { kind: 'item', text: w };
-    render();
+    // A word past the engine's limit on items is refused and taken back out,
+    // so the filter drawn stays the last one it accepted.
+    if (!render() && fresh) s.items.pop();
   });
   $('#stage-look').addEventListener('click', () => {
     const w = word();
@@ -192,16 +196,33 @@ export function mount(root) {
       $('#stage-add').click();
     }
   });
-  // Adds made-up words, a handful at a time, until the engine reports every
-  // bit set: then every lookup says maybe.
+  // Adds made-up words until the engine reports every bit set: then every
+  // lookup says maybe. Along f fillers the engine's answers run: some bits
+  // still 0, then all set, then refused (past its limit on items); doubling
+  // f, then halving the gap, finds the first f that is not "some bits 0" in
+  // about 20 calls. Refused there, it keeps the last f it accepted and says so.
   $('#stage-fill').addEventListener('click', () => {
-    let i = s.items.filter((x) => x.startsWith('filler-')).length;
-    const ask = () => run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: [] });
-    for (let round = 0, r = ask(); round < 2000 && !r.error && r.bits_set < r.m; round++, r = ask()) {
-      for (let j = 0; j < 4; j++) s.items.push(`filler-${++i}`);
+    const start = s.items.filter((x) => x.startsWith('filler-')).length;
+    const list = (f) => [...s.items, ...Array.from({ length: f }, (_, j) => `filler-${start + j + 1}`)];
+    const ask = (f) => run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: list(f), queries: [] });
+    const partial = (r) => !r.error && r.bits_set < r.m;
+    let lo = 0, hi = 4, r = ask(0);
+    if (partial(r)) {
+      while (partial(r = ask(hi))) lo = hi, hi *= 2;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        const rm = ask(mid);
+        if (partial(rm)) lo = mid;
+        else hi = mid, r = rm;
+      }
+      s.items = list(r.error ? lo : hi);
     }
     s.flash = null;
     render();
+    if (r.error) {
+      $('#stage-word-error').textContent = `Fill every bit stopped at ${thousands(s.items.length)} items with ` +
+        `${thousands(s.report.bits_set)} of ${thousands(s.report.m)} bits set: ${r.error.message}. Try a smaller m or a larger k.`;
+    }
   });
   $('#stage-reset').addEventListener('click', () => {
     s.items = [...defaults.items];

@@ -9,6 +9,8 @@ import { bytes, oneIn, percentSig, thousands } from '../format.js';
 
 const defaults = { mode: 'n_p', n: '1,000,000', p: '1%', m: '9,585,059', k: '7', prime: false };
 
+const modes = ['n_p', 'n_m', 'n_m_k'];
+
 const presets = {
   'one-percent': { mode: 'n_p', n: '1,000,000', p: '1%', prime: false },
   rocksdb: { mode: 'n_m', n: '1,000,000', m: '10,000,000' },
@@ -28,14 +30,17 @@ export function mount(root) {
     if (v.prime !== undefined) $('#tune-prime').checked = v.prime;
   }
 
+  const urlMode = state.choice('tu_mode', modes, defaults.mode, 'I know');
   setInputs({
-    mode: state.get('tu_mode', defaults.mode),
+    mode: urlMode.value,
     n: state.get('tu_n', defaults.n),
     p: state.get('tu_p', defaults.p),
     m: state.get('tu_m', defaults.m),
     k: state.get('tu_k', defaults.k),
     prime: state.get('tu_prime', '0') === '1',
   });
+
+  state.showRefused($('#tune-mode-url'), urlMode.refused, form);
 
   function showFields() {
     for (const el of form.querySelectorAll('[data-mode]')) el.hidden = !el.dataset.mode.split(' ').includes(mode());
@@ -88,6 +93,10 @@ export function mount(root) {
     ];
     lineChart($('#tune-chart-n'), { x: c.vs_n.x, series: series(c.vs_n, true), xLabel: 'items, n', yLabel: 'rate' });
     lineChart($('#tune-chart-k'), { x: c.vs_k.x, series: series(c.vs_k, false), xLabel: 'hashes, k', yLabel: 'rate', logY: true, marker: c.k_best });
+    const total = c.vs_n.x.length + c.vs_k.x.length + c.vs_m.x.length;
+    $('#tune-exact-note').textContent = c.exact_left_out === 0 ? '' :
+      `The exact line is drawn through ${thousands(total - c.exact_left_out)} of the ${thousands(total)} points: ` +
+      'at this size each exact value takes long enough that the rest are left out so the page answers at once.';
     lineChart($('#tune-chart-m'), { x: c.vs_m.x, series: series(c.vs_m, true), xLabel: 'bits, m', yLabel: 'rate', logX: true, logY: true });
   }
 
