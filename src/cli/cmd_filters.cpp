@@ -2,8 +2,6 @@
 // files (src/io/filter_file.hpp, docs/format.md).
 #include "cmd_filters.hpp"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <string>
 #include <variant>
@@ -126,33 +124,9 @@ bool add(filter_file& f, const std::string& x, const std::string& where) {
                     f.filter);
 }
 
-class progress {
- public:
-  explicit progress(std::size_t total) : total_(total), on_(total >= 100'000 && ::isatty(STDERR_FILENO)) {}
-  void at(std::size_t done) {
-    if (!on_) return;
-    const std::size_t pct = done * 100 / total_;
-    if (pct == shown_) return;
-    shown_ = pct;
-    const std::size_t bar = pct / 4;
-    fmt::print(stderr, "\r[{}{}] {:3}% ({} of {} items)", std::string(bar, '#'), std::string(25 - bar, ' '), pct,
-               thousands(done), thousands(total_));
-    std::fflush(stderr);
-  }
-  ~progress() {
-    if (on_ && shown_ != npos) fmt::print(stderr, "\r\033[K");
-  }
-
- private:
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  std::size_t total_;
-  bool on_;
-  std::size_t shown_ = npos;
-};
-
 // Adds every item; a full cuckoo filter is refused (the caller writes nothing).
 void add_all(filter_file& f, const std::vector<std::string>& items, const std::string& where) {
-  progress bar(items.size());
+  progress_bar bar(items.size(), "items", items.size() >= 100'000);
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!add(f, items[i], where))
       throw usage_error(fmt::format("{}: the cuckoo filter is full: '{}' found no free slot after {} relocations "

@@ -58,6 +58,8 @@ int run_measure(const measure_args& a) {
   req.step = a.step.empty() ? std::max(measure_args::default_step, lab::smallest_step(req.items.size(), req.k))
                             : parse_count("--step", a.step, 1, lab::max_n_formula);
   lab::check_budget(req, "--");
+  progress_bar bar(100, "", lab::cost_of(req).seconds > 1);
+  req.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.at(done * 100 / total); };
   const lab::measure_report r = lab::measure(req);
   if (a.json) fmt::print("{}\n", lab::to_json(r));
   else print_report(r);

@@ -1,6 +1,4 @@
 // bloomlab trials: seeded filters of random words, with an interval.
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "args.hpp"
@@ -23,12 +21,8 @@ int run_trials(const trials_args& a) {
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   lab::check_budget(req, "--");
   // On a terminal, runs estimated past a second show how far they have got.
-  if (isatty(STDERR_FILENO) && lab::cost_of(req).seconds > 1) {
-    req.progress = [](std::uint64_t done, std::uint64_t total) {
-      if (done % 100 == 0 || done == total)
-        fmt::print(stderr, "\rfilter {} of {}{}", thousands(done), thousands(total), done == total ? "\n" : "");
-    };
-  }
+  progress_bar bar(req.filters, "filters", lab::cost_of(req).seconds > 1);
+  req.progress = [&bar](std::uint64_t done, std::uint64_t) { bar.at(done); };
   const lab::trials_report r = lab::trials(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));

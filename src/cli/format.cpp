@@ -1,6 +1,9 @@
 #include "format.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -27,6 +30,24 @@ std::string describe(const indexer& idx) {
     case scheme::independent: return fmt::format("{} independent seeded hashes", h);
   }
   return h;
+}
+
+progress_bar::progress_bar(std::uint64_t total, std::string unit, bool on)
+    : total_(total), unit_(std::move(unit)), on_(on && total > 0 && ::isatty(STDERR_FILENO)) {}
+
+void progress_bar::at(std::uint64_t done) {
+  if (!on_) return;
+  const std::uint64_t pct = std::min<std::uint64_t>(100, done * 100 / total_);
+  if (pct == shown_) return;
+  shown_ = pct;
+  const std::size_t bar = static_cast<std::size_t>(pct / 4);
+  fmt::print(stderr, "\r[{}{}] {:3}%", std::string(bar, '#'), std::string(25 - bar, ' '), pct);
+  if (!unit_.empty()) fmt::print(stderr, " ({} of {} {})", thousands(done), thousands(total_), unit_);
+  std::fflush(stderr);
+}
+
+progress_bar::~progress_bar() {
+  if (on_ && shown_ != none) fmt::print(stderr, "\r\033[K");
 }
 
 }  // namespace bloomlab::cli

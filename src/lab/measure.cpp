@@ -49,12 +49,22 @@ measure_report measure(const measure_request& r) {
     else ++duplicates;
   }
 
+  // Steps for the progress callback: each probe, each item, and each table
+  // row as 1,024 (a row computes an exact rate: milliseconds at large k).
+  constexpr std::uint64_t row_steps = 1024;
+  const std::uint64_t steps = r.probes + distinct.size() + (distinct.size() / r.step + 2) * row_steps;
+  std::uint64_t done = 0;
+  const auto tick = [&] {
+    if (r.progress && (++done & 4095) == 0) r.progress(done, steps);
+  };
+
   // Probes that are really in the list are skipped, not counted.
   std::vector<std::uint64_t> probe_ids;
   std::uint64_t skipped = 0;
   watched_bits w;
   std::uint64_t pos[max_k];
   for (std::uint64_t i = 1; i <= r.probes; ++i) {
+    tick();
     const std::string name = probe_name(i);
     if (seen.count(name)) {
       ++skipped;
@@ -69,6 +79,7 @@ measure_report measure(const measure_request& r) {
   w.set_at.assign(w.bits.size(), never);
 
   for (std::uint64_t j = 0; j < distinct.size(); ++j) {
+    tick();
     f.positions(distinct[j], pos);
     for (unsigned i = 0; i < r.k; ++i) {
       if (f.test(pos[i])) continue;
@@ -108,7 +119,11 @@ measure_report measure(const measure_request& r) {
                        fpr_approx(static_cast<double>(r.m), static_cast<double>(n), r.k),
                        fpr_exact(r.m, n, r.k)};
   };
-  for (std::uint64_t n = 0; n <= rep.n; n += r.step) rep.rows.push_back(row_at(n));
+  for (std::uint64_t n = 0; n <= rep.n; n += r.step) {
+    done += row_steps;
+    if (r.progress) r.progress(std::min(done, steps), steps);
+    rep.rows.push_back(row_at(n));
+  }
   if (rep.rows.back().n != rep.n) rep.rows.push_back(row_at(rep.n));
 
   const measure_row& last = rep.rows.back();

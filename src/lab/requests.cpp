@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bloomlab/exact.hpp"
+#include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
 #include "parse.hpp"
@@ -94,6 +95,7 @@ std::string op_measure(const json& j) {
   r.idx = f.idx();
   r.probes = f.count("probes", 1, max_probes, 10'000);
   r.step = f.count("step", 1, max_n_formula, 20);
+  check_budget(r, "");
   return to_json(measure(r), -1);
 }
 
@@ -107,7 +109,7 @@ std::string op_trials(const json& j) {
   r.probes = f.count("probes", 1, max_probes, 2000);
   r.seed = f.count("seed", 0, UINT64_MAX, 1);
   r.idx = f.idx();
-  check_trials_work("filters", r.filters, r.n, r.probes);
+  check_budget(r, "");
   return to_json(trials(r), -1);
 }
 
@@ -197,6 +199,7 @@ std::string op_removal(const json& j) {
   for (const std::string& w : f.strings("remove", max_request_items))
     if (std::string item = trim_item(w); !item.empty()) r.remove.push_back(std::move(item));
   r.probes = f.count("probes", 1, max_probes, 10'000);
+  check_budget(r, "");
   return to_json(removal(r), -1);
 }
 
@@ -209,6 +212,7 @@ std::string op_combine(const json& j) {
   r.k = f.k();
   r.idx = f.idx();
   r.probes = f.count("probes", 1, max_probes, 10'000);
+  check_budget(r, "");
   return to_json(combine(r), -1);
 }
 

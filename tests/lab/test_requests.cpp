@@ -247,7 +247,14 @@ TEST(RequestErrors, Lists) {
 TEST(RequestErrors, UnknownFieldsAndTooMuchWork) {
   expect_refused("size", R"({"n": 10, "p": 0.01, "bits": 5})", "bits", {"'5'", "not a field of size", "n, p, prime"});
   expect_refused("trials", R"({"m": 100000, "n": 10000000, "k": 3, "filters": 1000})", "filters",
-                 {"too much work", "2,000,000,000"});
+                 {"would take about", "allowed: work estimated at up to 10 s"});
+  expect_refused("trials", R"({"m": 4294967296, "n": 1, "k": 1, "filters": 100000, "probes": 1})", "filters",
+                 {"100,000 filters of 4,294,967,296 bits", "would take about"});
+  expect_refused("trials", R"({"m": 1000, "n": 10, "k": 3, "probes": 100000000})", "probes", {"of memory"});
+  expect_refused("measure", R"({"items": ["a"], "k": 64, "probes": 100000000})", "probes", {"of memory"});
+  expect_refused("removal", R"({"items": ["a"], "m": 4294967296, "k": 3, "width": 8})", "m",
+                 {"4,294,967,296 counters of 8 bits", "4.0 GiB"});
+  expect_refused("combine", R"({"a": ["a"], "b": ["b"], "m": 4294967296, "k": 3})", "m", {"six filters", "3.0 GiB"});
 }
 
 TEST(RequestErrors, NotJsonOrNoSuchOperation) {
