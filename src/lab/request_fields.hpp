@@ -97,16 +97,8 @@ class fields {
 
   // A real number in [lo, hi]; `fallback` when absent.
   double real(const char* name, double lo, double hi, double fallback) const {
-    const std::string allowed = "allowed: a number from " + dump(json(lo)) + " to " + dump(json(hi));
-    const auto t = scalar(name, allowed, true);
-    if (!t) return fallback;
-    const std::string& text = *t;
-    char* end = nullptr;
-    const double d = std::strtod(text.c_str(), &end);
-    if (text.empty() || end == text.c_str() || *end != '\0' || std::isnan(d))
-      refuse(name, text, "is not a number; " + allowed);
-    if (!(d >= lo && d <= hi)) refuse(name, text, "is out of range; " + allowed);
-    return d;
+    const auto t = scalar(name, "allowed: a number from " + dump(json(lo)) + " to " + dump(json(hi)), true);
+    return t ? parse_real(name, *t, lo, hi) : fallback;
   }
 
   bool flag(const char* name, bool fallback) const {
