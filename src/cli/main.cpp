@@ -170,8 +170,18 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "bloomlab {}: this request asks for more memory than can be allocated; "
                "try a smaller m or fewer probes\n", sub->get_name());
     return 2;
+  } catch (const std::logic_error& e) {
+    // The engine's constructors refuse arguments (std::invalid_argument and
+    // kin) that the checks above should have caught: still bad input.
+    fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), one_line(e.what()));
+    return 2;
+  } catch (const std::overflow_error& e) {
+    fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), one_line(e.what()));
+    return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());
-    return 1;
+    // Exit 1 belongs to query's "some item answered no"; 3 is a fault of
+    // bloomlab's own, never of the input.
+    fmt::print(stderr, "bloomlab {}: internal error: {}\n", sub->get_name(), one_line(e.what()));
+    return 3;
   }
 }

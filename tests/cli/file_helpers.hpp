@@ -67,18 +67,4 @@ inline void put_u64(std::string& b, std::size_t at, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
 }
 
-// Expects exit 2, nothing on stdout and one line on stderr holding each fragment.
-inline void expect_refused(const std::vector<std::string>& args, const std::vector<std::string>& fragments,
-                           const std::string& input = "") {
-  const auto r = cli_test::run(args, input);
-  std::string cmd;
-  for (const auto& a : args) cmd += a + " ";
-  EXPECT_EQ(r.rc, 2) << cmd << "\n" << r.err;
-  EXPECT_EQ(r.out, "") << cmd;
-  ASSERT_FALSE(r.err.empty()) << cmd;
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  for (const auto& f : fragments)
-    EXPECT_NE(r.err.find(f), std::string::npos) << cmd << "\nmissing '" << f << "' in: " << r.err;
-}
-
 }  // namespace files_test

@@ -1,6 +1,7 @@
 // Runs the built bloomlab as a user would, capturing exit code and output.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -47,6 +48,25 @@ inline result run(const std::vector<std::string>& args, const std::string& input
   std::filesystem::remove(out);
   std::filesystem::remove(err);
   return r;
+}
+
+// Refused as bad input: exit 2, nothing on stdout and one line on stderr
+// holding every fragment.
+inline void check_refused(const result& r, const std::vector<std::string>& fragments, const std::string& what = "") {
+  EXPECT_EQ(r.rc, 2) << what << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << what;
+  ASSERT_FALSE(r.err.empty()) << what;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  for (const auto& f : fragments)
+    EXPECT_NE(r.err.find(f), std::string::npos) << what << "\nmissing '" << f << "' in: " << r.err;
+}
+
+// bloomlab ARGS... with `input` on standard input, refused as above.
+inline void expect_refused(const std::vector<std::string>& args, const std::vector<std::string>& fragments,
+                           const std::string& input = "") {
+  std::string cmd;
+  for (const auto& a : args) cmd += a + " ";
+  check_refused(run(args, input), fragments, cmd);
 }
 
 // A file under the temporary directory holding `text`; removed on scope exit.

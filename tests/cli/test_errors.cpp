@@ -4,25 +4,8 @@
 
 #include "run.hpp"
 
+using cli_test::expect_refused;
 using cli_test::run;
-
-namespace {
-
-// Runs args, expects exit 2, nothing on stdout, one line on stderr holding
-// every fragment.
-void expect_refused(const std::vector<std::string>& args, const std::vector<std::string>& fragments,
-                    const std::string& input = "") {
-  const auto r = run(args, input);
-  std::string cmd;
-  for (const auto& a : args) cmd += a + " ";
-  EXPECT_EQ(r.rc, 2) << cmd << "\n" << r.err;
-  EXPECT_EQ(r.out, "") << cmd;
-  ASSERT_FALSE(r.err.empty()) << cmd;
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << cmd << "\nmissing '" << f << "' in: " << r.err;
-}
-
-}  // namespace
 
 TEST(Errors, ZeroBits) {
   expect_refused({"analyze", "--m", "0", "--n", "10", "--k", "3"}, {"--m", "'0'", "1 to"});

@@ -7,6 +7,7 @@
 
 #include "run.hpp"
 
+using cli_test::expect_refused;
 using cli_test::run;
 using cli_test::temp_file;
 using nlohmann::json;
@@ -21,15 +22,6 @@ std::string numbered(int from, int to) {
   std::string s;
   for (int i = from; i <= to; ++i) s += "word-" + std::to_string(i) + "\n";
   return s;
-}
-
-// Refused with exit code 2 and one line on stderr holding every fragment.
-void expect_refused(const std::vector<std::string>& args, std::initializer_list<std::string> fragments,
-                    const std::string& input = "") {
-  const auto r = run(args, input);
-  EXPECT_EQ(r.rc, 2) << r.err;
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
-  for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
 }
 
 }  // namespace

@@ -17,10 +17,10 @@
 #include "run.hpp"
 
 using cli_test::quote;
+using cli_test::expect_refused;
 using cli_test::run;
 using cli_test::sample_list;
 using files_test::bytes;
-using files_test::expect_refused;
 using files_test::put_u64;
 using files_test::temp_dir;
 using files_test::with_checksum;

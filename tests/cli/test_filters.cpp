@@ -15,12 +15,12 @@
 #include "file_helpers.hpp"
 #include "run.hpp"
 
+using cli_test::expect_refused;
 using cli_test::run;
 using cli_test::sample_list;
 using cli_test::slurp;
 namespace fs = std::filesystem;
 using files_test::bytes;
-using files_test::expect_refused;
 using files_test::temp_dir;
 using files_test::with_checksum;
 using files_test::write_bytes;

@@ -12,9 +12,9 @@
 #include "file_helpers.hpp"
 #include "run.hpp"
 
+using cli_test::expect_refused;
 using cli_test::run;
 using files_test::bytes;
-using files_test::expect_refused;
 using files_test::put_u64;
 using files_test::temp_dir;
 using files_test::with_checksum;
