@@ -57,7 +57,7 @@ test('201 lines or 20,001 characters show the limit and keep the text', async ({
   await page.fill('#measure-list', long);
   await expect(page.locator('#measure-list-error')).toContainText('20,001 characters');
   await expect(page.locator('#measure-list')).toHaveValue(long);
-  await expect(page.locator('#measure-summary')).toContainText('Added 1 items');
+  await expect(page.locator('#measure-summary')).toContainText('Added 1 item:');
 });
 
 test('bad m is refused beside the input, naming the value and the range', async ({ page }) => {

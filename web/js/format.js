@@ -3,6 +3,18 @@ export function thousands(v) {
   return Number(v).toLocaleString('en-US');
 }
 
+// The word for a count: plural(1, 'hash', 'hashes') is 'hash'; the plural
+// is the word with an s unless given.
+export function plural(n, one, many = one + 's') {
+  return Number(n) === 1 ? one : many;
+}
+
+// A count with its word: count(1, 'word') is '1 word', count(2000, 'word')
+// '2,000 words'.
+export function count(n, one, many) {
+  return `${thousands(n)} ${plural(n, one, many)}`;
+}
+
 // A rate (0.0073) as a percent with fixed decimals ("0.73%").
 export function percent(rate, decimals = 2) {
   return (rate * 100).toFixed(decimals) + '%';
@@ -21,12 +33,17 @@ export function bytes(b) {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
   let v = Number(b), u = 0;
   while (v >= 1024 && u < units.length - 1) v /= 1024, u++;
-  return u === 0 ? `${thousands(v)} bytes` : `${v.toPrecision(3)} ${units[u]}`;
+  return u === 0 ? count(v, 'byte') : `${v.toPrecision(3)} ${units[u]}`;
 }
 
+// One lookup in x (x = 1 / rate). Under 10 the rounding to a whole number
+// would change the rate (92% is not 1 in 1), so x keeps two digits and is
+// marked "about" when they round it.
 export function oneIn(x) {
   if (x === null || !isFinite(x)) return 'never';
-  return '1 in ' + thousands(Math.round(x));
+  if (x >= 10) return '1 in ' + thousands(Math.round(x));
+  const shown = +x.toPrecision(2);
+  return (shown === x ? '' : 'about ') + '1 in ' + shown;
 }
 
 export function escapeHtml(s) {

@@ -5,7 +5,7 @@
 import { run } from '../engine.js';
 import * as state from '../state.js';
 import { capped, checkRange, clearErrors, debounce, lines, showError } from '../form.js';
-import { percent, thousands } from '../format.js';
+import { count, percent, thousands } from '../format.js';
 
 export const defaultA = ['apple', 'banana', 'cherry', 'grape', 'lemon', 'mango', 'melon', 'olive', 'peach', 'pear', 'plum', 'quince'];
 export const defaultB = ['cherry', 'date', 'fig', 'guava', 'kiwi', 'lemon', 'lime', 'mango', 'papaya', 'pear', 'sloe', 'yuzu'];
@@ -66,11 +66,11 @@ export function mount(root) {
     const box = $('#combine-rows');
     if (!r.bits) { box.textContent = ''; return; }
     box.innerHTML = [
-      row('A', r.bits.a, `${thousands(r.n_a)} words`),
-      row('B', r.bits.b, `${thousands(r.n_b)} words`),
-      row('A OR B', r.bits.or, r.union.same_as_direct ? `the same bits as a filter of all ${thousands(r.n_union)} words` : 'differs from the filter of all the words'),
+      row('A', r.bits.a, count(r.n_a, 'word')),
+      row('B', r.bits.b, count(r.n_b, 'word')),
+      row('A OR B', r.bits.or, r.union.same_as_direct ? `the same bits as a filter of all ${count(r.n_union, 'word')}` : 'differs from the filter of all the words'),
       row('A AND B', r.bits.and, 'dark red: set in both, but by no shared word', r.bits.direct_and),
-      row('Built from the shared words', r.bits.direct_and, `${thousands(r.n_intersection)} words`),
+      row('Built from the shared words', r.bits.direct_and, count(r.n_intersection, 'word')),
     ].join('');
   }
 
@@ -80,7 +80,7 @@ export function mount(root) {
       `<tr data-row="union"><th scope="row">A OR B</th><td>${thousands(r.union.bits_set)}</td><td>${rate(r.union.fpr_measured)}</td>` +
       `<td>${r.union.same_as_direct ? 'identical, bit for bit' : 'different bits'}</td></tr>` +
       `<tr data-row="intersection"><th scope="row">A AND B</th><td>${thousands(r.intersection.bits_set)}</td><td>${rate(r.intersection.fpr_measured)}</td>` +
-      `<td>${thousands(r.intersection.direct_bits_set)} bits, ${rate(r.intersection.direct_fpr_measured)}</td></tr>`;
+      `<td>${count(r.intersection.direct_bits_set, 'bit')}, ${rate(r.intersection.direct_fpr_measured)}</td></tr>`;
   }
 
   function drawEstimates(r) {

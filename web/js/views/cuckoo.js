@@ -4,8 +4,8 @@
 // view steps through one insert's chain and shows what the deletes did.
 import { run } from '../engine.js';
 import * as state from '../state.js';
-import { capped, checkRange, clearErrors, debounce, lines, showError } from '../form.js';
-import { escapeHtml, list, percent, percentSig, thousands } from '../format.js';
+import { capped, checkRange, clearErrors, debounce, label, lines, showError } from '../form.js';
+import { count, escapeHtml, list, percent, percentSig, plural, thousands } from '../format.js';
 
 export const defaultItems = ['amber', 'azure', 'beige', 'black', 'blue', 'brown', 'coral', 'cream',
   'cyan', 'gold', 'green', 'grey', 'indigo', 'ivory', 'jade', 'khaki', 'lemon', 'lilac', 'lime',
@@ -18,6 +18,22 @@ const probes = 200;  // the operation answers at most 200 lookups a call
 // chain but the last, or all of them when the insert failed.
 function evictions(x) {
   return x.ok ? Math.max(0, x.chain.length - 1) : x.chain.length;
+}
+
+// A long chain (a failed insert runs to 500 kicks) lists its first and last
+// few steps and those around the current one; each run left out is one
+// entry, -(how many), so "Next step" stays beside the table.
+const edgeSteps = 4;
+function shownSteps(length, step) {
+  const keep = (j) => j < edgeSteps || j >= length - edgeSteps || Math.abs(j - (step - 1)) <= 1;
+  const out = [];
+  for (let j = 0; j < length; j++) {
+    if (keep(j)) out.push(j);
+    else if (out.length && out[out.length - 1] < 0) out[out.length - 1]--;
+    else out.push(-1);
+  }
+  // A run of one is shown rather than named.
+  return out.map((j, i) => (j === -1 ? out[i - 1] + 1 : j));
 }
 
 export function mount(root) {
@@ -55,7 +71,7 @@ export function mount(root) {
     const okB = checkRange(form, 'cuckoo', 'buckets', 2, 64);
     const okF = checkRange(form, 'cuckoo', 'fingerprint_bits', 4, 16);
     if (!words.length) {
-      $('#cuckoo-items-error').textContent = 'items: empty; add at least one word, one a line';
+      $('#cuckoo-items-error').textContent = `${label(form, 'cuckoo', 'items')}: empty; add at least one word, one a line`;
       $('#cuckoo-items').setAttribute('aria-invalid', 'true');
     }
     save();
@@ -87,7 +103,7 @@ export function mount(root) {
 
   function summary(r) {
     const failed = r.inserts.filter((x) => !x.ok);
-    let text = `${thousands(r.inserts.length - failed.length)} of ${thousands(r.inserts.length)} words went in: ` +
+    let text = `${thousands(r.inserts.length - failed.length)} of ${count(r.inserts.length, 'word')} went in: ` +
       `${percent(r.load_factor, 0)} of the ${thousands(r.buckets_count * r.slots)} slots are full. ` +
       `With ${r.fingerprint_bits}-bit fingerprints a stranger matches with chance at most 2·4 / 2^${r.fingerprint_bits} = ${percentSig(r.fpr_bound)}.`;
     if (failed.length) {
@@ -151,7 +167,9 @@ export function mount(root) {
         : x.ok ? ', a free slot: done' : ', pushing out another; out of kicks, so all of it is undone';
       return `Fingerprint ${hex(c.fingerprint, bits)} goes into bucket ${c.bucket}, slot ${c.slot}${tail}.`;
     });
-    $('#cuckoo-steps').innerHTML = steps.map((t, j) => `<li class="${j < s.step ? 'shown' : ''}"${j === s.step - 1 ? ' aria-current="step"' : ''}>${t}</li>`).join('');
+    $('#cuckoo-steps').innerHTML = shownSteps(chain.length, s.step).map((j) => (j < 0
+      ? `<li class="gap">… ${count(-j, 'more step')} …</li>`
+      : `<li value="${j + 1}" class="${j < s.step ? 'shown' : ''}"${j === s.step - 1 ? ' aria-current="step"' : ''}>${steps[j]}</li>`)).join('');
     // aria-disabled rather than disabled, so the focus stays on the button.
     $('#cuckoo-prev').setAttribute('aria-disabled', String(s.step === 0));
     $('#cuckoo-next').setAttribute('aria-disabled', String(s.step >= chain.length));
@@ -182,7 +200,7 @@ export function mount(root) {
     const box = $('#cuckoo-lost');
     box.dataset.lost = lost.join('\n');
     box.innerHTML = lost.length
-      ? `Now <strong>${list(lost.map(escapeHtml))}</strong>, inserted and never deleted, ${lost.length === 1 ? 'answers' : 'answer'} no: ` +
+      ? `Now <strong>${list(lost.map(escapeHtml))}</strong>, inserted and never deleted, ${plural(lost.length, 'answers', 'answer')} no: ` +
         'deleting a word that was never inserted took away someone else\'s fingerprint.'
       : 'Every word still inserted answers maybe.';
     box.classList.toggle('bad', lost.length > 0);

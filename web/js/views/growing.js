@@ -5,7 +5,7 @@ import { run } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
 import { clearErrors, debounce, showError } from '../form.js';
-import { escapeHtml, percentSig, thousands } from '../format.js';
+import { count, escapeHtml, percentSig, thousands } from '../format.js';
 
 const defaults = { n: '3,000', n0: '200', p0: '1%', s: '2', r: '0.85' };
 const keys = { n: 'gr_n', n0: 'gr_n0', p0: 'gr_p', s: 'gr_s', r: 'gr_r' };
@@ -27,9 +27,9 @@ export function mount(root) {
     $('#growing-out').classList.remove('stale');
     const last = r.rows[r.rows.length - 1];
     $('#growing-summary').innerHTML = escapeHtml(
-      `Both filters were planned for ${thousands(r.n0)} items at ${percentSig(r.p0)}. ` +
-      `The fixed one keeps its ${thousands(r.fixed.m)} bits and ${r.fixed.k} hashes; after ${thousands(last.n)} items it said maybe to ` +
-      `${percentSig(last.fixed_fpr_measured)} of the probes. The scalable one has grown to ${last.stages} stage${last.stages === 1 ? '' : 's'} ` +
+      `Both filters were planned for ${count(r.n0, 'item')} at ${percentSig(r.p0)}. ` +
+      `The fixed one keeps its ${thousands(r.fixed.m)} bits and ${count(r.fixed.k, 'hash', 'hashes')}; after ${count(last.n, 'item')} it said maybe to ` +
+      `${percentSig(last.fixed_fpr_measured)} of the probes. The scalable one has grown to ${count(last.stages, 'stage')} ` +
       `and measured ${percentSig(last.scalable_fpr_measured)}, under its bound of ${percentSig(last.scalable_bound)}.`);
     $('#growing-summary').dataset.stages = String(last.stages);
     const x = r.rows.map((row) => row.n);

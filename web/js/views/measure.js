@@ -4,8 +4,8 @@
 import { run } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
-import { clearErrors, debounce, showError } from '../form.js';
-import { escapeHtml, list, percent, thousands } from '../format.js';
+import { clearErrors, debounce, label, showError } from '../form.js';
+import { count, escapeHtml, list, percent, thousands } from '../format.js';
 import sample from '../../../data/sample.txt';
 
 export const maxLines = 200;
@@ -63,7 +63,7 @@ export function mount(root) {
     if (info.total > maxLines) parts.push(`${thousands(info.total)} lines`);
     if (info.chars > maxChars) parts.push(`${thousands(info.chars)} characters`);
     if (!parts.length) return '';
-    return `list: ${parts.join(' and ')}; the limit is ${maxLines} lines and ${thousands(maxChars)} characters, ` +
+    return `${label(form, 'measure', 'list')}: ${parts.join(' and ')}; the limit is ${maxLines} lines and ${thousands(maxChars)} characters, ` +
       `so only the first ${thousands(info.used.length)} lines are used. Your text is kept as it is.`;
   }
 
@@ -97,12 +97,12 @@ export function mount(root) {
 
   function draw(r) {
     const lines = [
-      `Added ${thousands(r.n)} items: ${thousands(r.bits_set)} of ${thousands(r.m)} bits are 1 (${percent(r.fill, 1)}).`,
+      `Added ${count(r.n, 'item')}: ${thousands(r.bits_set)} of ${thousands(r.m)} bits are 1 (${percent(r.fill, 1)}).`,
     ];
-    if (r.duplicates > 0) lines.push(`${thousands(r.duplicates)} repeated line${r.duplicates === 1 ? '' : 's'} added nothing.`);
+    if (r.duplicates > 0) lines.push(`${count(r.duplicates, 'repeated line')} added nothing.`);
     lines.push(`Looked up ${thousands(r.probes)} strings never added: ${thousands(r.false_positives)} said maybe, ` +
       `${percent(r.fpr_measured)}. The formula says ${percent(r.fpr_approx)}; the exact value is ${percent(r.fpr_exact)}.`);
-    if (r.probes_skipped > 0) lines.push(`${thousands(r.probes_skipped)} probe${r.probes_skipped === 1 ? ' was' : 's were'} in your list, so not counted.`);
+    if (r.probes_skipped > 0) lines.push(`${count(r.probes_skipped, 'probe was', 'probes were')} in your list, so not counted.`);
     $('#measure-summary').innerHTML = lines.map((l) => `<span>${escapeHtml(l)}</span>`).join(' ');
 
     const tbody = $('#measure-table tbody');

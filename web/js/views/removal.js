@@ -5,8 +5,8 @@
 // answer "no".
 import { run } from '../engine.js';
 import * as state from '../state.js';
-import { capped, checkRange, clearErrors, debounce, lines, showError } from '../form.js';
-import { escapeHtml, list, thousands } from '../format.js';
+import { capped, checkRange, clearErrors, debounce, label, lines, showError } from '../form.js';
+import { count, escapeHtml, list, plural, thousands } from '../format.js';
 
 export const defaultItems = ['elder', 'fern', 'heather', 'ivy', 'juniper', 'laurel',
   'maple', 'nettle', 'oak', 'rowan', 'sage', 'thyme'];
@@ -29,9 +29,6 @@ export function drawCounters(box, r, marks = {}) {
   }).join('');
 }
 
-function plural(n, one, many) {
-  return n === 1 ? one : many;
-}
 
 export function mount(root) {
   const form = root.querySelector('#removal-form');
@@ -70,7 +67,7 @@ export function mount(root) {
     words = capped(form, 'removal', 'items', lines($('#removal-items').value), maxItems);
     const ok = checkRange(form, 'removal', 'm', 8, 256);
     if (!words.length) {
-      $('#removal-items-error').textContent = 'items: empty; add at least one word, one a line';
+      $('#removal-items-error').textContent = `${label(form, 'removal', 'items')}: empty; add at least one word, one a line`;
       $('#removal-items').setAttribute('aria-invalid', 'true');
     }
     fillChoices();
@@ -96,7 +93,7 @@ export function mount(root) {
     const x = r.removed[0];
     const others = r.false_negatives.filter((w) => w !== x.text);
     drawCounters($('#removal-member-grid'), r, { hit: x.positions, zeroed: x.zeroed, stuck: x.stuck });
-    let text = `${thousands(r.n)} words went in. <strong>${escapeHtml(x.text)}</strong> was one of them, so removing it ` +
+    let text = `${count(r.n, 'word')} went in. <strong>${escapeHtml(x.text)}</strong> was one of them, so removing it ` +
       `lowers counters ${list(x.positions.map(String))} by one (outlined)`;
     if (x.zeroed.length) text += `; ${list(x.zeroed.map(String))} fell to 0, which only ${escapeHtml(x.text)} was holding up`;
     text += '. ';
@@ -118,13 +115,19 @@ export function mount(root) {
       return;
     }
     const hit = [], zeroed = [], stuck = [];
-    const parts = r.removed.map((x) => {
+    const parts = r.removed.map((x, i) => {
       hit.push(...x.positions);
       zeroed.push(...x.zeroed);
       stuck.push(...x.stuck);
       const w = `<strong>${escapeHtml(x.text)}</strong>`;
       if (x.status === 'not_present') {
-        return `${w} reads a 0 at one of counters ${list(x.positions.map(String))}, so it certainly was never added: the filter refuses to remove it.`;
+        // A 0 says the word is not in the filter now, not that it was
+        // never added: an earlier removal may have taken it out.
+        const earlier = r.removed.slice(0, i);
+        const why = earlier.some((e) => e.text === x.text && e.status === 'removed') ? 'it was removed already'
+          : x.member ? 'it was added, but a removal before it took a counter it relied on to 0'
+            : 'it was never added';
+        return `${w} reads a 0 at one of counters ${list(x.positions.map(String))}, so it is not in the filter now (${why}): the filter refuses to remove it.`;
       }
       let s = x.member
         ? `${w} was added; removing it lowers counters ${list(x.positions.map(String))}.`
@@ -166,7 +169,7 @@ export function mount(root) {
     const x = r.removed[0];
     const top = (1 << r.width) - 1;
     drawCounters($('#overflow-grid'), r, { hit: x.positions, zeroed: x.zeroed, stuck: x.stuck });
-    let text = `The same ${thousands(r.n)} words in ${thousands(r.m)} counters of ${r.width} bit${plural(r.width, '', 's')}, ` +
+    let text = `The same ${count(r.n, 'word')} in ${thousands(r.m)} counters of ${count(r.width, 'bit')}, ` +
       `which count up to ${top}: ${thousands(r.saturated)} ${plural(r.saturated, 'counter has', 'counters have')} reached ${top} and stuck (purple). `;
     if (x.status === 'not_present') {
       text += `${escapeHtml(x.text)} reads a 0, so it cannot be removed.`;

@@ -4,7 +4,7 @@
 import { run, runLater } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
-import { escapeHtml, percentSig, thousands } from '../format.js';
+import { count, escapeHtml, percentSig, thousands } from '../format.js';
 
 const schemes = [
   ['independent', 'independent hashes'],
@@ -112,12 +112,12 @@ export function mount(root) {
       return `<div class="strip" aria-hidden="true">${cells}</div>`;
     };
     const cycle = r.gcd === r.m ? 'a step of 0 mod m never moves' :
-      `gcd(${thousands(r.step)}, ${thousands(r.m)}) = ${thousands(r.gcd)}, so it cycles through ${thousands(r.m / r.gcd)} bits`;
+      `gcd(${thousands(r.step)}, ${thousands(r.m)}) = ${thousands(r.gcd)}, so it cycles through ${count(r.m / r.gcd, 'bit')}`;
     root.querySelector('#walk-out').innerHTML =
       `<p><strong>Plain</strong>, (h1 + i·step) mod m: ${r.plain.join(', ')}. ` +
-      `${r.plain_distinct} distinct bit${r.plain_distinct === 1 ? '' : 's'} of ${r.k}: ${escapeHtml(cycle)}.</p>${strip(r.plain)}` +
+      `${count(r.plain_distinct, 'distinct bit')} of ${r.k}: ${escapeHtml(cycle)}.</p>${strip(r.plain)}` +
       `<p><strong>Enhanced</strong>, (h1 + i·step + (i³ − i)/6) mod m: ${r.enhanced.join(', ')}. ` +
-      `${r.enhanced_distinct} distinct bit${r.enhanced_distinct === 1 ? '' : 's'} of ${r.k}.</p>${strip(r.enhanced)}`;
+      `${count(r.enhanced_distinct, 'distinct bit')} of ${r.k}.</p>${strip(r.enhanced)}`;
   }
 
   for (const [f, d] of [['m', '30'], ['k', '8'], ['h1', '4'], ['step', '10']]) root.querySelector(`#walk-${f}`).value = state.get(`wk_${f}`, d);

@@ -5,9 +5,20 @@
 import { run } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
-import { bytes, escapeHtml, percentSig, thousands } from '../format.js';
+import { bytes, count, escapeHtml, percentSig, thousands } from '../format.js';
 
 const defaults = { n: '20,000', p: '0.001', keys: '1,000,000' };
+
+// A rate over its target by less than a tenth is "a hair over"; past that
+// the words say how many times over it is.
+function hair(rate, target) {
+  return rate / target < 1.1;
+}
+
+function over(rate, target) {
+  const times = rate / target;
+  return hair(rate, target) ? 'a hair over' : `about ${thousands(+times.toPrecision(2))} times the target`;
+}
 
 export function mount(root) {
   const bform = root.querySelector('#bip-form');
@@ -31,8 +42,9 @@ export function mount(root) {
     $('#bip-answer').classList.remove('stale');
     const capped = (yes, what) => (yes ? ` <span class="flag">capped at ${what}</span>` : '');
     const rows = [
-      ['Size', `${thousands(r.size_bytes)} bytes${capped(r.capped_size, '36,000 bytes')}`, 'size'],
-      ['Hash functions', `${r.n_hash_funcs}${capped(r.capped_hashes, '50')}`, 'hashes'],
+      ['Size', `${count(r.size_bytes, 'byte')}${capped(r.capped_size, '36,000 bytes')}`, 'size'],
+      ['Hash functions', `${r.n_hash_funcs}${capped(r.capped_hashes, '50')}` +
+        (r.n_hash_funcs === 0 ? ' <span class="flag">matches every item</span>' : ''), 'hashes'],
       ['Expected rate, with that many hashes', percentSig(r.fpr_expected, 5), 'rate'],
       [`Same size, best whole k (${r.k_best_same_size})`, percentSig(r.fpr_best_k_same_size, 5), 'best'],
     ];
@@ -40,12 +52,25 @@ export function mount(root) {
     $('#bip-out').dataset.size = String(r.size_bytes);
     $('#bip-out').dataset.hashes = String(r.n_hash_funcs);
     const target = +(r.p * 100).toPrecision(6) + '%';
-    let text = `Does ${thousands(r.size_bytes)} bytes hold ${thousands(r.n)} items under ${target}? ` +
+    const hashes = count(r.n_hash_funcs, 'hash', 'hashes');
+    let text = `Does ${count(r.size_bytes, 'byte')} hold ${count(r.n, 'item')} under ${target}? ` +
       (r.fpr_expected <= r.p ? `<strong>Yes</strong>: ${percentSig(r.fpr_expected, 5)}.`
-        : `<strong>Not quite</strong>: with ${r.n_hash_funcs} hashes it gives ${percentSig(r.fpr_expected, 5)}.`);
+        : `<strong>${hair(r.fpr_expected, r.p) ? 'Not quite' : 'No'}</strong>: with ${hashes} it gives ` +
+          `${percentSig(r.fpr_expected, 5)}, ${over(r.fpr_expected, r.p)}.`);
+    // What the BIP's caps and truncation did to this filter.
+    const caps = [];
+    if (r.capped_size) caps.push(`the BIP caps a filter at 36,000 bytes, less than ${count(r.n, 'item')} at ${target} need`);
+    if (r.capped_hashes) caps.push('it caps the hash functions at 50');
+    if (r.n_hash_funcs === 0) {
+      caps.push('its hash count, bytes · 8 / N · ln 2, comes to under 1 and is cut to 0: ' +
+        'a filter with no hashes sets no bit and matches every item');
+    } else if (r.k_best_same_size > r.n_hash_funcs && !r.capped_hashes) {
+      caps.push(`the BIP cuts its hash count down to a whole number, ${r.n_hash_funcs}, where ${r.k_best_same_size} is best for this size`);
+    }
+    if (caps.length && r.fpr_expected > r.p) text += ` Why: ${caps.join('; ')}.`;
     if (r.k_best_same_size !== r.n_hash_funcs) {
-      text += ` The same bytes with ${r.k_best_same_size} hashes would give ${percentSig(r.fpr_best_k_same_size, 5)}` +
-        (r.fpr_best_k_same_size > r.p ? ', still a hair over.' : '.');
+      text += ` The same bytes with ${count(r.k_best_same_size, 'hash', 'hashes')} would give ${percentSig(r.fpr_best_k_same_size, 5)}` +
+        (r.fpr_best_k_same_size > r.p ? `, still ${over(r.fpr_best_k_same_size, r.p)}.` : '.');
     }
     $('#bip-answer').innerHTML = text;
   }

@@ -3,8 +3,8 @@
 // what each lookup reads.
 import { run } from '../engine.js';
 import * as state from '../state.js';
-import { clearErrors, showError } from '../form.js';
-import { escapeHtml, list, percent, percentSig, thousands } from '../format.js';
+import { clearErrors, label, showError } from '../form.js';
+import { count, escapeHtml, list, percent, percentSig, thousands } from '../format.js';
 
 const defaults = {
   m: '32',
@@ -93,7 +93,7 @@ export function mount(root) {
       box.appendChild(b);
     }
     $('#stage-summary').textContent =
-      `${thousands(r.n)} item${r.n === 1 ? '' : 's'} with ${r.k} hash${r.k === 1 ? '' : 'es'} each set ` +
+      `${count(r.n, 'item')} with ${count(r.k, 'hash', 'hashes')} each set ` +
       `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}). ` +
       `The formula puts a stranger's chance of reading all 1s at ${percentSig(r.fpr_approx)}.`;
   }
@@ -166,7 +166,7 @@ export function mount(root) {
     const w = $('#stage-word').value.trim();
     if (!w) {
       clearErrors(form);
-      $('#stage-word-error').textContent = 'word: empty; type a word to add or look up';
+      $('#stage-word-error').textContent = `${label(form, 'stage', 'word')}: empty; type a word to add or look up`;
       $('#stage-word').setAttribute('aria-invalid', 'true');
       return null;
     }
@@ -220,7 +220,7 @@ export function mount(root) {
     s.flash = null;
     render();
     if (r.error) {
-      $('#stage-word-error').textContent = `Fill every bit stopped at ${thousands(s.items.length)} items with ` +
+      $('#stage-word-error').textContent = `Fill every bit stopped at ${count(s.items.length, 'item')} with ` +
         `${thousands(s.report.bits_set)} of ${thousands(s.report.m)} bits set: ${r.error.message}. Try a smaller m or a larger k.`;
     }
   });

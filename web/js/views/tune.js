@@ -5,7 +5,7 @@ import { run } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
 import { clearErrors, debounce, showError } from '../form.js';
-import { bytes, oneIn, percentSig, thousands } from '../format.js';
+import { bytes, count, oneIn, percentSig, thousands } from '../format.js';
 
 const defaults = { mode: 'n_p', n: '1,000,000', p: '1%', m: '9,585,059', k: '7', prime: false };
 
@@ -75,7 +75,7 @@ export function mount(root) {
     // The blocked layout: 512-bit blocks, one cache line a lookup.
     if (r.fpr_blocked !== undefined) {
       rows.push(['Blocked filter (512-bit blocks), same m', percentSig(r.fpr_blocked, 4)]);
-      rows.push(['Blocked filter, m for the same rate', r.blocked_m === null ? '<span class="muted">none in range</span>' : `${thousands(r.blocked_m)} bits`]);
+      rows.push(['Blocked filter, m for the same rate', r.blocked_m === null ? '<span class="muted">none in range</span>' : count(r.blocked_m, 'bit')]);
     }
     $('#tune-out').innerHTML = rows.map(([k, v]) => `<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`).join('');
     $('#tune-out').dataset.m = String(r.m);

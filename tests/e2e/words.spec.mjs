@@ -1,0 +1,120 @@
+// Never wrong in words: each sentence agrees with the numbers it states
+// (checked against the CLI where it states one), counts of one are singular,
+// and messages name the inputs as the page labels them.
+import { test, expect } from '@playwright/test';
+import { open } from './open.mjs';
+import { cli } from './cli.mjs';
+
+// The page's rate with significant digits (format.js percentSig, above 1e-4%).
+function sig(rate, digits) {
+  return (rate * 100).toPrecision(digits) + '%';
+}
+
+// "1 words", "1 hashes", ... anywhere in the page's text.
+const wrongSingular = /(^|[^\d.,])1 (words|hashes|items|bytes|bits|stages|lines|steps)\b/;
+
+test('a count of one is singular in every section', async ({ page }) => {
+  await open(page, '/#cuckoo');
+  await page.fill('#cuckoo-items', 'amber');
+  await expect(page.locator('#cuckoo-summary')).toContainText('1 of 1 word went in');
+  await page.fill('#removal-items', 'elder');
+  await expect(page.locator('#removal-member-text')).toContainText('1 word went in');
+  await page.fill('#combine-a', 'x');
+  await page.fill('#combine-b', 'y');
+  await expect(page.locator('#combine')).toContainText('1 word');
+  await page.fill('#bip-n', '1,000,000');
+  const want = cli(['bip37', '--n', '1000000', '--p', '0.001']);
+  expect(want.k_best_same_size).toBe(1);
+  await expect(page.locator('#bip-answer')).toContainText(`with 1 hash would give ${sig(want.fpr_best_k_same_size, 5)}`);
+  const text = await page.locator('body').innerText();
+  expect(text).not.toMatch(wrongSingular);
+});
+
+test('section 3 writes a rate above one half as about 1 in x, matching the rate', async ({ page }) => {
+  await open(page, '/');
+  await page.check('input[name="mode"][value="n_m"]');
+  await page.fill('#tune-m', '400,000');
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-m', '400000');
+  const k = await page.locator('#tune-out').getAttribute('data-k');
+  const want = cli(['analyze', '--m', '400000', '--n', '1000000', '--k', k]);
+  expect(want.fpr_approx).toBeGreaterThan(0.5);
+  const x = +(1 / want.fpr_approx).toPrecision(2);
+  await expect(page.locator('#tune-out')).toContainText(`${sig(want.fpr_approx, 4)} (about 1 in ${x})`);
+  await expect(page.locator('#tune-out')).not.toContainText(/\b1 in 1\)/);
+});
+
+test('section 5: removing a word twice says it was removed already', async ({ page }) => {
+  await open(page, '/#removal');
+  await page.fill('#removal-remove', 'elder\nelder');
+  const text = page.locator('#removal-hazard-text');
+  await expect(text).toContainText('elder was added; removing it lowers counters');
+  await expect(text).toContainText('it is not in the filter now (it was removed already)');
+  await expect(text).not.toContainText('never added');
+});
+
+test('section 9 says how far over the target a BIP 37 filter is, and which cap did it', async ({ page }) => {
+  await open(page, '/#sizes');
+  const answer = page.locator('#bip-answer');
+  // The BIP's own example: 9 hashes where 10 are best, a hair over.
+  const own = cli(['bip37', '--n', '20000', '--p', '0.001']);
+  await expect(answer).toContainText(`Not quite: with ${own.n_hash_funcs} hashes it gives ${sig(own.fpr_expected, 5)}, a hair over.`);
+  await expect(answer).toContainText(`cuts its hash count down to a whole number, ${own.n_hash_funcs}, where ${own.k_best_same_size} is best`);
+  // A million items: the size cap leaves under one hash, cut to 0.
+  await page.fill('#bip-n', '1,000,000');
+  const big = cli(['bip37', '--n', '1000000', '--p', '0.001']);
+  expect(big.n_hash_funcs).toBe(0);
+  expect(big.capped_size).toBe(true);
+  await expect(page.locator('#bip-out')).toHaveAttribute('data-hashes', '0');
+  await expect(page.locator('#bip-out [data-field="hashes"]')).toContainText('matches every item');
+  await expect(answer).toContainText(`No: with 0 hashes it gives ${sig(big.fpr_expected, 5)}, about ${(+(big.fpr_expected / 0.001).toPrecision(2)).toLocaleString('en-US')} times the target.`);
+  await expect(answer).toContainText('caps a filter at 36,000 bytes');
+  await expect(answer).toContainText('cut to 0');
+  await expect(answer).not.toContainText('a hair');
+  // P = 1e-9: a million times over, not "not quite".
+  await page.fill('#bip-n', '20,000');
+  await page.fill('#bip-p', '1e-9');
+  const tiny = cli(['bip37', '--n', '20000', '--p', '1e-9']);
+  const times = (+(tiny.fpr_expected / 1e-9).toPrecision(2)).toLocaleString('en-US');
+  await expect(answer).toContainText(`No: with ${tiny.n_hash_funcs} hashes it gives ${sig(tiny.fpr_expected, 5)}, about ${times} times the target.`);
+  await expect(answer).toContainText('caps a filter at 36,000 bytes');
+  await expect(answer).not.toContainText('Not quite');
+});
+
+test('messages name the inputs by their labels, not the engine fields', async ({ page }) => {
+  await open(page, '/#growing');
+  await page.fill('#growing-n0', '0');
+  await expect(page.locator('#growing-n0-error')).toContainText(/^Planned n: /);
+  await page.fill('#cuckoo-fingerprint_bits', '99');
+  await expect(page.locator('#cuckoo-fingerprint_bits-error')).toContainText(/^Fingerprint bits: '99'/);
+  await page.fill('#combine-a', Array.from({ length: 201 }, (_, i) => `a${i}`).join('\n'));
+  await expect(page.locator('#combine-a-error')).toContainText(/^List A, one a line: 201 words; the limit is 200/);
+  for (const id of ['#growing-n0-error', '#cuckoo-fingerprint_bits-error', '#combine-a-error']) {
+    await expect(page.locator(id)).not.toContainText(/^(n0|fingerprint_bits|a): /);
+  }
+});
+
+test('a failed cuckoo chain of hundreds of kicks is shortened, with Next step beside the table', async ({ page }) => {
+  await open(page, '/#cuckoo');
+  await page.fill('#cuckoo-items', Array.from({ length: 60 }, (_, i) => `w${i}`).join('\n'));
+  await expect(page.locator('#cuckoo-summary')).toContainText('too full');
+  const failed = page.locator('#cuckoo-insert option', { hasText: '(failed)' }).first();
+  await page.selectOption('#cuckoo-insert', await failed.getAttribute('value'));
+  const stepText = page.locator('#cuckoo-step-text');
+  await expect(stepText).toContainText(/Step 0 of \d+/);
+  const length = +(await stepText.textContent()).match(/Step 0 of (\d+)/)[1];
+  expect(length).toBeGreaterThan(100);
+  const real = page.locator('#cuckoo-steps li:not(.gap)');
+  const gap = page.locator('#cuckoo-steps li.gap');
+  await expect(gap).toHaveCount(1);
+  await expect(gap).toHaveText(`… ${length - (await real.count())} more steps …`);
+  await expect(real.last()).toHaveAttribute('value', String(length));
+  const table = await page.locator('#cuckoo-table').boundingBox();
+  const next = await page.locator('#cuckoo-next').boundingBox();
+  expect(next.y - (table.y + table.height)).toBeLessThan(800);
+  // Stepping past the first few shows the current step and names both runs left out.
+  await page.focus('#cuckoo-next');
+  for (let i = 0; i < 8; i++) await page.keyboard.press('Enter');
+  await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', '8');
+  await expect(page.locator('#cuckoo-steps li[aria-current="step"]')).toHaveAttribute('value', '8');
+  await expect(gap).toHaveCount(2);
+});
