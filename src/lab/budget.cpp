@@ -79,6 +79,14 @@ void check(const cost& c, std::string_view prefix, const std::string& what, cons
 
 double d(std::uint64_t v) { return static_cast<double>(v); }
 
+// "1 filter", "2,000 filters".
+std::string many(std::uint64_t n, const std::string& one) { return thousands(n) + " " + one + (n == 1 ? "" : "s"); }
+
+// measure's table: a row every `step` items, each computing an exact rate.
+double rows_s(std::uint64_t items, std::uint64_t step, unsigned k) {
+  return (std::floor(d(items) / d(step)) + 2) * exact_s(k, items);
+}
+
 }  // namespace
 
 cost cost_of(const trials_request& r) {
@@ -93,10 +101,9 @@ cost cost_of(const trials_request& r) {
 
 cost cost_of(const measure_request& r) {
   const double items = d(r.items.size());
-  const double rows = std::floor(items / d(r.step)) + 2;
   return {d(r.m) / 8 + items * item_bytes + d(r.probes) * (16.0 * r.k + 16),
           d(r.m) / 8 * clear_s_per_byte + d(r.probes) * (probe_s + r.k * watched_s) +
-              items * r.k * item_bit_s + rows * exact_s(r.k, r.items.size())};
+              items * r.k * item_bit_s + rows_s(r.items.size(), r.step, r.k)};
 }
 
 cost cost_of(const removal_request& r) {
@@ -116,23 +123,22 @@ cost cost_of(const combine_request& r) {
 }
 
 void check_budget(const trials_request& r, std::string_view prefix) {
-  const std::string what = thousands(r.filters) + " filters of " + thousands(r.m) + " bits, each with " +
-                           thousands(r.n) + " words and " + thousands(r.probes) + " probes,";
+  const std::string what = many(r.filters, "filter") + " of " + many(r.m, "bit") + ", each with " +
+                           many(r.n, "word") + " and " + many(r.probes, "probe") + ",";
   const bool bits_heavy = d(r.m) / 8 > (d(r.n) + d(r.probes)) * set_entry_bytes;
   check(cost_of(r), prefix, what, bits_heavy ? "m" : "probes", bits_heavy ? r.m : r.probes,
         "a smaller m, n or probes", "filters", r.filters, "fewer filters, or a smaller m, n or probes");
 }
 
 void check_budget(const measure_request& r, std::string_view prefix) {
-  const std::string what = "a list of " + thousands(r.items.size()) + " items, " + thousands(r.probes) +
-                           " probes at k = " + std::to_string(r.k) + " and a row every " + thousands(r.step) +
-                           " items";
+  const std::string what = "a list of " + many(r.items.size(), "item") + ", " + many(r.probes, "probe") +
+                           " at k = " + std::to_string(r.k) + " and a row every " + many(r.step, "item");
   const cost c = cost_of(r);
-  // Past the time budget because of the rows: name the step, and the
-  // smallest one that fits.
-  measure_request wide = r;
-  wide.step = std::max<std::uint64_t>(1, r.items.size());
-  const bool rows_heavy = cost_of(wide).seconds <= time_budget_s;
+  // Past the time budget because of the rows (fewer rows would fit): name
+  // the step, and the smallest one that fits.
+  const std::uint64_t n = r.items.size();
+  const bool rows_heavy =
+      c.seconds - rows_s(n, r.step, r.k) + rows_s(n, std::max<std::uint64_t>(1, n), r.k) <= time_budget_s;
   check(c, prefix, what, "probes", r.probes, "fewer probes, a smaller k or m", rows_heavy ? "step" : "probes",
         rows_heavy ? r.step : r.probes,
         rows_heavy ? "a step of at least " + thousands(smallest_step(r.items.size(), r.k))
@@ -140,13 +146,13 @@ void check_budget(const measure_request& r, std::string_view prefix) {
 }
 
 void check_budget(const removal_request& r, std::string_view prefix) {
-  const std::string what = thousands(r.m) + " counters of " + std::to_string(r.width) + " bits";
+  const std::string what = many(r.m, "counter") + " of " + many(r.width, "bit");
   check(cost_of(r), prefix, what, "m", r.m, "a smaller m or width", "probes", r.probes,
         "fewer probes or a smaller m");
 }
 
 void check_budget(const combine_request& r, std::string_view prefix) {
-  const std::string what = "six filters of " + thousands(r.m) + " bits";
+  const std::string what = "six filters of " + many(r.m, "bit");
   check(cost_of(r), prefix, what, "m", r.m, "a smaller m", "probes", r.probes, "fewer probes or a smaller m");
 }
 

@@ -140,7 +140,7 @@ TEST(Bounds, AStepThatMakesTooManyRowsNamesTheSmallestThatFits) {
   const temp_file list(big);
   const auto r = run_bounded({"measure", list.path.string(), "--k", "64", "--step", "1", "--probes", "10"},
                              "/dev/null", 20);
-  check_refused(r, {"--step: ", "a row every 1 items", "a step of at least"});
+  check_refused(r, {"--step: ", "a row every 1 item would", "a step of at least"});
   // Without --step, the default widens to fit, and the table stays readable.
   const auto ok = run_bounded({"measure", list.path.string(), "--k", "64", "--probes", "10", "--json"}, "/dev/null", 30);
   EXPECT_EQ(ok.rc, 0) << ok.err;
