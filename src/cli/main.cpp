@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "cmd_family.hpp"
 #include "cmd_filters.hpp"
 #include "commands.hpp"
@@ -49,7 +50,11 @@ int main(int argc, char** argv) {
   app.name("bloomlab");
   app.require_subcommand(1);
   app.set_version_flag("--version", "bloomlab 0.1.0");
-  app.footer("Run 'bloomlab COMMAND --help' for the flags of one command.");
+  app.footer(fmt::format("Run 'bloomlab COMMAND --help' for the flags of one command.\n"
+                         "Beyond each flag's range, a request estimated to need more than {:g} s or {:.1f} GiB is\n"
+                         "refused before it starts, naming the flag to change (docs/cli.md, \"Limits\").",
+                         bloomlab::lab::time_budget_s,
+                         static_cast<double>(bloomlab::lab::memory_budget) / (1024.0 * 1024 * 1024)));
 
   size_args sz;
   auto* c_size = app.add_subcommand("size", "Size a filter for n items at a target rate p");
