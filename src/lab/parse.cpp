@@ -1,5 +1,6 @@
 #include "parse.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -97,24 +98,32 @@ std::string_view digest_name(digest_fn f) {
 
 }  // namespace
 
-std::string quoted_value(std::string_view text) {
+std::string quoted_value(std::string_view s) {
   constexpr std::size_t most = 100;
+  constexpr char hex[] = "0123456789abcdef";
+  const auto is_control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  if (s.size() <= most + 3 && std::none_of(s.begin(), s.end(), is_control)) return std::string(s);
   std::string out;
-  std::size_t i = 0;
-  for (; i < text.size() && out.size() < most; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", c);
-      out += esc;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const bool control = is_control(s[i]);
+    if (out.size() + (control ? 6 : 1) > most) {
+      // Drop a character cut in two: its lead byte and what follows it.
+      if ((c & 0xc0) == 0x80) {
+        while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xc0) == 0x80) out.pop_back();
+        if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xc0) out.pop_back();
+      }
+      return out + "...";
+    }
+    if (control) {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
     } else {
-      out += static_cast<char>(c);
+      out += s[i];
     }
   }
-  if (i == text.size()) return out;
-  // Cut before a partly copied character (a UTF-8 lead byte and its continuations).
-  while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xc0) == 0x80) --i, out.pop_back();
-  return out + "...";
+  return out;
 }
 
 void refuse(const std::string& field, const std::string& value, const std::string& what) {

@@ -29,8 +29,10 @@ struct input_error : std::runtime_error {
 // A count as refusals and reports write it: 10000 -> "10,000".
 std::string thousands(std::uint64_t v);
 
-// A value as a message quotes it: control characters written as \xNN, and
-// cut after about 100 bytes (at a character boundary) with "...".
+// A value as a message quotes it: control characters written as \u0000 (a
+// NUL would end the text wherever it is shown as a C string), and at most
+// about 100 bytes, cut at a character boundary with "..." after. What it
+// gives back comes through again unchanged.
 std::string quoted_value(std::string_view text);
 
 // Throws input_error(field, quoted_value(value), "FIELD: 'VALUE' WHAT").

@@ -19,37 +19,8 @@ namespace bloomlab::lab::request {
 
 using json = nlohmann::json;
 
-// Text that is safe to put in a message: control characters written as
-// \u0000 (a NUL would end the text wherever it is shown as a C string), and
-// at most about 100 bytes, cut at a character boundary with "..." after.
-// What it gives back comes through again unchanged.
-inline std::string shorten(std::string_view s) {
-  constexpr std::size_t most = 100;
-  constexpr char hex[] = "0123456789abcdef";
-  const auto is_control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
-  if (s.size() <= most + 3 && std::none_of(s.begin(), s.end(), is_control)) return std::string(s);
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const bool control = is_control(s[i]);
-    if (out.size() + (control ? 6 : 1) > most) {
-      // Drop a character cut in two: its lead byte and what follows it.
-      if ((c & 0xc0) == 0x80) {
-        while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xc0) == 0x80) out.pop_back();
-        if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xc0) out.pop_back();
-      }
-      return out + "...";
-    }
-    if (control) {
-      out += "\\u00";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
+// Text that is safe to put in a message (parse.hpp's quoted_value).
+inline std::string shorten(std::string_view s) { return quoted_value(s); }
 
 inline std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
