@@ -118,3 +118,65 @@ test('a failed cuckoo chain of hundreds of kicks is shortened, with Next step be
   await expect(page.locator('#cuckoo-steps li[aria-current="step"]')).toHaveAttribute('value', '8');
   await expect(gap).toHaveCount(2);
 });
+
+test('section 6 refuses buckets as its hint says: a power of two, 2 to 64', async ({ page }) => {
+  await open(page, '/#cuckoo');
+  await expect(page.locator('#cuckoo-buckets ~ .hint')).toHaveText('a power of two, 2 to 64');
+  const error = page.locator('#cuckoo-buckets-error');
+  await page.fill('#cuckoo-buckets', '48');
+  await expect(error).toHaveText("Buckets: '48' is not a power of two; the nearest are 32 and 64");
+  await page.fill('#cuckoo-buckets', '1024');
+  await expect(error).toContainText('from 2 to 64');
+  await page.fill('#cuckoo-buckets', '3');
+  await expect(error).toHaveText("Buckets: '3' is not a power of two; the nearest are 2 and 4");
+  await expect(error).not.toContainText('1024');
+  await page.fill('#cuckoo-buckets', '64');
+  await expect(error).toHaveText('');
+  await expect(page.locator('#cuckoo-summary')).toContainText('of the 256 slots');
+});
+
+test('section 4 refuses a power-of-two m that is not one and a prime m that is not prime', async ({ page }) => {
+  await open(page, '/#schemes');
+  await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+  await page.fill('#schemes-pow', '1000');
+  await expect(page.locator('#schemes-pow-error')).toHaveText("Bits: power of two: '1000' is not a power of two; the nearest are 512 and 1,024");
+  await expect(page.locator('#schemes-table tbody tr')).toHaveCount(0);
+  await page.fill('#schemes-pow', '1,024');
+  await page.fill('#schemes-prime', '1024');
+  await expect(page.locator('#schemes-prime-error')).toHaveText("Bits: prime: '1024' is not prime; the nearest are 1,021 and 1,031");
+  await expect(page.locator('#schemes-pow-error')).toHaveText('');
+  await page.fill('#schemes-prime', '1031');
+  await expect(page.locator('#schemes-prime-error')).toHaveText('');
+  await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+});
+
+test('section 2 offers the largest allowed k when the best k is past it', async ({ page }) => {
+  await open(page, '/#measure');
+  await page.fill('#measure-list', Array.from({ length: 100 }, (_, i) => `w${i}`).join('\n'));
+  await page.fill('#measure-m', '20,000');
+  const want = cli(['analyze', '--m', '20000', '--n', '100', '--k', '7']);
+  expect(want.k_optimal).toBeGreaterThan(64);
+  const kbest = page.locator('#measure-kbest');
+  await expect(kbest).toHaveText(`for your list, (20,000/100)·ln 2 = ${want.k_optimal.toFixed(2)}. That is past the largest k allowed here, 64: try k = 64.`);
+  // The offer is taken, one more is refused.
+  await page.fill('#measure-k', '64');
+  await expect(page.locator('#measure-out')).toHaveAttribute('data-runs', /\d+/);
+  await expect(page.locator('#measure-k-error')).toHaveText('');
+  await page.fill('#measure-k', '65');
+  await expect(page.locator('#measure-k-error')).toContainText("'65' is out of range");
+  // Within the limit, no offer.
+  await page.fill('#measure-k', '7');
+  await page.fill('#measure-m', '2,000');
+  await expect(kbest).toHaveText(/= 13\.86\.$/);
+});
+
+test("the first question's reading follows section 1's k", async ({ page }) => {
+  await open(page, '/');
+  const fact = page.locator('[data-fact="member"]');
+  await expect(fact).toHaveText('cherry was added and reads 1, 1, 1.');
+  await page.fill('#stage-k', '5');
+  await expect(page.locator('#stage-summary')).toContainText('with 5 hashes each');
+  await expect(fact).toHaveText('cherry was added and reads 1, 1, 1, 1, 1.');
+  await page.fill('#stage-k', '1');
+  await expect(fact).toHaveText('cherry was added and reads 1.');
+});

@@ -63,3 +63,47 @@ export function capped(form, prefix, field, words, max) {
     `${label(form, prefix, field)}: ${words.length} words; the limit is ${max}, so only the first ${max} are used. Your text is kept as it is.`;
   return words.slice(0, max);
 }
+
+// A whole number the input's label promises (a power of two, a prime): one
+// that is not is refused beside the input with the nearest that are, as
+// `nearest(v)` lists them. Text that is not a whole number is left to the
+// engine's own refusal; returns false only for a refused number.
+export function checkKind(form, prefix, field, what, is, nearest) {
+  const input = form.querySelector(`#${prefix}-${field}`);
+  const text = input.value.trim().replace(/,/g, '');
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(+text) || is(+text)) return true;
+  const near = nearest(+text).map((v) => Number(v).toLocaleString('en-US'));
+  form.querySelector(`#${prefix}-${field}-error`).textContent =
+    `${label(form, prefix, field)}: '${input.value.trim()}' is not ${what}; the nearest ${near.length === 1 ? 'is' : 'are'} ${near.join(' and ')}`;
+  input.setAttribute('aria-invalid', 'true');
+  return false;
+}
+
+// Powers of two: is, and the nearest (the one below, from 1, and the one
+// above). Exact for every safe integer.
+function powerBelow(v) {
+  let p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+export function isPowerOfTwo(v) {
+  return v >= 1 && powerBelow(v) === v;
+}
+export function nearestPowersOfTwo(v) {
+  return v < 1 ? [1] : [powerBelow(v), powerBelow(v) * 2];
+}
+
+// Primes by trial division (6j +- 1), and the nearest: the one below, where
+// there is one, and the one above.
+export function isPrime(v) {
+  if (v < 2) return false;
+  if (v % 2 === 0 || v % 3 === 0) return v <= 3;
+  for (let d = 5; d * d <= v; d += 6) if (v % d === 0 || v % (d + 2) === 0) return false;
+  return true;
+}
+export function nearestPrimes(v) {
+  let below = v - 1, above = v + 1;
+  while (below >= 2 && !isPrime(below)) below--;
+  while (!isPrime(above)) above++;
+  return below >= 2 ? [below, above] : [above];
+}

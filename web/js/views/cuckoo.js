@@ -4,7 +4,7 @@
 // view steps through one insert's chain and shows what the deletes did.
 import { run } from '../engine.js';
 import * as state from '../state.js';
-import { capped, checkRange, clearErrors, debounce, label, lines, showError } from '../form.js';
+import { capped, checkKind, checkRange, clearErrors, debounce, isPowerOfTwo, label, lines, nearestPowersOfTwo, showError } from '../form.js';
 import { count, escapeHtml, list, percent, percentSig, plural, thousands } from '../format.js';
 
 export const defaultItems = ['amber', 'azure', 'beige', 'black', 'blue', 'brown', 'coral', 'cream',
@@ -12,6 +12,7 @@ export const defaultItems = ['amber', 'azure', 'beige', 'black', 'blue', 'brown'
   'navy', 'ochre', 'olive', 'orange', 'peach', 'pink', 'plum', 'red', 'rust'];
 const defaults = { buckets: '8', fingerprint_bits: '8' };
 const maxItems = 200;
+const maxBuckets = 64;
 const probes = 200;  // the operation answers at most 200 lookups a call
 
 // Fingerprints pushed out of their slot to make room: every write of the
@@ -68,7 +69,10 @@ export function mount(root) {
   function render() {
     clearErrors(form);
     const words = capped(form, 'cuckoo', 'items', lines($('#cuckoo-items').value), maxItems);
-    const okB = checkRange(form, 'cuckoo', 'buckets', 2, 64);
+    // The drawing's own bounds: 2 to 64 buckets, a power of two (the engine
+    // takes more, which would not fit on the page).
+    const okB = checkRange(form, 'cuckoo', 'buckets', 2, maxBuckets) &&
+      checkKind(form, 'cuckoo', 'buckets', 'a power of two', isPowerOfTwo, (v) => nearestPowersOfTwo(v).filter((x) => x >= 2 && x <= maxBuckets));
     const okF = checkRange(form, 'cuckoo', 'fingerprint_bits', 4, 16);
     if (!words.length) {
       $('#cuckoo-items-error').textContent = `${label(form, 'cuckoo', 'items')}: empty; add at least one word, one a line`;

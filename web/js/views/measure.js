@@ -135,8 +135,23 @@ export function mount(root) {
 
     const a = run('analyze', { m: r.m, n: r.n, k: r.k });
     $('#measure-kbest').textContent = a.error || a.k_optimal === null ? '' :
-      `for your list, (${thousands(r.m)}/${thousands(r.n)})·ln 2 = ${a.k_optimal.toFixed(2)}.`;
+      `for your list, (${thousands(r.m)}/${thousands(r.n)})·ln 2 = ${a.k_optimal.toFixed(2)}.` + pastLimit(r, a.k_optimal);
     root.dispatchEvent(new CustomEvent('measured', { detail: { report: r, analyze: a }, bubbles: true }));
+  }
+
+  // When the best k is more than the k field takes, the largest k it takes,
+  // found by asking the engine (which holds the limit), to offer instead.
+  function pastLimit(r, best) {
+    const takes = (k) => !run('analyze', { m: r.m, n: r.n, k }).error;
+    let hi = Math.ceil(best);
+    if (takes(hi)) return '';
+    let lo = r.k;  // taken: it was just measured
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (takes(mid)) lo = mid;
+      else hi = mid;
+    }
+    return ` That is past the largest k allowed here, ${lo}: try k = ${lo}.`;
   }
 
   // Which added items lit each of a false positive's k bits.

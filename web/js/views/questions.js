@@ -1,6 +1,6 @@
 // The questions' live figures, each from the engine.
 import { run } from '../engine.js';
-import { bytes, percent, percentSig, thousands } from '../format.js';
+import { bytes, count, percent, percentSig, thousands } from '../format.js';
 
 export function mount(root, { stage, measured }) {
   const fact = (name, text) => {
@@ -8,9 +8,17 @@ export function mount(root, { stage, measured }) {
     if (el) el.textContent = text;
   };
 
-  const s = stage && stage.report();
-  const member = s && s.queries.find((q) => q.member);
-  if (member) fact('member', `${member.text} was added and reads ${member.lit.map((b) => (b ? 1 : 0)).join(', ')}.`);
+  // Section 1's filter as it is drawn now: a word it added and looks up, or
+  // else what any added word reads.
+  function onStaged(r) {
+    if (!r) return;
+    const member = r.queries.find((q) => q.member);
+    fact('member', member
+      ? `${member.text} was added and reads ${member.lit.map((b) => (b ? 1 : 0)).join(', ')}.`
+      : `every item it added reads ${count(r.k, '1', '1s')}.`);
+  }
+  onStaged(stage && stage.report());
+  document.addEventListener('staged', (e) => onStaged(e.detail.report));
 
   const one = run('tune', { mode: 'n_p', n: 1000000, p: 0.01 });
   const tenth = run('tune', { mode: 'n_p', n: 1000000, p: 0.001 });

@@ -3,7 +3,7 @@
 // costs; and the step rule, walked position by position.
 import { run, runLater } from '../engine.js';
 import * as state from '../state.js';
-import { clearErrors, debounce, showError } from '../form.js';
+import { checkKind, clearErrors, debounce, isPowerOfTwo, isPrime, nearestPowersOfTwo, nearestPrimes, showError } from '../form.js';
 import { count, escapeHtml, percentSig, thousands } from '../format.js';
 
 const schemes = [
@@ -49,6 +49,13 @@ export function mount(root) {
     const gen = ++generation;
     const tbody = $('#schemes-table tbody');
     tbody.innerHTML = '';
+    // Each column's m is what its label says; the engine takes any m.
+    const okPow = checkKind(form, 'schemes', 'pow', 'a power of two', isPowerOfTwo, nearestPowersOfTwo);
+    const okPrime = checkKind(form, 'schemes', 'prime', 'prime', isPrime, nearestPrimes);
+    if (!okPow || !okPrime) {
+      $('#schemes-progress').textContent = '';
+      return;
+    }
     $('#schemes-table').setAttribute('aria-busy', 'true');
     const jobs = [];
     for (const field of ['pow', 'prime'])

@@ -65,6 +65,7 @@ export function mount(root) {
     drawBits(report);
     drawItems(report);
     drawQueries(report);
+    root.dispatchEvent(new CustomEvent('staged', { detail: { report }, bubbles: true }));
     return true;
   }
 
