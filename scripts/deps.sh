@@ -12,6 +12,7 @@ packages=(
   emscripten
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
   clang-14 libclang-rt-14-dev
+  python3
 )
 if [ "${1:-}" = test ]; then
   packages+=(chromium)
