@@ -159,17 +159,21 @@ int run_build(const build_args& a) {
 int run_query(const items_args& a) {
   const filter_file f = load_filter(a.filter);
   const std::vector<std::string> items = items_of(a.items);
+  // The answers are written as text as they come (a JSON document per item
+  // would take several times the list's memory), and printed once all are
+  // in, so a refusal part way leaves nothing on standard output.
   bool all = true;
-  json answers = json::array();
-  std::string text;
+  std::string text = a.json ? "[" : "";
   for (const std::string& x : items) {
     const bool maybe = contains(f, x);
     all = all && maybe;
-    if (a.json) answers.push_back({{"item", x}, {"maybe", maybe}});
-    else text += fmt::format("{}\t{}\n", maybe ? "maybe" : "no", x);
+    if (a.json)
+      text += fmt::format("{}{{\"item\":{},\"maybe\":{}}}", text.size() > 1 ? "," : "",
+                          json(x).dump(-1, ' ', false, json::error_handler_t::replace), maybe);
+    else
+      text += fmt::format("{}\t{}\n", maybe ? "maybe" : "no", x);
   }
-  if (a.json) fmt::print("{}\n", answers.dump());
-  else fmt::print("{}", text);
+  fmt::print("{}{}", text, a.json ? "]\n" : "");
   return all ? 0 : 1;
 }
 

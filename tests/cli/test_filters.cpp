@@ -108,6 +108,14 @@ TEST(Files, QueryExitCodesAndJson) {
   ASSERT_EQ(arr.size(), 21u);
   EXPECT_EQ(arr[0]["item"], items[0]);
   EXPECT_EQ(arr[0]["maybe"], true);
+  // Items are JSON strings whatever they hold: quotes, backslashes, and bytes
+  // that are not UTF-8 (from the command line), which are replaced.
+  const auto odd = run({"query", dir / "f.blf", "a\"b\\c", "caf\xe9", "--json"});
+  ASSERT_NE(odd.rc, 2) << odd.err;
+  const auto odd_arr = nlohmann::json::parse(odd.out);
+  ASSERT_EQ(odd_arr.size(), 2u);
+  EXPECT_EQ(odd_arr[0]["item"], "a\"b\\c");
+  EXPECT_EQ(odd_arr[1]["item"], "caf\xef\xbf\xbd");
 }
 
 TEST(Files, AddThenQuery) {
