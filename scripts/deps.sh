@@ -13,9 +13,11 @@ packages=(
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
   clang-14 libclang-rt-14-dev
   python3
+  libsqlite3-dev libpq-dev
 )
 if [ "${1:-}" = test ]; then
-  packages+=(chromium)
+  # The gate's tests start their own PostgreSQL cluster and load it with wrk.
+  packages+=(chromium sqlite3 postgresql-15 wrk)
 fi
 # Node.js and npm bundle the page; a machine that has them from elsewhere
 # keeps its own.

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL 15 cluster for one test suite: started once before
+# the suite's tests (a CTest setup fixture), stopped after them.
+#   pg_cluster.sh start STATE   initdb + start; writes the connection URL to STATE
+#   pg_cluster.sh stop STATE    stops the cluster and removes its folder
+# It listens only on a Unix socket in its own temporary folder (no TCP port
+# is taken). The server refuses to run as root: as root it runs as the
+# `postgres` user that Debian's postgresql-15 package creates.
+set -euo pipefail
+cmd=${1:?start or stop}
+state=${2:?state file}
+bin=/usr/lib/postgresql/15/bin
+port=55432
+
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case $cmd in
+  start)
+    [ -x "$bin/initdb" ] || { echo "postgresql-15 is not installed (make deps-test installs it)" >&2; exit 1; }
+    if [ -f "$state.dir" ]; then "$0" stop "$state" || true; fi
+    dir=$(mktemp -d /tmp/bloomlab-pg.XXXXXX)
+    chmod 755 "$dir"
+    [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+    echo "$dir" > "$state.dir"
+    as_pg "$bin/initdb" -D "$dir/data" -A trust -U bloomlab >/dev/null
+    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -t 60 \
+      -o "-k $dir -p $port -c listen_addresses='' -c fsync=off -c max_connections=200" start >/dev/null
+    echo "postgresql://bloomlab@/postgres?host=$dir&port=$port" > "$state"
+    echo "PostgreSQL started: $(cat "$state")"
+    ;;
+  stop)
+    [ -f "$state.dir" ] || exit 0
+    dir=$(cat "$state.dir")
+    as_pg "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+    rm -rf "$dir" "$state" "$state.dir"
+    echo "PostgreSQL stopped"
+    ;;
+  *) echo "usage: $0 start|stop STATE" >&2; exit 2 ;;
+esac
