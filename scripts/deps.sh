@@ -13,7 +13,7 @@ packages=(
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
   clang-14 libclang-rt-14-dev
   python3
-  libsqlite3-dev libpq-dev
+  libsqlite3-dev libpq-dev libsodium-dev
 )
 if [ "${1:-}" = test ]; then
   # The gate's tests start their own PostgreSQL cluster and load it with wrk.
