@@ -181,7 +181,25 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r);
 // ---- growing: a scalable filter beside a fixed one --------------------------
 // Adds "item-1".."item-n" to a scalable filter (stage i: n0 s^i items at
 // p0 r^i) and to a classic filter sized for n0 at p0, and every `step` items
-// asks both about probe-1..probe-N.
+// asks both about probe-1..probe-N. Every stage and the fixed filter are sized
+// by size_for(capacity, p, false), the rule of `bloomlab size` and the page's
+// section 3 (no prime rounding), so stage 1 has the m that sizing gives.
+//
+// Two rates stand beside the measured one, and neither is a bound:
+//   planned = 1 - prod_i (1 - p_i), the plan's targets compounded (what
+//             `bloomlab info` calls fpr_bound). A stage reaches p_i only
+//             with a k of (m/n) ln 2 and n random items; a whole k misses it
+//             (200 items at 1% in 1,918 bits, k = 7: 1.006% exact), and the
+//             items a stage takes are those that read absent, which set more
+//             new bits than random ones: at a large p (k = 1) each sets a
+//             fresh bit, so 200 items fill 200 of 289 bits, not half.
+//   current = 1 - prod_i (1 - f_i^k_i), f_i the share of stage i's bits
+//             that are 1: the chance that a stranger's k independent,
+//             uniform positions all hit 1s in some stage, given the bits the
+//             stages hold now (`bloomlab info`'s fpr_current).
+// The measured share of N probes varies around `current` by sampling (and
+// by how far the hashing scheme is from independent positions): its Wilson
+// 95% interval is reported beside it.
 struct growing_request {
   std::uint64_t n = 0;
   std::uint64_t n0 = 0;
@@ -198,13 +216,16 @@ struct growing_stage {
   std::uint64_t m;
   unsigned k;
   std::uint64_t n;  // items it holds at the end
+  double fill;       // share of its bits that are 1, at the end
 };
 
 struct growing_row {
   std::uint64_t n;
   std::uint64_t stages;
   double scalable_fpr_measured;
-  double scalable_bound;  // 1 - prod (1 - p_i) over the stages so far
+  double scalable_current;  // 1 - prod (1 - fill_i^k_i) over the stages so far
+  double scalable_planned;  // 1 - prod (1 - p_i) over the stages so far
+  double scalable_low, scalable_high;  // Wilson 95% interval of the measured share
   double fixed_fpr_measured;
   double fixed_fpr_approx;
 };
@@ -216,6 +237,8 @@ struct growing_report {
   std::vector<growing_row> rows;
   std::uint64_t fixed_m;
   unsigned fixed_k;
+  std::uint64_t probes;
+  std::uint64_t skipped;  // items that already read present: not added again
 };
 
 growing_report growing(const growing_request& r);

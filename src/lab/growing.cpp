@@ -6,6 +6,7 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/scalable_filter.hpp"
+#include "bloomlab/stats.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::lab {
@@ -29,8 +30,9 @@ std::optional<growth_plan> plan_growth(std::uint64_t n, std::uint64_t n0, double
 growing_report growing(const growing_request& r) {
   assert(r.n >= 1 && r.n0 >= 1 && r.p0 > 0 && r.p0 < 1 && r.s >= 1 && r.r > 0 && r.r < 1);
   const std::uint64_t step = r.step > 0 ? r.step : (r.n + 19) / 20;
-  scalable_filter grow({.n0 = static_cast<double>(r.n0), .p0 = r.p0, .growth = r.s, .tighten = r.r});
-  const sizing fixed_size = size_for(static_cast<double>(r.n0), r.p0, true);
+  // No prime rounding: one sizing rule with `bloomlab size` and section 3.
+  scalable_filter grow({.n0 = static_cast<double>(r.n0), .p0 = r.p0, .growth = r.s, .tighten = r.r, .prime = false});
+  const sizing fixed_size = size_for(static_cast<double>(r.n0), r.p0, false);
   bloom_filter fixed(fixed_size.m, fixed_size.k);
 
   std::vector<std::string> probes;
@@ -45,14 +47,20 @@ growing_report growing(const growing_request& r) {
       fp_grow += grow.contains(p);
       fp_fixed += fixed.contains(p);
     }
-    rep.rows.push_back({n, grow.stages().size(), static_cast<double>(fp_grow) / count, grow.fpr_bound(),
-                        static_cast<double>(fp_fixed) / count,
+    double keep_current = 1, keep_planned = 1;
+    for (const scalable_stage& st : grow.stages()) {
+      keep_current *= 1 - std::pow(st.filter.fill(), st.filter.k());
+      keep_planned *= 1 - st.p;
+    }
+    const interval ci = wilson_interval(fp_grow, r.probes);
+    rep.rows.push_back({n, grow.stages().size(), static_cast<double>(fp_grow) / count, 1 - keep_current,
+                        1 - keep_planned, ci.low, ci.high, static_cast<double>(fp_fixed) / count,
                         fpr_approx(static_cast<double>(fixed.m()), static_cast<double>(n), fixed.k())});
   };
   row(0);
   for (std::uint64_t i = 1; i <= r.n; ++i) {
     const std::string item = "item-" + std::to_string(i);
-    grow.add(item);
+    if (!grow.add(item)) ++rep.skipped;
     fixed.add(item);
     if (i % step == 0 || i == r.n) row(i);
   }
@@ -62,9 +70,10 @@ growing_report growing(const growing_request& r) {
   rep.s = r.s;
   rep.r = r.r;
   for (const scalable_stage& st : grow.stages())
-    rep.stages.push_back({st.capacity, st.p, st.filter.m(), st.filter.k(), st.n});
+    rep.stages.push_back({st.capacity, st.p, st.filter.m(), st.filter.k(), st.n, st.filter.fill()});
   rep.fixed_m = fixed.m();
   rep.fixed_k = fixed.k();
+  rep.probes = r.probes;
   return rep;
 }
 

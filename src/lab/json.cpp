@@ -331,12 +331,16 @@ std::string to_json(const cuckoo_stage_report& r, int indent) {
 std::string to_json(const growing_report& r, int indent) {
   json stages = json::array(), rows = json::array();
   for (const growing_stage& s : r.stages)
-    stages.push_back({{"capacity", s.capacity}, {"p", s.p}, {"m", s.m}, {"k", s.k}, {"n", s.n}});
+    stages.push_back(
+        {{"capacity", s.capacity}, {"p", s.p}, {"m", s.m}, {"k", s.k}, {"n", s.n}, {"fill", s.fill}});
   for (const growing_row& row : r.rows)
     rows.push_back({{"n", row.n},
                     {"stages", row.stages},
                     {"scalable_fpr_measured", row.scalable_fpr_measured},
-                    {"scalable_bound", row.scalable_bound},
+                    {"scalable_current", row.scalable_current},
+                    {"scalable_planned", row.scalable_planned},
+                    {"scalable_low", row.scalable_low},
+                    {"scalable_high", row.scalable_high},
                     {"fixed_fpr_measured", row.fixed_fpr_measured},
                     {"fixed_fpr_approx", row.fixed_fpr_approx}});
   return dump({{"n0", r.n0},
@@ -345,7 +349,9 @@ std::string to_json(const growing_report& r, int indent) {
                {"r", r.r},
                {"stages", stages},
                {"rows", rows},
-               {"fixed", {{"m", r.fixed_m}, {"k", r.fixed_k}}}},
+               {"fixed", {{"m", r.fixed_m}, {"k", r.fixed_k}}},
+               {"probes", r.probes},
+               {"skipped", r.skipped}},
               indent);
 }
 

@@ -16,11 +16,14 @@ test('n = 20 and p = 1% with prime rounding gives m = 193 and k = 7', async ({ p
   await expect(page.locator('#tune-out')).toContainText('1.016%');
 });
 
-test('the BIP 37 preset solves with the given m and k; charts are drawn', async ({ page }) => {
+test('the BIP 37 preset is the filter BIP 37 sizes for 20,000 items at 0.1%; charts are drawn', async ({ page }) => {
   await open(page, '/');
   await page.getByRole('button', { name: /BIP 37/ }).click();
-  const want = cli(['analyze', '--m', '288000', '--n', '20000', '--k', '9']);
-  await expect(page.locator('#tune-out')).toHaveAttribute('data-m', '288000');
+  const bip = cli(['bip37', '--n', '20000', '--p', '0.001']);
+  const m = bip.size_bytes * 8;
+  const want = cli(['analyze', '--m', String(m), '--n', '20000', '--k', String(bip.n_hash_funcs)]);
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-m', String(m));
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-k', String(bip.n_hash_funcs));
   const exact = (want.fpr_exact * 100).toPrecision(4) + '%';
   await expect(page.locator('#tune-out')).toContainText(exact);
   for (const id of ['#tune-chart-n', '#tune-chart-k', '#tune-chart-m']) await expect(page.locator(`${id} canvas`)).toHaveCount(1);

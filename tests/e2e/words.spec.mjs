@@ -3,7 +3,11 @@
 // and messages name the inputs as the page labels them.
 import { test, expect } from '@playwright/test';
 import { open } from './open.mjs';
-import { cli } from './cli.mjs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bloomlab, cli, thousands } from './cli.mjs';
 
 // The page's rate with significant digits (format.js percentSig, above 1e-4%).
 function sig(rate, digits) {
@@ -179,4 +183,110 @@ test("the first question's reading follows section 1's k", async ({ page }) => {
   await expect(fact).toHaveText('cherry was added and reads 1, 1, 1, 1, 1.');
   await page.fill('#stage-k', '1');
   await expect(fact).toHaveText('cherry was added and reads 1.');
+});
+
+// ---- section 8: the scalable filter's words against the CLI's own filter ----
+
+// A scalable filter built by the CLI from item-1..item-n, as section 8 builds
+// it, with its probes counted by `bloomlab query`. The CLI's report gives
+// each stage's fill, fpr_current (1 - prod (1 - fill^k)) and fpr_bound (the
+// targets compounded, which the page calls the plan).
+function cliScalable({ n, n0, p0, s }) {
+  const dir = mkdtempSync(join(tmpdir(), 'bloomlab-growing-'));
+  try {
+    const file = join(dir, 'g.blf');
+    const items = Array.from({ length: n }, (_, i) => `item-${i + 1}`).join('\n') + '\n';
+    const built = cli(['build', '--kind', 'scalable', '--n', String(n0), '--p', String(p0), '--growth', String(s), '-o', file], items);
+    const probes = Array.from({ length: 10_000 }, (_, i) => `probe-${i + 1}`).join('\n') + '\n';
+    // query exits 1 when any answer is no, as here: read its output anyway.
+    const q = spawnSync(bloomlab, ['query', file, '-', '--json'], { input: probes, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const maybes = JSON.parse(q.stdout).filter((a) => a.maybe).length;
+    return { built, measured: maybes / 10_000 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function growingCase(page, { n, n0, p0, s, target }) {
+  const want = cliScalable({ n, n0, p0, s });
+  const { built, measured } = want;
+  await page.fill('#growing-p0', target);
+  await page.fill('#growing-s', String(s));
+  const summary = page.locator('#growing-summary');
+  const words = page.locator('#growing-bound');
+  await expect(page.locator('#growing-table tbody tr')).toHaveCount(built.stages.length);
+  await expect(summary).toContainText(`has grown to ${built.stages.length} stage`);
+  // The stages: m, k, Held and the share of 1s as the CLI's filter has them.
+  const rows = await page.locator('#growing-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  built.stages.forEach((st, i) => {
+    expect(rows[i][3]).toBe(thousands(st.m));
+    expect(rows[i][4]).toBe(String(st.k));
+    expect(rows[i][5]).toBe(thousands(st.n));
+    expect(rows[i][6]).toBe(sig(st.fill, 3));
+  });
+  // Held adds up to the items the CLI's filter holds; the rest are explained.
+  const skipped = built.lines - built.items;
+  await expect(page.locator('#growing-held')).toHaveAttribute('data-held', String(built.items));
+  if (skipped > 0) {
+    await expect(page.locator('#growing-held')).toContainText(`${thousands(skipped)} item${skipped === 1 ? '' : 's'} of ${thousands(n)} already read present`);
+    await expect(page.locator('#growing-held')).toContainText(`So Held adds up to ${thousands(built.items)}.`);
+  }
+  await expect(summary).toContainText(`measured ${sig(measured, 3)} (95% interval `);
+  await expect(summary).not.toContainText('bound');
+  // What the bits predict is the CLI's fpr_current; the plan is its fpr_bound,
+  // and the words say which side of the plan the measured rate lies.
+  await expect(words).toContainText(`Its bits predict ${sig(built.fpr_current, 3)}`);
+  await expect(words).toContainText(`The plan aimed at ${sig(built.fpr_bound, 3)}, its target rates compounded; ` +
+    `the measured rate is ${measured <= built.fpr_bound ? 'under' : 'above'} it.`);
+  return want;
+}
+
+test('section 8: the plan, what the bits predict and the measured rate, in true words; Held explained; stage 1 sized as section 3 sizes it', async ({ page }) => {
+  await open(page, '/#growing');
+  const size = cli(['size', '--n', '200', '--p', '0.01']);
+  const plain = await growingCase(page, { n: 3000, n0: 200, p0: 0.01, s: 2, target: '1%' });
+  expect(plain.built.stages[0].m).toBe(size.m);
+  expect(plain.built.lines - plain.built.items).toBeGreaterThan(0);
+  await expect(page.locator('#growing-summary')).toHaveAttribute('data-first-m', String(size.m));
+  await expect(page.locator('#growing-summary')).toContainText(`${thousands(size.m)} bits and ${size.k} hashes`);
+  // Section 3, for the same n and p, gives the same m.
+  await page.fill('#tune-n', '200');
+  await page.fill('#tune-p', '1%');
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-m', String(size.m));
+  // Growth 1 and a 50% target: the two cases the old words got wrong.
+  const one = await growingCase(page, { n: 3000, n0: 200, p0: 0.01, s: 1, target: '1%' });
+  expect(one.measured).toBeGreaterThan(one.built.fpr_bound);
+  const half = await growingCase(page, { n: 3000, n0: 200, p0: 0.5, s: 2, target: '50%' });
+  expect(half.measured).toBeGreaterThan(half.built.fpr_bound);
+  // At 50% each item taken sets a fresh bit: stage 1 ends 200/289 full.
+  expect(half.built.stages[0]).toMatchObject({ m: 289, k: 1, n: 200 });
+  await expect(page.locator('#growing-bound')).toContainText(`stage 1 is ${sig(200 / 289, 3)} 1s where its size assumed about half`);
+});
+
+test('section 9 and section 3\'s BIP 37 preset give the same filter and the same rate', async ({ page }) => {
+  await open(page, '/#sizes');
+  const bip = cli(['bip37', '--n', '20000', '--p', '0.001']);
+  await expect(page.locator('#bip-out [data-field="rate"]')).toHaveText(sig(bip.fpr_expected, 5));
+  await page.getByRole('button', { name: /BIP 37/ }).click();
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-m', String(bip.size_bytes * 8));
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-k', String(bip.n_hash_funcs));
+  // Section 3's formula line is section 9's expected rate, to its 4 digits.
+  await expect(page.locator('#tune-out [data-field="False positives, formula"]')).toContainText(sig(bip.fpr_expected, 4));
+});
+
+test('URL choices are checked like typed input: a cuckoo step, an insert, the prime box', async ({ page }) => {
+  await open(page, '/?ck_step=abc&tu_prime=yes#cuckoo');
+  await expect(page.locator('#cuckoo-step-url')).toContainText("Step: 'abc' in the link is not a whole number of steps; showing step 0.");
+  await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', '0');
+  await expect(page.locator('#tune-mode-url')).toContainText("'yes' in the link is not allowed; allowed: 0, 1. Using 0.");
+  await expect(page.locator('#tune-prime')).not.toBeChecked();
+  await open(page, '/?ck_step=9999&ck_ins=nosuchword#cuckoo');
+  await expect(page.locator('#cuckoo-step-url')).toContainText("Insert to follow: 'nosuchword' in the link is not one of the words");
+  await expect(page.locator('#cuckoo-step-url')).toContainText(/Step: 9,999 in the link is past this chain's \d+ steps?; showing step \d+\./);
+  const last = (await page.locator('#cuckoo-step-url').textContent()).match(/showing step (\d+)\./)[1];
+  await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', last);
+  // A good step from the link is taken as it is, with no message.
+  await open(page, '/?ck_step=1#cuckoo');
+  await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', '1');
+  await expect(page.locator('#cuckoo-step-url')).toHaveText('');
 });

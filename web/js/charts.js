@@ -9,6 +9,40 @@ export const logFloor = 1e-12;
 
 const palette = { measured: '#c2410c', approx: '#1d4ed8', exact: '#15803d', marker: '#7c3aed', fixed: '#6b21a8', blocked: '#be185d' };
 
+// A formula line with no dash is drawn as a wide, pale band, so an exact
+// line (dashed) on top of it leaves both in sight; the legend names each
+// line's style.
+const band = 'rgba(29, 78, 216, 0.35)';
+function style(s) {
+  if (s.kind === 'approx' && !s.dash) return { stroke: band, width: 7, label: `${s.label} (wide band)` };
+  return { stroke: palette[s.kind] || '#111827', width: 2, label: s.dash ? `${s.label} (dashed)` : s.label };
+}
+
+// x tick labels: whole numbers in full up to 99,999, then short (400K, 2M,
+// 1.5B), so they neither collide nor run off the chart's edge.
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+function xTick(v) {
+  if (v === null) return '';
+  return Math.abs(v) >= 1e5 ? compact.format(v) : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+}
+
+// On a log axis the 2..9 lines of every decade read as a grey block and
+// their labels collide: keep 1, 2 and 5 times a power of ten over two
+// decades or less, else the powers of ten alone, and of those every second
+// or third when the chart is too small to label them all.
+function logMarks(u, splits, axisIdx) {
+  const pos = splits.filter((v) => v > 0);
+  if (pos.length < 2) return splits;
+  const span = Math.log10(pos[pos.length - 1] / pos[0]);
+  const mantissa = (v) => +(v / 10 ** Math.floor(Math.log10(v) + 1e-9)).toPrecision(6);
+  const keep = span <= 2 ? [1, 2, 5] : [1];
+  const room = (axisIdx === 0 ? u.bbox.width : u.bbox.height) / (window.devicePixelRatio || 1);
+  const kept = splits.filter((v) => v > 0 && keep.includes(mantissa(v)));
+  const every = Math.max(1, Math.ceil(kept.length / Math.max(2, Math.floor(room / (axisIdx === 0 ? 56 : 22)))));
+  const shown = new Set(kept.filter((v, i) => (kept.length - 1 - i) % every === 0));
+  return splits.map((v) => (shown.has(v) ? v : null));
+}
+
 // series: [{ label, values, kind: 'measured' | 'approx' | 'exact', dash }]
 export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = false, marker = null }) {
   el.textContent = '';
@@ -16,26 +50,36 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
   const opts = {
     width,
     height: Math.round(Math.min(320, Math.max(200, width * 0.5))),
+    // Room on the right for the last x label.
+    padding: [12, 28, null, null],
     scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: logY ? 3 : 1 } },
     axes: [
-      { label: xLabel, stroke: '#374151', grid: { stroke: '#e5e7eb' } },
-      { label: yLabel, stroke: '#374151', grid: { stroke: '#e5e7eb' }, size: 64,
-        values: (u, ticks) => ticks.map((t) => (t === null ? '' : t === 0 ? '0%' : +t.toPrecision(3) + '%')) },
+      { label: xLabel, stroke: '#374151', space: width < 500 ? 64 : 50,
+        values: (u, ticks) => ticks.map(xTick),
+        ...(logX ? { filter: logMarks, grid: { stroke: '#e5e7eb', filter: logMarks }, ticks: { filter: logMarks } } : { grid: { stroke: '#e5e7eb' } }) },
+      { label: yLabel, stroke: '#374151', size: 64,
+        values: (u, ticks) => ticks.map((t) => (t === null ? '' : t === 0 ? '0%' : +t.toPrecision(3) + '%')),
+        ...(logY ? { filter: logMarks, grid: { stroke: '#e5e7eb', filter: logMarks }, ticks: { filter: logMarks } } : { grid: { stroke: '#e5e7eb' } }) },
     ],
-    series: [{ label: xLabel }, ...series.map((s) => ({
-      label: s.label,
+    series: [{ label: xLabel, value: (u, v) => xTick(v ?? null) }, ...series.map((s) => ({
+      label: style(s).label,
       spanGaps: s.kind === 'exact',  // an exact value the engine left out is bridged
-      stroke: palette[s.kind] || '#111827',
-      width: 2,
+      stroke: style(s).stroke,
+      width: style(s).width,
       dash: s.dash,
       points: { show: !s.dash && (s.kind === 'measured' || s.kind === 'fixed') },
       value: (u, v) => (v === null || v === undefined ? '' : +(v).toPrecision(3) + '%'),
     }))],
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
+    // Away from the cursor the legend shows the last point's values, not '--'.
+    hooks: {
+      ready: [(u) => u.setLegend({ idx: x.length - 1 }, false)],
+      setCursor: [(u) => { if (u.cursor.idx === null || u.cursor.idx === undefined) u.setLegend({ idx: x.length - 1 }, false); }],
+    },
   };
   if (marker !== null) {
-    opts.hooks = { draw: [(u) => {
+    opts.hooks.draw = [(u) => {
       const cx = u.valToPos(marker, 'x', true);
       u.ctx.save();
       u.ctx.strokeStyle = palette.marker;
@@ -45,7 +89,7 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       u.ctx.lineTo(cx, u.bbox.top + u.bbox.height);
       u.ctx.stroke();
       u.ctx.restore();
-    }] };
+    }];
   }
   // Rates arrive as fractions; the axes read in percent. A value the engine
   // left out (null) is a gap; log scales cannot show 0 or what lies below

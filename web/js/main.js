@@ -11,8 +11,10 @@ import * as combine from './views/combine.js';
 import * as growing from './views/growing.js';
 import * as sizes from './views/sizes.js';
 import * as questions from './views/questions.js';
+import { fitTables } from './tables.js';
 
 async function start() {
+  fitTables();
   try {
     await load();
   } catch (err) {

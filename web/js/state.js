@@ -22,8 +22,12 @@ export function set(values) {
 export function choice(key, allowed, fallback, label) {
   const v = get(key, fallback);
   if (allowed.includes(v)) return { value: v, refused: '' };
-  const shown = v.length > 40 ? v.slice(0, 40) + '…' : v;
-  return { value: fallback, refused: `${label}: '${shown}' in the link is not allowed; allowed: ${allowed.join(', ')}. Using ${fallback}.` };
+  return { value: fallback, refused: `${label}: '${shown(v)}' in the link is not allowed; allowed: ${allowed.join(', ')}. Using ${fallback}.` };
+}
+
+// A link's value as a refusal quotes it: cut after 40 characters.
+export function shown(v) {
+  return v.length > 40 ? v.slice(0, 40) + '…' : v;
 }
 
 // Shows a URL value's refusal in `box` (a .url-error paragraph, which the

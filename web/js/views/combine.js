@@ -45,6 +45,9 @@ export function mount(root) {
     drawRows(r);
     drawRates(r);
     drawEstimates(r);
+    $('#combine-status').textContent = `A OR B has ${r.union.same_as_direct ? 'the same bits as' : 'other bits than'} the filter of all ` +
+      `${count(r.n_union, 'word')}; A AND B said maybe to ${percent(r.intersection.fpr_measured)}, the filter of the shared words to ` +
+      `${percent(r.intersection.direct_fpr_measured)}.`;
   }
 
   function stale(on) {
@@ -69,7 +72,7 @@ export function mount(root) {
       row('A', r.bits.a, count(r.n_a, 'word')),
       row('B', r.bits.b, count(r.n_b, 'word')),
       row('A OR B', r.bits.or, r.union.same_as_direct ? `the same bits as a filter of all ${count(r.n_union, 'word')}` : 'differs from the filter of all the words'),
-      row('A AND B', r.bits.and, 'dark red: set in both, but by no shared word', r.bits.direct_and),
+      row('A AND B', r.bits.and, 'dark red and striped: set in both, but by no shared word', r.bits.direct_and),
       row('Built from the shared words', r.bits.direct_and, count(r.n_intersection, 'word')),
     ].join('');
   }

@@ -44,11 +44,22 @@ export function mount(root) {
   $('#cuckoo-items').value = stored === null ? defaultItems.join('\n') : stored;
   $('#cuckoo-deletes').value = state.get('ck_del', '');
   for (const f of Object.keys(defaults)) $(`#cuckoo-${f}`).value = state.get(`ck_${f === 'buckets' ? 'b' : 'f'}`, defaults[f]);
+  // The link's step and insert, checked like typed input: a step is a whole
+  // number from 0 to the chain's length, an insert one of the words; a bad
+  // one falls back (step 0, the default insert) with a message by the steps.
+  const urlStep = state.get('ck_step', '0');
   const s = {
     follow: state.get('ck_ins', null),   // which insert's chain, by text
-    step: +state.get('ck_step', '0'),
+    step: /^\d{1,6}$/.test(urlStep) ? +urlStep : 0,
     report: null,
+    // Refusals of the link's values, shown once the chain they refer to is known.
+    urlCheck: { step: urlStep, ins: state.get('ck_ins', null), pending: true },
   };
+  const urlRefused = [];
+  if (!/^\d{1,6}$/.test(urlStep)) {
+    urlRefused.push(`Step: '${state.shown(urlStep)}' in the link is not a whole number of steps; showing step 0.`);
+    s.urlCheck.step = '0';
+  }
 
   function save() {
     const text = $('#cuckoo-items').value;
@@ -120,7 +131,10 @@ export function mount(root) {
   function chooser(r) {
     const select = $('#cuckoo-insert');
     const texts = r.inserts.map((x) => x.text);
-    if (s.follow !== null && !texts.includes(s.follow)) s.follow = null;
+    if (s.follow !== null && !texts.includes(s.follow)) {
+      if (s.urlCheck.pending) urlRefused.push(`${label(root, 'cuckoo', 'insert')}: '${state.shown(s.follow)}' in the link is not one of the words; following the default insert.`);
+      s.follow = null;
+    }
     select.innerHTML = r.inserts.map((x, i) =>
       `<option value="${i}">${escapeHtml(x.text)}${evictions(x) ? ` (${evictions(x)} moved)` : ''}${x.ok ? '' : ' (failed)'}</option>`).join('');
     select.value = String(current());
@@ -155,6 +169,14 @@ export function mount(root) {
     const idx = current();
     const x = r.inserts[idx];
     const chain = x.chain;
+    if (s.urlCheck.pending) {
+      // The first drawing checks the link's step against this chain.
+      s.urlCheck.pending = false;
+      if (s.step > chain.length) {
+        urlRefused.push(`Step: ${thousands(s.step)} in the link is past this chain's ${count(chain.length, 'step')}; showing step ${thousands(chain.length)}.`);
+      }
+      state.showRefused($('#cuckoo-step-url'), urlRefused.join(' '), $('#cuckoo-insert'));
+    }
     s.step = Math.max(0, Math.min(s.step, chain.length));
     const bits = r.fingerprint_bits;
     const where = x.i1 === x.i2 ? `bucket ${x.i1} (both of its choices land there)` : `buckets ${x.i1} and ${x.i2}`;

@@ -45,8 +45,8 @@ export function mount(root) {
       ['Size', `${count(r.size_bytes, 'byte')}${capped(r.capped_size, '36,000 bytes')}`, 'size'],
       ['Hash functions', `${r.n_hash_funcs}${capped(r.capped_hashes, '50')}` +
         (r.n_hash_funcs === 0 ? ' <span class="flag">matches every item</span>' : ''), 'hashes'],
-      ['Expected rate, with that many hashes', percentSig(r.fpr_expected, 5), 'rate'],
-      [`Same size, best whole k (${r.k_best_same_size})`, percentSig(r.fpr_best_k_same_size, 5), 'best'],
+      ['Expected rate (the formula), with that many hashes', percentSig(r.fpr_expected, 5), 'rate'],
+      [`Same size, best whole k (${r.k_best_same_size}), the formula`, percentSig(r.fpr_best_k_same_size, 5), 'best'],
     ];
     $('#bip-out').innerHTML = rows.map(([k, v, f]) => `<div><dt>${k}</dt><dd data-field="${f}">${v}</dd></div>`).join('');
     $('#bip-out').dataset.size = String(r.size_bytes);

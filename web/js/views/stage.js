@@ -5,6 +5,7 @@ import { run } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, label, showError } from '../form.js';
 import { count, escapeHtml, list, percent, percentSig, thousands } from '../format.js';
+import { roving } from '../roving.js';
 
 const defaults = {
   m: '32',
@@ -28,6 +29,16 @@ export function mount(root) {
   };
   $('#stage-m').value = s.m;
   $('#stage-k').value = s.k;
+
+  // The keyboard: the bits are one Tab stop (arrow keys move by bit and by
+  // row, as the grid is laid out), and so are the added items and the
+  // lookups (Up and Down); the focus explains or highlights as the mouse does.
+  const bitsBox = $('#stage-bits');
+  const gridColumns = () => getComputedStyle(bitsBox).gridTemplateColumns.split(' ').filter(Boolean).length;
+  const setBit = roving(bitsBox, '.bit', { columns: gridColumns, onMove: (el, i) => explainBit(i) });
+  const setItem = roving($('#stage-items'), 'li[data-item]', { onMove: (el) => light(el, 'item') });
+  const setQuery = roving($('#stage-queries'), 'li[data-query]', { onMove: (el) => light(el, 'query') });
+  let bitAt = 0;
 
   function save() {
     state.set({
@@ -89,10 +100,10 @@ export function mount(root) {
         b.style.animationDelay = `${order * 180}ms`;
       }
       b.addEventListener('mouseenter', () => explainBit(i));
-      b.addEventListener('focus', () => explainBit(i));
       b.addEventListener('click', () => explainBit(i));
       box.appendChild(b);
     }
+    setBit(Math.min(bitAt, r.m - 1));
     $('#stage-summary').textContent =
       `${count(r.n, 'item')} with ${count(r.k, 'hash', 'hashes')} each set ` +
       `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}). ` +
@@ -108,6 +119,8 @@ export function mount(root) {
 
   function explainBit(i) {
     const r = s.report;
+    bitAt = i;
+    unlight();
     const names = r.bit_setters[i].map((j) => r.items[j].text);
     $('#stage-bit-info').textContent = names.length
       ? `Bit ${i} is 1: set by ${list(names)}.`
@@ -121,16 +134,33 @@ export function mount(root) {
     for (const p of positions) root.querySelector(`.bit[data-bit="${p}"]`)?.classList.add('focus');
   }
 
+  function unlight() {
+    for (const li of root.querySelectorAll('li.lit')) li.classList.remove('lit');
+  }
+
+  // An item's or a lookup's bits, marked in the grid, with a sentence that
+  // says which (the live line under the grid).
+  function light(li, kind) {
+    const r = s.report;
+    const x = kind === 'item' ? r.items[+li.dataset.item] : r.queries[+li.dataset.query];
+    unlight();
+    li.classList.add('lit');
+    highlight(x.positions);
+    $('#stage-bit-info').textContent = `${x.text} ${kind === 'item' ? 'set' : 'reads'} bits ${list(x.positions.map(String))}, marked in the grid.`;
+  }
+
   function drawItems(r) {
     const ul = $('#stage-items');
     ul.innerHTML = '';
-    for (const it of r.items.slice(0, shownItems)) {
+    for (const [i, it] of r.items.slice(0, shownItems).entries()) {
       const li = document.createElement('li');
+      li.dataset.item = String(i);
       li.innerHTML = `<strong>${escapeHtml(it.text)}</strong> → bits ${it.positions.join(', ')}` +
         ` <span class="muted">(${it.fresh} new)</span>`;
-      li.addEventListener('mouseenter', () => highlight(it.positions));
+      li.addEventListener('mouseenter', () => light(li, 'item'));
       ul.appendChild(li);
     }
+    setItem(0);
     if (r.items.length > shownItems) {
       const li = document.createElement('li');
       li.className = 'muted';
@@ -142,8 +172,9 @@ export function mount(root) {
   function drawQueries(r) {
     const ul = $('#stage-queries');
     ul.innerHTML = '';
-    for (const q of r.queries) {
+    for (const [i, q] of r.queries.entries()) {
       const li = document.createElement('li');
+      li.dataset.query = String(i);
       li.className = q.maybe ? (q.member ? 'member' : 'false-positive') : 'absent';
       const reads = q.lit.map((b) => (b ? 1 : 0)).join(' ');
       let verdict;
@@ -158,9 +189,10 @@ export function mount(root) {
       }
       li.innerHTML = `<span class="q">${escapeHtml(q.text)}</span> reads bits ${q.positions.join(', ')}: ` +
         `<span class="reads">${reads}</span>. ${verdict}`;
-      li.addEventListener('mouseenter', () => highlight(q.positions));
+      li.addEventListener('mouseenter', () => light(li, 'query'));
       ul.appendChild(li);
     }
+    setQuery(0);
   }
 
   function word() {

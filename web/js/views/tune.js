@@ -16,7 +16,9 @@ const presets = {
   rocksdb: { mode: 'n_m', n: '1,000,000', m: '10,000,000' },
   cassandra: { mode: 'n_p', n: '1,000,000', p: '0.01', prime: false },
   'cassandra-lcs': { mode: 'n_p', n: '1,000,000', p: '0.1', prime: false },
-  bip37: { mode: 'n_m_k', n: '20,000', m: '288,000', k: '9' },
+  // BIP 37's own example, as section 9 (and `bloomlab bip37 --n 20000 --p 0.001`)
+  // sizes it: 35,943 whole bytes and 9 hashes, under the 36,000-byte cap.
+  bip37: { mode: 'n_m_k', n: '20,000', m: '287,544', k: '9' },
 };
 
 export function mount(root) {
@@ -31,16 +33,17 @@ export function mount(root) {
   }
 
   const urlMode = state.choice('tu_mode', modes, defaults.mode, 'I know');
+  const urlPrime = state.choice('tu_prime', ['0', '1'], '0', 'Round m up to a prime (1 for yes)');
   setInputs({
     mode: urlMode.value,
     n: state.get('tu_n', defaults.n),
     p: state.get('tu_p', defaults.p),
     m: state.get('tu_m', defaults.m),
     k: state.get('tu_k', defaults.k),
-    prime: state.get('tu_prime', '0') === '1',
+    prime: urlPrime.value === '1',
   });
 
-  state.showRefused($('#tune-mode-url'), urlMode.refused, form);
+  state.showRefused($('#tune-mode-url'), [urlMode.refused, urlPrime.refused].filter(Boolean).join(' '), form);
 
   function showFields() {
     for (const el of form.querySelectorAll('[data-mode]')) el.hidden = !el.dataset.mode.split(' ').includes(mode());
@@ -78,6 +81,7 @@ export function mount(root) {
       rows.push(['Blocked filter, m for the same rate', r.blocked_m === null ? '<span class="muted">none in range</span>' : count(r.blocked_m, 'bit')]);
     }
     $('#tune-out').innerHTML = rows.map(([k, v]) => `<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`).join('');
+    $('#tune-status').textContent = `m = ${thousands(r.m)} bits, k = ${r.k}: false positives ${percentSig(r.fpr_exact, 4)} (exact).`;
     $('#tune-out').dataset.m = String(r.m);
     $('#tune-out').dataset.k = String(r.k);
     drawCurves(r);
