@@ -22,4 +22,7 @@ class family_commands {
 
 std::unique_ptr<family_commands> register_family_commands(CLI::App& app);
 
+// bloomlab attack (cmd_attack.cpp), through the same interface.
+std::unique_ptr<family_commands> register_attack_command(CLI::App& app);
+
 }  // namespace bloomlab::cli

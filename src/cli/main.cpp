@@ -128,11 +128,12 @@ int main(int argc, char** argv) {
   const auto filters = register_filter_commands(app);
 
   const auto family = register_family_commands(app);
+  const auto attack = register_attack_command(app);
 
   const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
     fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
-               "trials, serve, build, query, add, remove, info, merge, intersect, removal, combine, bip37 (see 'bloomlab --help')\n", argv[1]);
+               "trials, serve, build, query, add, remove, info, merge, intersect, removal, combine, bip37, attack (see 'bloomlab --help')\n", argv[1]);
     return 2;
   }
   try {
@@ -161,6 +162,7 @@ int main(int argc, char** argv) {
     if (sub == c_serve) return run_serve(sv);
     if (const auto rc = filters->run(sub)) return *rc;
     if (const auto rc = family->run(sub)) return *rc;
+    if (const auto rc = attack->run(sub)) return *rc;
     return run_trials(tr);
   } catch (const usage_error& e) {
     fmt::print(stderr, "bloomlab {}: {}\n", sub->get_name(), e.what());

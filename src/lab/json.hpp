@@ -23,6 +23,7 @@ std::string to_json(const combine_report& r, int indent = 2);
 std::string to_json(const bip37_report& r, int indent = 2);
 std::string to_json(const cuckoo_stage_report& r, int indent = 2);
 std::string to_json(const growing_report& r, int indent = 2);
+std::string to_json(const attack_report& r, int indent = 2);
 std::string to_json(const std::vector<hash_entry>& r, int indent = 2);       // [{text, hash}]
 std::string to_json(const std::vector<positions_entry>& r, int indent = 2);  // [{text, positions}]
 

@@ -320,3 +320,4 @@ walk_report walk(const walk_request& r);
 }  // namespace bloomlab::lab
 
 #include "family.hpp"  // removal, combine, bip37, cuckoo_stage, growing
+#include "attack.hpp"    // attack

@@ -1,0 +1,138 @@
+// bloomlab attack: an adversary who picks the items, against the public hash
+// and against a keyed filter (src/lab/attack.hpp).
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "cmd_family.hpp"
+#include "format.hpp"
+#include "json.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::cli {
+
+namespace {
+
+struct attack_args {
+  std::string kind, m = "10000", k = "7", hash = "murmur3", scheme = "enhanced", seed = "1", n = "0",
+                    fill = "0.9", count = "10", tries = "20000000";
+  bool keyed = false, json = false;
+};
+
+lab::attack_request request_of(const attack_args& a) {
+  lab::attack_request r;
+  const auto kind = lab::parse_attack_kind(a.kind);
+  if (!kind) lab::refuse("KIND", a.kind, "is not an attack; allowed: pollute, target or forge");
+  r.kind = *kind;
+  r.m = parse_count("--m", a.m, 1, lab::max_attack_m);
+  r.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
+  r.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
+  r.keyed = a.keyed;
+  r.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
+  r.n = parse_count("--n", a.n, 0, lab::max_attack_n);
+  r.fill = lab::parse_real("--fill", a.fill, 0, 0.99, true);
+  r.count = parse_count("--count", a.count, 1, lab::max_attack_count);
+  r.tries = parse_count("--tries", a.tries, 1, lab::max_attack_tries);
+  if (r.kind == lab::attack_kind::target && r.n * r.count > lab::max_attack_member_adds)
+    lab::refuse("--count", a.count,
+                fmt::format("with --n {} rebuilds {} members for each victim; allowed: at most {} victims",
+                            thousands(r.n), thousands(r.n), thousands(lab::max_attack_member_adds / r.n)));
+  return r;
+}
+
+void print_pollute(const lab::attack_report& rep) {
+  const lab::pollute_result& p = *rep.pollute;
+  const double f = rep.request.fill;
+  fmt::print("Filling {} of the bits:\n", percent_short(f));
+  fmt::print("  crafted items: {}{}\n", thousands(p.crafted),
+             p.reached ? "" : fmt::format(" (the tries ran out at {} filled)", percent(p.fill_crafted, 1)));
+  fmt::print("  random items:  {}\n", thousands(p.random));
+  fmt::print("Crafted items fill it {:.2f}x faster; each setting k fresh bits would give {:.2f}x (-ln(1 - f) / f).\n",
+             p.ratio, p.ratio_predicted);
+  fmt::print("A filter this full answers maybe for {} of the keys it never held.\n", percent_sig(p.rate));
+}
+
+void print_target(const lab::attack_report& rep) {
+  const lab::target_result& t = *rep.target;
+  fmt::print("{} of {} innocent keys now read maybe, after {} crafted insertions ({} at most for one; k = {}).\n",
+             thousands(t.hit), thousands(t.victims), thousands(t.insertions), t.most_insertions, rep.request.k);
+  fmt::print("By chance, at the fill reached ({}), one would: {}.\n", percent(t.fill_after, 2),
+             percent_sig(t.rate_by_chance));
+  if (!t.example.empty()) {
+    std::string items;
+    for (const std::string& x : t.example) items += (items.empty() ? "" : ", ") + x;
+    fmt::print("The first victim's crafted items: {}\n", items);
+  }
+}
+
+void print_forge(const lab::attack_report& rep) {
+  const lab::forge_result& f = *rep.forge;
+  fmt::print("Filter of {} members, {} of its bits set: a random key reads maybe with chance {}.\n",
+             thousands(rep.request.n), percent(f.fill, 1), percent_sig(f.rate));
+  fmt::print("The search found {} never-added keys whose public positions are all set, in {} tries "
+             "(about {} expected).\n",
+             thousands(f.found), thousands(rep.tries), thousands(static_cast<std::uint64_t>(f.tries_expected + 0.5)));
+  fmt::print("The filter answers maybe for {} of them{}.\n", thousands(f.really_maybe),
+             rep.request.keyed ? "; its secret key placed its bits elsewhere" : "");
+}
+
+int run_attack(const attack_args& a) {
+  const lab::attack_request req = request_of(a);
+  const lab::attack_report rep = lab::attack(req);
+  if (a.json) {
+    fmt::print("{}\n", lab::to_json(rep));
+    return 0;
+  }
+  fmt::print("{} attack on m = {} bits, k = {}, {}; {}.\n", lab::name(req.kind), thousands(req.m), req.k,
+             describe(req.idx),
+             req.keyed ? fmt::format("the filter is keyed (SipHash-2-4, secret key from seed {})", req.seed)
+                       : "the filter uses the public hash");
+  switch (req.kind) {
+    case lab::attack_kind::pollute: print_pollute(rep); break;
+    case lab::attack_kind::target: print_target(rep); break;
+    case lab::attack_kind::forge: print_forge(rep); break;
+  }
+  fmt::print("Candidates tried: {}.\n", thousands(rep.tries));
+  return 0;
+}
+
+class attack_command : public family_commands {
+ public:
+  explicit attack_command(CLI::App& app) {
+    cmd_ = app.add_subcommand("attack",
+                              "Items chosen against the hash: pollute (fill fast), target (make an innocent "
+                              "key read maybe), forge (find never-added keys that read maybe); --keyed to "
+                              "see a secret key stop them");
+    cmd_->add_option("kind", a_.kind, "pollute, target or forge")->required();
+    cmd_->add_option("--m", a_.m, "Bits (1 to 1000000)")->capture_default_str();
+    cmd_->add_option("--k", a_.k, "Hashes per item (1 to 64)")->capture_default_str();
+    cmd_->add_option("--hash", a_.hash, "The public hash: murmur3 or fnv1a")->capture_default_str();
+    cmd_->add_option("--scheme", a_.scheme, "enhanced, double or independent")->capture_default_str();
+    cmd_->add_flag("--keyed", a_.keyed, "The filter hashes with SipHash-2-4 under a secret key");
+    cmd_->add_option("--seed", a_.seed, "Draws the secret key (0 to 2^64-1)")->capture_default_str();
+    cmd_->add_option("--n", a_.n, "Members added first, member-1..member-N (0 to 1000000)")->capture_default_str();
+    cmd_->add_option("--fill", a_.fill, "pollute: the share of bits to set (0 < fill <= 0.99)")->capture_default_str();
+    cmd_->add_option("--count", a_.count, "target: victims; forge: keys to forge (1 to 1000)")->capture_default_str();
+    cmd_->add_option("--tries", a_.tries, "Most candidates to try in all (1 to 100000000)")->capture_default_str();
+    cmd_->add_flag("--json", a_.json, "Print the report as one JSON document");
+  }
+
+  std::optional<int> run(const CLI::App* sub) const override {
+    if (sub == cmd_) return run_attack(a_);
+    return std::nullopt;
+  }
+
+ private:
+  CLI::App* cmd_ = nullptr;
+  attack_args a_;
+};
+
+}  // namespace
+
+std::unique_ptr<family_commands> register_attack_command(CLI::App& app) {
+  return std::make_unique<attack_command>(app);
+}
+
+}  // namespace bloomlab::cli

@@ -1,0 +1,244 @@
+// attack: items chosen against the hash, and what a secret key changes.
+//
+// The attacker's tool is the same everywhere: compute a candidate's k
+// positions with the public scheme, look at the filter's bits there, keep
+// the candidate if it does what the attack wants. Candidates are
+// "evil-<i>", tried in order. Against a keyed filter the search runs
+// unchanged, but the bits it looks at were placed by SipHash-2-4 under a
+// key it does not know, so what it selects is as good as random.
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <string>
+#include <unordered_set>
+
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/random.hpp"
+#include "bloomlab/siphash.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::lab {
+
+std::string_view name(attack_kind a) {
+  switch (a) {
+    case attack_kind::pollute: return "pollute";
+    case attack_kind::target: return "target";
+    case attack_kind::forge: return "forge";
+  }
+  return "?";
+}
+
+std::optional<attack_kind> parse_attack_kind(std::string_view s) {
+  for (attack_kind a : {attack_kind::pollute, attack_kind::target, attack_kind::forge})
+    if (s == name(a)) return a;
+  return std::nullopt;
+}
+
+namespace {
+
+// The filter under attack: the engine's classic filter. Unkeyed, its
+// positions are the public scheme's; keyed, they are enhanced double
+// hashing over the two 64-bit halves of SipHash-2-4-128 under the secret
+// key (independent positions need k keyed calls; two halves are enough for
+// the rate, as for MurmurHash3).
+class target_filter {
+ public:
+  explicit target_filter(const attack_request& r)
+      : f_(r.m, r.k, r.idx), keyed_(r.keyed), key_(secret_key(r.seed)), pos_(r.k) {}
+
+  void add(std::string_view x) { f_.add_positions(place(x)); }
+  bool contains(std::string_view x) { return f_.contains_positions(place(x)); }
+  bool bit(std::uint64_t i) const { return f_.test(i); }
+  double fill() const { return f_.fill(); }
+
+ private:
+  static sip_key secret_key(std::uint64_t seed) {
+    rng g(seed ^ 0x6b65795f6b65795full);  // "key_key_": apart from the other draws
+    const std::uint64_t k0 = g.next();
+    return {k0, g.next()};
+  }
+
+  const std::uint64_t* place(std::string_view x) {
+    if (!keyed_) {
+      f_.positions(x, pos_.data());
+    } else {
+      const hash128 h = siphash24_128(x, key_);
+      positions_from(scheme::enhanced_double, h.h1, h.h2, f_.m(), f_.k(), pos_.data());
+    }
+    return pos_.data();
+  }
+
+  bloom_filter f_;
+  bool keyed_;
+  sip_key key_;
+  std::vector<std::uint64_t> pos_;
+};
+
+// The attacker: public positions of numbered candidates, and the tries spent.
+class attacker {
+ public:
+  explicit attacker(const attack_request& r) : r_(r), pos_(r.k) {}
+
+  bool out_of_tries() const { return tries_ >= r_.tries; }
+  std::uint64_t tries() const { return tries_; }
+
+  // The next candidate and its public positions.
+  const std::string& next() {
+    ++tries_;
+    name_ = "evil-" + std::to_string(++counter_);
+    r_.idx.positions(name_, r_.m, r_.k, pos_.data());
+    return name_;
+  }
+  const std::vector<std::uint64_t>& positions() const { return pos_; }
+
+ private:
+  const attack_request& r_;
+  std::vector<std::uint64_t> pos_;
+  std::string name_;
+  std::uint64_t tries_ = 0, counter_ = 0;
+};
+
+std::string numbered(const char* stem, std::uint64_t i) { return stem + std::to_string(i); }
+
+// Distinct positions among ps whose bit is still 0.
+unsigned fresh_bits(const target_filter& f, std::vector<std::uint64_t> ps) {
+  std::sort(ps.begin(), ps.end());
+  ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
+  unsigned fresh = 0;
+  for (std::uint64_t p : ps) fresh += f.bit(p) ? 0 : 1;
+  return fresh;
+}
+
+pollute_result pollute(const attack_request& r, attacker& a) {
+  pollute_result out{};
+  // Crafted: each insertion takes the first candidate with k fresh bits, or
+  // the best of `patience` candidates when none has.
+  constexpr std::uint64_t patience = 1u << 12;
+  target_filter f(r);
+  while (f.fill() < r.fill && !a.out_of_tries()) {
+    std::string best;
+    unsigned best_fresh = 0;
+    for (std::uint64_t t = 0; t < patience && !a.out_of_tries(); ++t) {
+      const std::string& x = a.next();
+      const unsigned fresh = fresh_bits(f, a.positions());
+      if (best.empty() || fresh > best_fresh) {
+        best = x;
+        best_fresh = fresh;
+      }
+      if (fresh == r.k) break;
+    }
+    f.add(best);
+    ++out.crafted;
+  }
+  out.fill_crafted = f.fill();
+  out.reached = out.fill_crafted >= r.fill;
+
+  target_filter g(r);
+  while (g.fill() < r.fill) g.add(numbered("random-", ++out.random));
+  out.fill_random = g.fill();
+
+  out.ratio = static_cast<double>(out.random) / static_cast<double>(out.crafted);
+  out.ratio_predicted = -std::log1p(-r.fill) / r.fill;
+  out.rate = std::pow(out.fill_crafted, r.k);
+  return out;
+}
+
+// Members "member-1".."member-n" in a fresh filter.
+target_filter with_members(const attack_request& r) {
+  target_filter f(r);
+  for (std::uint64_t i = 1; i <= r.n; ++i) f.add(numbered("member-", i));
+  return f;
+}
+
+target_result target(const attack_request& r, attacker& a) {
+  target_result out{};
+  double fill_sum = 0, chance_sum = 0;
+  std::vector<std::uint64_t> victim(r.k);
+  for (std::uint64_t v = 1; v <= r.count; ++v) {
+    target_filter f = with_members(r);
+    const std::string name = numbered("innocent-", v);
+    r.idx.positions(name, r.m, r.k, victim.data());
+    unsigned inserted = 0;
+    // Each insertion is the first candidate that covers at least one of
+    // the victim's public positions still 0; the victim's k positions take
+    // at most k insertions.
+    while (!a.out_of_tries()) {
+      std::vector<std::uint64_t> open;
+      for (std::uint64_t p : victim)
+        if (!f.bit(p)) open.push_back(p);
+      if (open.empty()) break;
+      std::string best;
+      while (best.empty() && !a.out_of_tries()) {
+        const std::string& x = a.next();
+        const auto& ps = a.positions();
+        if (std::any_of(open.begin(), open.end(),
+                        [&](std::uint64_t p) { return std::find(ps.begin(), ps.end(), p) != ps.end(); }))
+          best = x;
+      }
+      if (best.empty()) break;  // out of tries before any cover
+      f.add(best);
+      ++inserted;
+      if (v == 1) out.example.push_back(best);
+      if (inserted >= r.k) break;  // the attack's promise: at most k insertions
+    }
+    out.hit += f.contains(name) ? 1 : 0;
+    out.insertions += inserted;
+    out.most_insertions = std::max(out.most_insertions, inserted);
+    fill_sum += f.fill();
+    chance_sum += std::pow(f.fill(), r.k);
+  }
+  out.victims = r.count;
+  out.fill_after = fill_sum / static_cast<double>(r.count);
+  out.rate_by_chance = chance_sum / static_cast<double>(r.count);
+  return out;
+}
+
+forge_result forge(const attack_request& r, attacker& a) {
+  forge_result out{};
+  target_filter f = with_members(r);
+  out.fill = f.fill();
+  out.rate = std::pow(out.fill, r.k);
+  out.tries_expected = out.rate > 0 ? static_cast<double>(r.count) / out.rate : 0;
+  while (out.found < r.count && !a.out_of_tries()) {
+    const std::string& x = a.next();
+    const auto& ps = a.positions();
+    if (!std::all_of(ps.begin(), ps.end(), [&](std::uint64_t p) { return f.bit(p); })) continue;
+    ++out.found;
+    out.really_maybe += f.contains(x) ? 1 : 0;
+    out.forged.push_back(x);
+  }
+  // Candidates are named "evil-i" and members "member-i": never the same
+  // text, which this count states rather than assumes.
+  std::unordered_set<std::string> members;
+  for (std::uint64_t i = 1; i <= r.n; ++i) members.insert(numbered("member-", i));
+  for (const std::string& x : out.forged) out.members_among += members.count(x);
+  return out;
+}
+
+}  // namespace
+
+attack_report attack(const attack_request& r) {
+  assert(r.m >= 1 && r.m <= max_attack_m && r.k >= 1 && r.k <= max_k);
+  assert(r.tries >= 1 && r.tries <= max_attack_tries);
+  attack_report rep;
+  rep.request = r;
+  attacker a(r);
+  switch (r.kind) {
+    case attack_kind::pollute:
+      assert(r.fill > 0 && r.fill < 1);
+      rep.pollute = pollute(r, a);
+      break;
+    case attack_kind::target:
+      assert(r.count >= 1 && r.count <= max_attack_count);
+      rep.target = target(r, a);
+      break;
+    case attack_kind::forge:
+      assert(r.count >= 1 && r.count <= max_attack_count);
+      rep.forge = forge(r, a);
+      break;
+  }
+  rep.tries = a.tries();
+  return rep;
+}
+
+}  // namespace bloomlab::lab
