@@ -1,5 +1,11 @@
 // Loads the engine, then mounts each section. Data flows one way:
 // inputs -> engine call -> report -> view.
+//
+// First figures fast: the engine's files are fetched from the page's head
+// (preload links), and the sections on the screen (or the one the link
+// points at) are set up first; the rest are set up as they come into view,
+// or one at a time, each in its own task, once the first figures are drawn.
+// body.ready is set when every section is set up.
 import { load } from './engine.js';
 import * as stage from './views/stage.js';
 import * as measure from './views/measure.js';
@@ -26,14 +32,32 @@ async function start() {
     document.body.classList.add('no-engine');
     return;
   }
+  performance.mark('bloomlab:engine');  // for the browser tests' timings
   let lastMeasure = null;
   document.addEventListener('measured', (e) => { lastMeasure = e.detail; });
   // Each section is set up on its own: one that fails says so in its own
-  // place and the others still draw.
+  // place and the others still draw. mountOne lists a section to set up and
+  // returns a handle on what its mount returns (report(), or null before
+  // then); extra given as a function is read when the section is set up,
+  // after every section listed before it.
+  const queue = [];
   const mountOne = (id, view, extra) => {
-    const root = document.getElementById(id);
+    const entry = { id, view, extra, done: false, result: null };
+    queue.push(entry);
+    return { report: () => (entry.result && entry.result.report ? entry.result.report() : null) };
+  };
+  const setUp = (entry) => {
+    if (entry.done) return;
+    entry.done = true;
+    if (typeof entry.extra === 'function') {
+      for (const e of queue) {
+        if (e === entry) break;
+        setUp(e);
+      }
+    }
+    const root = document.getElementById(entry.id);
     try {
-      return view.mount(root, extra);
+      entry.result = entry.view.mount(root, typeof entry.extra === 'function' ? entry.extra() : entry.extra);
     } catch (err) {
       const box = document.createElement('p');
       box.className = 'error section-error';
@@ -41,8 +65,8 @@ async function start() {
       box.textContent = `This section could not be drawn (${err && err.message ? err.message : err}). ` +
         'The other sections still work; reloading without the link\'s settings may help.';
       root.querySelector('h2').after(box);
-      return null;
     }
+    root.dataset.mounted = '';
   };
   const st = mountOne('stage', stage);
   mountOne('measure', measure);
@@ -53,8 +77,37 @@ async function start() {
   mountOne('combine', combine);
   mountOne('growing', growing);
   mountOne('sizes', sizes);
-  mountOne('questions', questions, { stage: st, measured: lastMeasure });
+  mountOne('questions', questions, () => ({ stage: st, measured: lastMeasure }));
+  await setUpAll(queue, setUp);
   document.body.classList.add('ready');
+}
+
+// Sets up the sections on the screen now; then, after the first figures
+// are painted, the rest, each as it comes near the screen or in a task of
+// its own, so no one long task holds the page.
+async function setUpAll(queue, setUp) {
+  const near = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  };
+  for (const e of queue) if (near(document.getElementById(e.id))) setUp(e);
+  performance.mark('bloomlab:first');
+  const byId = new Map(queue.map((e) => [e.id, e]));
+  const seen = new IntersectionObserver((entries) => {
+    for (const x of entries) {
+      if (!x.isIntersecting) continue;
+      seen.unobserve(x.target);
+      setUp(byId.get(x.target.id));
+    }
+  }, { rootMargin: '300px 0px' });
+  for (const e of queue) if (!e.done) seen.observe(document.getElementById(e.id));
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  for (const e of queue) {
+    if (e.done) continue;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    setUp(e);
+  }
+  seen.disconnect();
 }
 
 start();

@@ -1,0 +1,96 @@
+// Fast as felt: how long after navigation the first figures are on the
+// screen, how long until every section is set up, and the longest task in
+// between. Timings are reported (console and test annotations), never
+// asserted: this machine's speed varies from run to run. What is asserted
+// is what the timing depends on: the sections in view are drawn before the
+// rest are set up, and the rest are set up as they come into view or when
+// the page is idle.
+import { test, expect } from '@playwright/test';
+
+// Records, in page time (ms since navigation started): when section 1's
+// summary and bits first appear, when each section is set up (data-mounted),
+// when body.ready is set, and every long task.
+const probe = () => {
+  window.__timing = { first: null, ready: null, mounted: {}, longTasks: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__timing.longTasks.push({ start: Math.round(e.startTime), ms: Math.round(e.duration) });
+  }).observe({ type: 'longtask', buffered: true });
+  const look = () => {
+    const t = window.__timing;
+    const summary = document.getElementById('stage-summary');
+    if (t.first === null && summary && summary.textContent && document.querySelector('#stage-bits .bit')) t.first = performance.now();
+    for (const s of document.querySelectorAll('section[data-mounted]')) if (!(s.id in t.mounted)) t.mounted[s.id] = performance.now();
+    if (t.ready === null && document.body && document.body.classList.contains('ready')) t.ready = performance.now();
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+};
+
+function report(label, value) {
+  test.info().annotations.push({ type: label, description: value });
+  console.log(`${label}: ${value}`);
+}
+
+test('first figures, every section, and the longest task after navigation (reported, not asserted)', async ({ page }) => {
+  await page.addInitScript(probe);
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto('/');
+    await page.locator('body.ready').waitFor();
+    runs.push(await page.evaluate(() => {
+      // Where the time went: the page's own script, the engine's files, the
+      // engine ready (main.js marks it), the first sections set up.
+      const at = (name) => {
+        const e = performance.getEntriesByName(new URL(name, location.href).href)[0];
+        return e ? `${name} ${Math.round(e.startTime)}-${Math.round(e.responseEnd)}` : `${name} -`;
+      };
+      const mark = (name) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? -1);
+      const nav = performance.getEntriesByType('navigation')[0];
+      window.__timing.steps = `html ${Math.round(nav.responseEnd)}, ${at('app.js')}, ${at('bloomlab.mjs')}, ` +
+        `${at('bloomlab.wasm')}, engine ready ${mark('bloomlab:engine')}, first set up ${mark('bloomlab:first')}`;
+      return window.__timing;
+    }));
+  }
+  for (const [i, t] of runs.entries()) {
+    const longest = t.longTasks.reduce((m, x) => Math.max(m, x.ms), 0);
+    report(`run ${i + 1}`, `first figures ${Math.round(t.first)} ms, every section ${Math.round(t.ready)} ms, ` +
+      `longest task ${longest} ms (${t.longTasks.length} over 50 ms); ${t.steps}`);
+  }
+  const t = runs[runs.length - 1];
+  expect(t.first).not.toBeNull();
+  // Section 1 is drawn before the sections below the fold are set up.
+  const below = Object.entries(t.mounted).filter(([id]) => id !== 'stage' && id !== 'measure');
+  expect(below.length).toBeGreaterThan(5);
+  for (const [id, at] of below) expect(at, id).toBeGreaterThanOrEqual(t.first);
+});
+
+test('a section far down is set up when the link points at it, before the rest', async ({ page }) => {
+  await page.addInitScript(probe);
+  await page.goto('/#sizes');
+  await expect(page.locator('#bip-answer')).not.toBeEmpty();
+  await page.locator('body.ready').waitFor();
+  const t = await page.evaluate(() => window.__timing);
+  report('#sizes set up at', `${Math.round(t.mounted.sizes)} ms; every section at ${Math.round(t.ready)} ms`);
+  expect(t.mounted.sizes).toBeLessThanOrEqual(Math.min(...Object.values(t.mounted)));
+});
+
+test('each interaction answers: typing in section 3 and section 1 (reported, not asserted)', async ({ page }) => {
+  await page.goto('/');
+  await page.locator('body.ready').waitFor();
+  const times = [];
+  for (const [input, value, done] of [
+    ['#tune-n', '2,000,000', () => document.querySelector('#tune-out').dataset.m !== '9585059'],
+    ['#stage-m', '64', () => document.querySelectorAll('#stage-bits .bit').length === 64],
+  ]) {
+    const ms = await page.evaluate(async ([sel, v, doneSrc]) => {
+      const isDone = new Function(`return (${doneSrc})()`);
+      const el = document.querySelector(sel);
+      const t0 = performance.now();
+      el.value = v;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      while (!isDone()) await new Promise((r) => setTimeout(r, 5));
+      return performance.now() - t0;
+    }, [input, value, done.toString()]);
+    times.push(`${input} ${Math.round(ms)} ms`);
+  }
+  report('interactions (with the inputs\' debounce)', times.join(', '));
+});
