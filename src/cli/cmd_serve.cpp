@@ -1,5 +1,4 @@
 // bloomlab serve: the lab page's folder over HTTP, on 127.0.0.1 by default.
-#include <pthread.h>
 #include <signal.h>
 
 #include <atomic>
@@ -14,50 +13,13 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "server.hpp"
+#include "stop_signals.hpp"
 
 namespace bloomlab::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// SIGINT and SIGTERM blocked in this thread and every thread started after it
-// (the server's workers), so that run_serve alone receives them, with
-// sigtimedwait, outside any signal handler. Their actions are set to the
-// default while blocked: a shell starts a background job with SIGINT ignored,
-// and an ignored signal is dropped before sigtimedwait could see it. The old
-// mask and actions return on scope exit.
-class blocked_stop_signals {
- public:
-  blocked_stop_signals() {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    sigaction(SIGINT, &dfl, &old_int_);
-    sigaction(SIGTERM, &dfl, &old_term_);
-  }
-  ~blocked_stop_signals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  blocked_stop_signals(const blocked_stop_signals&) = delete;
-  blocked_stop_signals& operator=(const blocked_stop_signals&) = delete;
-
-  // True once SIGINT or SIGTERM arrived; false after `ms` without one.
-  bool wait(long ms) const {
-    const timespec tick{ms / 1000, (ms % 1000) * 1'000'000};
-    const int s = sigtimedwait(&set_, nullptr, &tick);
-    return s == SIGINT || s == SIGTERM;
-  }
-
- private:
-  sigset_t set_{}, old_{};
-  struct sigaction old_int_ {}, old_term_ {};
-};
 
 fs::path site_folder(const serve_args& a) {
   std::error_code ec;

@@ -49,6 +49,11 @@ struct serve_args {
   std::string host = "127.0.0.1", port = "8080", root;
 };
 
+struct gate_args {
+  std::string db, table, column, kind, p, filter, host = "127.0.0.1", port = "8090";
+  bool demo = false;
+};
+
 int run_size(const size_args& a);
 int run_analyze(const analyze_args& a);
 int run_hash(const hash_args& a);
@@ -56,5 +61,6 @@ int run_positions(const positions_args& a);
 int run_measure(const measure_args& a);
 int run_trials(const trials_args& a);
 int run_serve(const serve_args& a);
+int run_gate(const gate_args& a);
 
 }  // namespace bloomlab::cli

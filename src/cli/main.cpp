@@ -125,6 +125,21 @@ int main(int argc, char** argv) {
   c_serve->add_option("--port", sv.port, "Port (1 to 65535)")->capture_default_str();
   c_serve->add_option("--root", sv.root, "The site folder (default: the one this build makes with `make site`)");
 
+  gate_args gt;
+  auto* c_gate = app.add_subcommand("gate", "Answer membership over HTTP with a filter in front of a table of keys "
+                                            "(SQLite or PostgreSQL; docs/gate.md)");
+  c_gate->add_option("--db", gt.db, "An SQLite file, or a postgresql:// URL");
+  c_gate->add_option("--table", gt.table, "The table that holds the keys");
+  c_gate->add_option("--column", gt.column, "Its column of keys (text)");
+  c_gate->add_option("--kind", gt.kind, "classic, counting (removals decrement) or blocked (default)");
+  c_gate->add_option("--p", gt.p, "Target false-positive rate, 1e-9 to 0.5 (default 0.01)");
+  c_gate->add_option("--filter", gt.filter, "Start from this saved filter file instead of building one");
+  c_gate->add_option("--host", gt.host, "Address to listen on")->capture_default_str();
+  c_gate->add_option("--port", gt.port, "Port (1 to 65535)")->capture_default_str();
+  c_gate->add_flag("--demo", gt.demo,
+                   "Make a sample SQLite database of generated banned addresses (bloomlab-demo.sqlite, table "
+                   "banned, column ip) and serve it");
+
   const auto filters = register_filter_commands(app);
 
   const auto family = register_family_commands(app);
@@ -133,7 +148,7 @@ int main(int argc, char** argv) {
   const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
     fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
-               "trials, serve, build, query, add, remove, info, merge, intersect, removal, combine, bip37, attack (see 'bloomlab --help')\n", argv[1]);
+               "trials, serve, gate, build, query, add, remove, info, merge, intersect, removal, combine, bip37, attack (see 'bloomlab --help')\n", argv[1]);
     return 2;
   }
   try {
@@ -160,6 +175,7 @@ int main(int argc, char** argv) {
     if (sub == c_pos) return run_positions(ps);
     if (sub == c_ms) return run_measure(ms);
     if (sub == c_serve) return run_serve(sv);
+    if (sub == c_gate) return run_gate(gt);
     if (const auto rc = filters->run(sub)) return *rc;
     if (const auto rc = family->run(sub)) return *rc;
     if (const auto rc = attack->run(sub)) return *rc;

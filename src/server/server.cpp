@@ -77,8 +77,8 @@ bool existing_inside(const fs::path& root, const fs::path& p, fs::path& real) {
   return !ec && inside(root, real);
 }
 
-// Why binding host:port failed, found by trying the same bind on a socket of
-// our own: cpp-httplib reports only that it failed.
+}  // namespace
+
 bind_error bind_failure(const std::string& host, std::uint16_t port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -109,8 +109,6 @@ bind_error bind_failure(const std::string& host, std::uint16_t port) {
     default: return {bind_error::cause::port, std::strerror(err)};
   }
 }
-
-}  // namespace
 
 std::string_view mime_type(std::string_view file_name) {
   const auto dot = file_name.rfind('.');
@@ -219,6 +217,9 @@ static_site::static_site(const fs::path& root) : p_(std::make_unique<impl>()) {
   // machine) let it finish within about a second.
   http.set_keep_alive_timeout(1);
   http.set_read_timeout(1);
+  http.set_tcp_nodelay(true);
+  http.set_keep_alive_max_count(keep_alive_max_requests);
+  http.new_task_queue = [] { return new httplib::ThreadPool(worker_threads); };
   const impl* self = p_.get();
   http.set_pre_routing_handler([self](const httplib::Request& req, httplib::Response& res) {
     self->answer(req, res);

@@ -8,6 +8,7 @@
 // library (cpp-httplib) stays inside server.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -36,6 +37,17 @@ struct resolution {
 };
 resolution resolve(const std::filesystem::path& root, std::string_view path);
 
+// Connection settings shared by every HTTP server of bloomlab (serve and the
+// gate). cpp-httplib's defaults cost ~40 ms a small answer on a kept-alive
+// connection (Nagle's algorithm holding the answer back until the client's
+// delayed acknowledgement, TCP_NODELAY off) and close a connection after 5
+// requests; its pool of max(8, cores - 1) workers leaves any connection past
+// the 8th waiting for another to go idle. So: TCP_NODELAY on, this many
+// requests a connection, this many workers (a kept-alive connection holds one
+// while it stays open).
+inline constexpr std::size_t keep_alive_max_requests = 100000;
+inline constexpr std::size_t worker_threads = 128;
+
 // The address could not be bound; what() says why, as "address already in use",
 // and `about` says whether the host or the port is to blame.
 struct bind_error : std::runtime_error {
@@ -43,6 +55,10 @@ struct bind_error : std::runtime_error {
   bind_error(cause c, const std::string& why) : std::runtime_error(why), about(c) {}
   cause about;
 };
+
+// Why binding host:port failed, found by trying the same bind on a socket of
+// our own (cpp-httplib reports only that it failed).
+bind_error bind_failure(const std::string& host, std::uint16_t port);
 
 // One server over one folder. bind() claims the address (the socket listens
 // from then on, so a connection made after bind() returns is answered once

@@ -1,0 +1,135 @@
+// bloomlab gate: a filter in front of a table of keys (SQLite or PostgreSQL),
+// answering membership over HTTP (docs/gate.md).
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "demo.hpp"
+#include "filter_file.hpp"
+#include "gate.hpp"
+#include "http.hpp"
+#include "server.hpp"
+#include "stop_signals.hpp"
+
+namespace bloomlab::cli {
+
+namespace {
+
+gate::filter_kind parse_kind(const std::string& text) {
+  for (const auto k : {gate::filter_kind::classic, gate::filter_kind::counting, gate::filter_kind::blocked})
+    if (text == gate::kind_name(k)) return k;
+  lab::refuse("--kind", text, "is not a kind the gate keeps; allowed: classic, counting, blocked");
+}
+
+}  // namespace
+
+int run_gate(const gate_args& a) {
+  const auto port = static_cast<std::uint16_t>(parse_count("--port", a.port, 1, 65535));
+  if (a.host.empty())
+    throw usage_error("--host: '' is empty; allowed: an address of this machine, as 127.0.0.1");
+  gate::gate_options opts;
+  if (!a.kind.empty()) opts.kind = parse_kind(a.kind);
+  if (!a.p.empty()) {
+    opts.p = parse_rate("--p", a.p);
+    if (opts.p < gate::min_p || opts.p > gate::max_p)
+      lab::refuse("--p", a.p, fmt::format("is out of range; allowed: a rate from {:g} to {:g}", gate::min_p, gate::max_p));
+  }
+  if (!a.filter.empty()) {
+    if (!a.kind.empty())
+      lab::refuse("--kind", a.kind, "does not apply with --filter; the gate keeps the file's kind");
+    opts.filter_file = a.filter;
+  }
+
+  std::string db = a.db, table = a.table, column = a.column;
+  if (a.demo) {
+    if (db.empty()) db = gate::demo_db;
+    if (table.empty()) table = gate::demo_table;
+    if (column.empty()) column = gate::demo_column;
+    if (db.rfind("postgres", 0) == 0)
+      lab::refuse("--db", gate::hide_password(db), "is a PostgreSQL URL; --demo makes an SQLite file: give a file name");
+  } else {
+    if (db.empty()) throw usage_error("--db is required (an SQLite file or a postgresql:// URL), or try --demo");
+    if (table.empty()) throw usage_error("--table is required: the table that holds the keys");
+    if (column.empty()) throw usage_error("--column is required: the column of --table that holds the keys");
+  }
+
+  std::unique_ptr<gate::key_store> store;
+  try {
+    store = gate::open_store(db, table, column, a.demo);
+  } catch (const gate::store_error& e) {
+    throw usage_error(fmt::format("--db {}: {}", gate::hide_password(db), e.what()));
+  }
+  if (a.demo) {
+    try {
+      if (const auto added = gate::fill_demo(*store))
+        fmt::print("bloomlab gate: made {} with {} generated banned addresses (seed {}) in table {}, column {}\n",
+                   db, lab::thousands(added), gate::demo_seed, table, column);
+    } catch (const gate::store_error& e) {
+      throw usage_error(fmt::format("--db {}: {}", db, e.what()));
+    }
+  }
+
+  opts.progress = [](const std::string& line) { fmt::print(stderr, "bloomlab gate: {}\n", line); };
+  std::unique_ptr<gate::gate> g;
+  try {
+    g = std::make_unique<gate::gate>(std::move(store), opts);
+  } catch (const gate::store_error& e) {
+    throw usage_error(fmt::format("--db {}: {}", gate::hide_password(db), e.what()));
+  } catch (const io::format_error& e) {
+    throw usage_error(fmt::format("--filter: {}", e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(fmt::format("{}: {}", a.filter.empty() ? "--p" : "--filter", e.what()));
+  }
+
+  const blocked_stop_signals signals;
+  ::signal(SIGPIPE, SIG_IGN);
+  gate::http_front front(*g);
+  try {
+    front.bind(a.host, port);
+  } catch (const server::bind_error& e) {
+    if (e.about == server::bind_error::cause::host)
+      throw usage_error(fmt::format("--host {}: {}; use an address of this machine, as 127.0.0.1", a.host, e.what()));
+    throw usage_error(fmt::format("--port {}: {}; choose another port", port, e.what()));
+  }
+  const gate::gate_stats s = g->stats();
+  const gate::load_report& l = g->loaded();
+  if (l.missing > 0)
+    fmt::print(stderr, "bloomlab gate: {} lacked {} of the table's keys; they were added\n", a.filter,
+               lab::thousands(l.missing));
+  const bool v6 = a.host.find(':') != std::string::npos;
+  fmt::print("bloomlab gate: {} keys from {} in a {} filter of {} bits (k = {}, room for {} keys at p = {:g}; "
+             "expected now {:.3g}), loaded in {:.2f} s\n",
+             lab::thousands(s.keys), g->store().describe(), s.kind, lab::thousands(s.m), s.k,
+             lab::thousands(s.planned_n), s.p_target, s.p_expected, l.seconds);
+  fmt::print("bloomlab gate: serving at http://{}{}{}:{}/ (GET /check?key=K, POST /keys, GET /stats; Ctrl-C to stop)\n",
+             v6 ? "[" : "", a.host, v6 ? "]" : "", port);
+  std::fflush(stdout);
+
+  std::atomic<bool> done{false};
+  bool ok = true;
+  std::thread worker([&] {
+    ok = front.run();
+    done = true;
+  });
+  while (!done && !signals.wait(200)) {
+  }
+  front.stop();
+  worker.join();
+  g->wait_rebuild();
+  if (!ok) {
+    fmt::print(stderr, "bloomlab gate: the server stopped: it could no longer accept connections\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace bloomlab::cli

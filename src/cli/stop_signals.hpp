@@ -1,0 +1,50 @@
+// Stopping a server on SIGINT (Ctrl-C) or SIGTERM, outside any signal
+// handler: `serve` and `gate` wait for either with wait().
+#pragma once
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <ctime>
+
+namespace bloomlab::cli {
+
+// SIGINT and SIGTERM blocked in this thread and every thread started after it
+// (the server's workers), so that the waiting thread alone receives them, with
+// sigtimedwait, outside any signal handler. Their actions are set to the
+// default while blocked: a shell starts a background job with SIGINT ignored,
+// and an ignored signal is dropped before sigtimedwait could see it. The old
+// mask and actions return on scope exit.
+class blocked_stop_signals {
+ public:
+  blocked_stop_signals() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &dfl, &old_int_);
+    sigaction(SIGTERM, &dfl, &old_term_);
+  }
+  ~blocked_stop_signals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  blocked_stop_signals(const blocked_stop_signals&) = delete;
+  blocked_stop_signals& operator=(const blocked_stop_signals&) = delete;
+
+  // True once SIGINT or SIGTERM arrived; false after `ms` without one.
+  bool wait(long ms) const {
+    const timespec tick{ms / 1000, (ms % 1000) * 1'000'000};
+    const int s = sigtimedwait(&set_, nullptr, &tick);
+    return s == SIGINT || s == SIGTERM;
+  }
+
+ private:
+  sigset_t set_{}, old_{};
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+}  // namespace bloomlab::cli

@@ -1,0 +1,427 @@
+#include "gate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
+#include "bloomlab/math.hpp"
+#include "filter_file.hpp"
+#include "parse.hpp"
+
+namespace bloomlab::gate {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+using kept_filter = std::variant<bloom_filter, counting_filter, blocked_filter>;
+
+constexpr unsigned block_lanes = split_block_512::lanes, block_lane_bits = split_block_512::lane_bits;
+
+// The expected false-positive rate of `f` holding n keys: the textbook
+// approximation (1 - e^(-kn/m))^k for classic and counting filters, the
+// split-block mixture (math.hpp, fpr_split_block) for blocked ones.
+double expected_rate(const kept_filter& f, double n) {
+  return std::visit(
+      [n](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        const auto m = static_cast<double>(x.m());
+        if constexpr (std::is_same_v<T, blocked_filter>)
+          return fpr_split_block(m, n, block_lanes, block_lane_bits);
+        else
+          return n <= 0 ? 0.0 : fpr_approx(m, n, x.k());
+      },
+      f);
+}
+
+// The most keys `f` holds at or under rate p (at least 1), by bisection:
+// the rate grows with n.
+std::uint64_t capacity_at(const kept_filter& f, double p) {
+  std::uint64_t lo = 1, hi = 2;
+  while (hi < (std::uint64_t{1} << 50) && expected_rate(f, static_cast<double>(hi)) <= p) hi *= 2;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (expected_rate(f, static_cast<double>(mid)) <= p ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+bool filter_contains(const kept_filter& f, std::string_view key) {
+  return std::visit([key](const auto& x) { return x.contains(key); }, f);
+}
+
+void filter_add(kept_filter& f, std::string_view key) {
+  std::visit([key](auto& x) { x.add(key); }, f);
+}
+
+double filter_fill(const kept_filter& f) {
+  return std::visit(
+      [](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, blocked_filter>)
+          return static_cast<double>(x.bits_set()) / static_cast<double>(x.m());
+        else
+          return x.fill();
+      },
+      f);
+}
+
+unsigned filter_k(const kept_filter& f) {
+  return std::visit(
+      [](const auto& x) -> unsigned {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, blocked_filter>)
+          return block_lanes;  // one bit in each lane of the key's block
+        else
+          return x.k();
+      },
+      f);
+}
+
+// One step of UTF-8: the length of the sequence at s[i], or 0 if it is not
+// a valid one (overlong forms, surrogates and code points past U+10FFFF too).
+std::size_t utf8_step(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t j) { return static_cast<unsigned char>(s[j]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  std::size_t len;
+  unsigned lo = 0x80, hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  if (b(i + 1) < lo || b(i + 1) > hi) return 0;
+  for (std::size_t j = 2; j < len; ++j)
+    if (b(i + j) < 0x80 || b(i + j) > 0xbf) return 0;
+  return len;
+}
+
+}  // namespace
+
+struct gate::filter_state {
+  explicit filter_state(kept_filter f) : filter(std::move(f)) {}
+  kept_filter filter;
+  std::uint64_t planned_n = 0;
+  std::uint64_t keys = 0;   // keys of the table in the filter
+  std::uint64_t stale = 0;  // removed keys whose bits stay
+  double expected() const { return expected_rate(filter, static_cast<double>(keys + stale)); }
+};
+
+std::string_view kind_name(filter_kind k) {
+  switch (k) {
+    case filter_kind::classic: return "classic";
+    case filter_kind::counting: return "counting";
+    case filter_kind::blocked: return "blocked";
+  }
+  return "blocked";
+}
+
+std::string key_problem(std::string_view key) {
+  if (key.empty()) return "the key is empty";
+  if (key.size() > max_key_bytes)
+    return "the key is " + lab::thousands(key.size()) + " bytes long; allowed: 1 to " +
+           lab::thousands(max_key_bytes) + " bytes";
+  for (std::size_t i = 0; i < key.size();) {
+    const auto c = static_cast<unsigned char>(key[i]);
+    if (c < 0x20 || c == 0x7f)
+      return "the key holds a control character (byte " + std::to_string(c) + " at " + std::to_string(i) +
+             "); allowed: UTF-8 text without control characters";
+    const std::size_t step = utf8_step(key, i);
+    if (step == 0)
+      return "the key is not UTF-8 (byte " + std::to_string(i) + "); allowed: UTF-8 text without control characters";
+    i += step;
+  }
+  return {};
+}
+
+gate::gate(std::unique_ptr<key_store> store, gate_options opts) : store_(std::move(store)), opts_(std::move(opts)) {
+  if (!(opts_.p > 0 && opts_.p < 1)) throw std::invalid_argument("p must lie strictly between 0 and 1");
+  const auto t0 = clock::now();
+  if (opts_.filter_file.empty()) {
+    state_ = build(store_->count());
+    loaded_.keys = state_->keys;
+  } else {
+    io::filter_file file = io::load(opts_.filter_file);
+    std::unique_ptr<filter_state> st;
+    if (auto* b = std::get_if<bloom_filter>(&file.filter)) {
+      opts_.kind = filter_kind::classic;
+      st = std::make_unique<filter_state>(std::move(*b));
+    } else if (auto* c = std::get_if<counting_filter>(&file.filter)) {
+      opts_.kind = filter_kind::counting;
+      st = std::make_unique<filter_state>(std::move(*c));
+    } else if (auto* bl = std::get_if<blocked_filter>(&file.filter)) {
+      opts_.kind = filter_kind::blocked;
+      st = std::make_unique<filter_state>(std::move(*bl));
+    } else {
+      throw std::invalid_argument(opts_.filter_file + " holds a " + std::string(io::kind_name(io::kind_of(file.filter))) +
+                                  " filter; the gate keeps classic, counting or blocked (512-bit block) filters");
+    }
+    st->planned_n = capacity_at(st->filter, opts_.p);
+    // Every key of the table must answer "member": add what the file lacks.
+    store_->for_each_key([&](std::string_view key) {
+      ++st->keys;
+      if (!filter_contains(st->filter, key)) {
+        filter_add(st->filter, key);
+        ++loaded_.missing;
+      }
+    });
+    const std::uint64_t in_file = io::item_count(file);
+    st->stale = in_file > st->keys - loaded_.missing ? in_file - (st->keys - loaded_.missing) : 0;
+    loaded_.keys = st->keys;
+    state_ = std::move(st);
+  }
+  loaded_.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+gate::~gate() {
+  const std::lock_guard lock(thread_mu_);
+  if (rebuild_thread_.joinable()) rebuild_thread_.join();
+}
+
+std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
+  const std::uint64_t planned = std::max<std::uint64_t>(
+      min_planned_n, static_cast<std::uint64_t>(std::ceil(static_cast<double>(n_hint) * growth_headroom)));
+  const auto n = static_cast<double>(planned);
+  std::unique_ptr<filter_state> st;
+  switch (opts_.kind) {
+    case filter_kind::classic:
+    case filter_kind::counting: {
+      const sizing sz = size_for(n, opts_.p, false);
+      if (sz.m > io::max_bits) throw std::invalid_argument("the filter would need more than 2^40 bits");
+      if (opts_.kind == filter_kind::classic)
+        st = std::make_unique<filter_state>(bloom_filter(sz.m, sz.k));
+      else
+        st = std::make_unique<filter_state>(counting_filter(sz.m, sz.k, counter_width_default));
+      break;
+    }
+    case filter_kind::blocked: {
+      const std::uint64_t m = size_split_block(n, opts_.p, block_lanes, block_lane_bits, io::max_bits);
+      if (m == 0) throw std::invalid_argument("no blocked filter of at most 2^40 bits reaches this p");
+      st = std::make_unique<filter_state>(blocked_filter(m));
+      break;
+    }
+  }
+  st->planned_n = planned;
+  auto last = clock::now();
+  store_->for_each_key([&](std::string_view key) {
+    filter_add(st->filter, key);
+    if ((++st->keys & 0xffff) == 0 && opts_.progress && clock::now() - last > std::chrono::seconds(1)) {
+      last = clock::now();
+      const double share = n_hint > 0 ? 100.0 * static_cast<double>(st->keys) / static_cast<double>(n_hint) : 0;
+      opts_.progress("loading keys: " + lab::thousands(st->keys) + " of " + lab::thousands(n_hint) + " (" +
+                     std::to_string(static_cast<int>(std::min(share, 100.0))) + "%)");
+    }
+  });
+  return st;
+}
+
+void gate::note_database(bool up, const std::string& error) {
+  if (up) {
+    if (!db_up_.load(std::memory_order_relaxed)) db_up_ = true;
+    return;
+  }
+  db_up_ = false;
+  const std::lock_guard lock(error_mu_);
+  last_error_ = error;
+}
+
+check_result gate::check(std::string_view key) {
+  checks_.fetch_add(1, std::memory_order_relaxed);
+  bool maybe;
+  {
+    const std::shared_lock lock(mu_);
+    maybe = filter_contains(state_->filter, key);
+  }
+  if (!maybe) {
+    by_filter_.fetch_add(1, std::memory_order_relaxed);
+    return {false, false};
+  }
+  db_queries_.fetch_add(1, std::memory_order_relaxed);
+  bool in;
+  try {
+    in = store_->contains(key);
+  } catch (const store_error& e) {
+    note_database(false, e.what());
+    throw;
+  }
+  note_database(true);
+  if (!in) false_positives_.fetch_add(1, std::memory_order_relaxed);
+  return {in, true};
+}
+
+void gate::maybe_rebuild_locked(bool& start) {
+  if (rebuilding_ || state_->expected() <= opts_.p) return;
+  rebuilding_ = true;
+  pending_.clear();
+  pending_stale_ = 0;
+  start = true;
+}
+
+bool gate::add(std::string_view key) {
+  adds_.fetch_add(1, std::memory_order_relaxed);
+  bool added;
+  try {
+    added = store_->insert(key);  // the database first
+  } catch (const store_error& e) {
+    note_database(false, e.what());
+    throw;
+  }
+  note_database(true);
+  bool start = false;
+  {
+    const std::unique_lock lock(mu_);
+    // A counting filter counts each key once; the others take a key again
+    // at no cost, which also repairs a filter that missed it.
+    if (added || opts_.kind != filter_kind::counting) {
+      filter_add(state_->filter, key);
+      if (rebuilding_) pending_.emplace_back(key);
+    }
+    if (added) ++state_->keys;
+    maybe_rebuild_locked(start);
+  }
+  if (added) keys_added_.fetch_add(1, std::memory_order_relaxed);
+  if (start) {
+    const std::lock_guard lock(thread_mu_);
+    if (rebuild_thread_.joinable()) rebuild_thread_.join();
+    rebuild_thread_ = std::thread(&gate::rebuild_body, this);
+  }
+  return added;
+}
+
+remove_outcome gate::remove(std::string_view key) {
+  removes_.fetch_add(1, std::memory_order_relaxed);
+  bool confirmed;
+  try {
+    confirmed = store_->erase(key);  // the database first
+  } catch (const store_error& e) {
+    note_database(false, e.what());
+    throw;
+  }
+  note_database(true);
+  if (!confirmed) return remove_outcome::not_found;
+  keys_removed_.fetch_add(1, std::memory_order_relaxed);
+  remove_outcome out = remove_outcome::stale;
+  bool start = false;
+  {
+    const std::unique_lock lock(mu_);
+    if (auto* c = std::get_if<counting_filter>(&state_->filter)) {
+      // The database confirmed the key was there: only now may counters fall.
+      const removal r = c->remove(key);
+      if (r.ok() && r.stuck == 0) out = remove_outcome::decremented;
+    }
+    if (state_->keys > 0) --state_->keys;
+    if (out == remove_outcome::stale) ++state_->stale;
+    // A rebuild streaming now may or may not have read the key: its filter
+    // counts it stale, which can only overstate the rate.
+    if (rebuilding_) ++pending_stale_;
+    maybe_rebuild_locked(start);
+  }
+  if (start) {
+    const std::lock_guard lock(thread_mu_);
+    if (rebuild_thread_.joinable()) rebuild_thread_.join();
+    rebuild_thread_ = std::thread(&gate::rebuild_body, this);
+  }
+  return out;
+}
+
+bool gate::start_rebuild() {
+  {
+    const std::unique_lock lock(mu_);
+    if (rebuilding_) return false;
+    rebuilding_ = true;
+    pending_.clear();
+    pending_stale_ = 0;
+  }
+  const std::lock_guard lock(thread_mu_);
+  if (rebuild_thread_.joinable()) rebuild_thread_.join();
+  rebuild_thread_ = std::thread(&gate::rebuild_body, this);
+  return true;
+}
+
+void gate::rebuild_body() {
+  std::unique_ptr<filter_state> fresh;
+  try {
+    fresh = build(store_->count());
+    note_database(true);
+  } catch (const store_error& e) {
+    note_database(false, e.what());
+  } catch (const std::exception& e) {
+    const std::lock_guard lock(error_mu_);
+    last_error_ = std::string("rebuild: ") + e.what();
+  }
+  {
+    const std::unique_lock lock(mu_);
+    if (fresh) {
+      // Adds made while the table streamed: the scan may have missed them.
+      for (const auto& key : pending_) {
+        filter_add(fresh->filter, key);
+        ++fresh->keys;
+      }
+      fresh->stale += pending_stale_;
+      state_.swap(fresh);  // the old filter is freed below, outside the lock
+    }
+    pending_.clear();
+    pending_stale_ = 0;
+    rebuilding_ = false;
+  }
+  (fresh ? rebuilds_ : rebuild_failures_).fetch_add(1, std::memory_order_relaxed);
+  rebuilt_.notify_all();
+}
+
+void gate::wait_rebuild() {
+  std::shared_lock lock(mu_);
+  rebuilt_.wait(lock, [&] { return !rebuilding_; });
+}
+
+gate_stats gate::stats() const {
+  gate_stats s;
+  {
+    const std::shared_lock lock(mu_);
+    const filter_state& st = *state_;
+    s.kind = std::string(kind_name(opts_.kind));
+    s.m = std::visit([](const auto& x) { return x.m(); }, st.filter);
+    s.k = filter_k(st.filter);
+    s.planned_n = st.planned_n;
+    s.keys = st.keys;
+    s.stale = st.stale;
+    s.p_expected = st.expected();
+    s.fill = filter_fill(st.filter);
+    s.rebuilding = rebuilding_;
+  }
+  s.p_target = opts_.p;
+  s.checks = checks_.load();
+  s.answered_by_filter = by_filter_.load();
+  s.database_queries = db_queries_.load();
+  s.false_positives = false_positives_.load();
+  // Of the checks of keys the table lacks, the share the filter let through.
+  const std::uint64_t negatives = s.answered_by_filter + s.false_positives;
+  s.p_measured = negatives > 0 ? static_cast<double>(s.false_positives) / static_cast<double>(negatives) : 0.0;
+  s.adds = adds_.load();
+  s.keys_added = keys_added_.load();
+  s.removes = removes_.load();
+  s.keys_removed = keys_removed_.load();
+  s.rebuilds = rebuilds_.load();
+  s.rebuild_failures = rebuild_failures_.load();
+  s.database_up = db_up_.load();
+  const std::lock_guard lock(error_mu_);
+  s.last_database_error = last_error_;
+  return s;
+}
+
+}  // namespace bloomlab::gate

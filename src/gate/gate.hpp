@@ -1,0 +1,152 @@
+// The gate: a Bloom filter kept in front of a key store (store.hpp). A check
+// asks the filter; its "no" is final, its "maybe" goes to the database. Writes
+// go to the database first and the filter second, so the filter always holds
+// at least every key the database holds: never a false negative.
+//
+// What it trades: the filter's memory (about 10 bits a key at p = 1%) for a
+// database query on only the members and the filter's false positives. A
+// classic or blocked filter cannot forget a removed key: its bits stay (a
+// "stale" key, a false positive at worst) until the gate rebuilds the filter
+// from the table. A counting filter forgets, but only a key the database
+// confirmed it held, since decrementing for a key never added would clear
+// another key's counters (a false negative).
+//
+// Threads: checks take a shared lock on the filter and never wait for a
+// rebuild; the rebuild streams the table into a new filter on a thread of its
+// own, replays the adds made meanwhile, and swaps it in under a short
+// exclusive lock.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "store.hpp"
+
+namespace bloomlab::gate {
+
+// The longest key the gate takes, in bytes (a longer one is refused with 400).
+inline constexpr std::size_t max_key_bytes = 4096;
+
+// Planned capacity: the count at start (or rebuild) times this, at least
+// min_planned_n, so that adds do not push the rate over target at once.
+inline constexpr double growth_headroom = 1.5;
+inline constexpr std::uint64_t min_planned_n = 1000;
+
+// The target false-positive rates the gate takes (--p): below min_p a
+// filter costs more than 43 bits a key.
+inline constexpr double default_p = 0.01;
+inline constexpr double min_p = 1e-9;
+inline constexpr double max_p = 0.5;
+
+enum class filter_kind { classic, counting, blocked };
+std::string_view kind_name(filter_kind k);
+
+// Why `key` is not a key the gate takes ("" when it is): empty, longer than
+// max_key_bytes, not UTF-8, or holding a control character (a line break
+// would split it in a batch).
+std::string key_problem(std::string_view key);
+
+struct gate_options {
+  filter_kind kind = filter_kind::blocked;
+  double p = default_p;            // target false-positive rate
+  std::string filter_file;         // a saved filter to start from ("" to build one)
+  std::function<void(const std::string&)> progress;  // lines for stderr while loading
+};
+
+struct check_result {
+  bool member = false;
+  bool by_database = false;  // false: the filter answered "no" on its own
+};
+
+enum class remove_outcome {
+  not_found,    // the database did not hold the key; the filter is left alone
+  decremented,  // counting filter: the database confirmed, the counters went down
+  stale,        // classic or blocked filter (or a saturated counter): the bits stay
+};
+
+// Counters since start; the filter's figures as of now.
+struct gate_stats {
+  std::string kind;
+  std::uint64_t m = 0;
+  unsigned k = 0;
+  std::uint64_t planned_n = 0, keys = 0, stale = 0;
+  double p_target = 0, p_expected = 0, p_measured = 0, fill = 0;
+  std::uint64_t checks = 0, answered_by_filter = 0, database_queries = 0, false_positives = 0;
+  std::uint64_t adds = 0, keys_added = 0, removes = 0, keys_removed = 0;
+  std::uint64_t rebuilds = 0, rebuild_failures = 0;
+  bool rebuilding = false, database_up = true;
+  std::string last_database_error;
+};
+
+// What a filter file held when the gate loaded it.
+struct load_report {
+  std::uint64_t keys = 0;     // keys in the table
+  std::uint64_t missing = 0;  // keys the file's filter lacked, added at load
+  double seconds = 0;
+};
+
+class gate {
+ public:
+  // Counts the table, sizes and fills the filter (or loads opts.filter_file
+  // and adds any key of the table it lacks). Throws store_error, and
+  // std::invalid_argument for a filter file of another kind or a p that is
+  // out of reach.
+  gate(std::unique_ptr<key_store> store, gate_options opts);
+  ~gate();
+  gate(const gate&) = delete;
+  gate& operator=(const gate&) = delete;
+
+  // Throw store_error when the database is needed and cannot answer.
+  check_result check(std::string_view key);
+  bool add(std::string_view key);  // true if the table did not hold it
+  remove_outcome remove(std::string_view key);
+
+  // Starts a rebuild from the table unless one runs; true if it started.
+  bool start_rebuild();
+  // Waits for a running rebuild to end (tests, shutdown).
+  void wait_rebuild();
+
+  gate_stats stats() const;
+  const load_report& loaded() const { return loaded_; }
+  const key_store& store() const { return *store_; }
+
+ private:
+  struct filter_state;
+  std::unique_ptr<filter_state> build(std::uint64_t n_hint);
+  void rebuild_body();
+  void note_database(bool up, const std::string& error = {});
+  void maybe_rebuild_locked(bool& start);
+
+  std::unique_ptr<key_store> store_;
+  gate_options opts_;
+  load_report loaded_;
+
+  mutable std::shared_mutex mu_;          // guards state_, pending_, rebuilding_
+  std::unique_ptr<filter_state> state_;
+  std::vector<std::string> pending_;      // keys added while a rebuild streams the table
+  std::uint64_t pending_stale_ = 0;       // counting: removals while it streams
+  bool rebuilding_ = false;
+
+  std::mutex thread_mu_;
+  std::thread rebuild_thread_;
+  std::condition_variable_any rebuilt_;
+
+  std::atomic<std::uint64_t> checks_{0}, by_filter_{0}, db_queries_{0}, false_positives_{0};
+  std::atomic<std::uint64_t> adds_{0}, keys_added_{0}, removes_{0}, keys_removed_{0};
+  std::atomic<std::uint64_t> rebuilds_{0}, rebuild_failures_{0};
+  std::atomic<bool> db_up_{true};
+  mutable std::mutex error_mu_;
+  std::string last_error_;
+};
+
+}  // namespace bloomlab::gate

@@ -1,0 +1,405 @@
+// `bloomlab gate` in front of SQLite, as a user runs it: the real binary on a
+// free port, databases made here with libsqlite3, answers over HTTP.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "gate_process.hpp"
+
+using namespace gate_test;
+
+namespace {
+
+std::vector<std::string> gate_args(const sqlite_table& db, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> a{"--db", db.path().string(), "--table", "t", "--column", "k"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+// The largest count of false positives in `trials` clean checks at rate p
+// that is not an error: the mean plus 5 standard deviations of
+// Binomial(trials, p), plus 3 (a normal bound is loose for tiny means). One
+// run in about 3.5 million passes it by chance; the seeds are fixed anyway.
+double fp_bound(double trials, double p) { return trials * p + 5 * std::sqrt(trials * p * (1 - p)) + 3; }
+
+}  // namespace
+
+TEST(GateSqlite, MembersAndCleanKeysAnsweredByWhoKnows) {
+  temp_dir dir;
+  const auto keys = numbered("banned-", 2000);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  running_gate g(gate_args(db));
+  EXPECT_NE(g.lines.front().find("2,000 keys"), std::string::npos) << g.lines.front();
+  auto c = g.client();
+
+  for (std::size_t i = 0; i < keys.size(); i += 97) {
+    const reply r = check(*c, keys[i]);
+    ASSERT_EQ(r.status, 200) << r.text;
+    EXPECT_EQ(r.body["member"], true);
+    EXPECT_EQ(r.body["by"], "database");  // a member is always a filter "maybe"
+    EXPECT_EQ(r.body["key"], keys[i]);
+  }
+  const reply all = check_many(*c, keys);
+  ASSERT_EQ(all.status, 200) << all.text;
+  EXPECT_EQ(all.body["members"], keys.size());
+
+  const auto clean = numbered("clean-", 20000);
+  const reply r = check_many(*c, clean);
+  ASSERT_EQ(r.status, 200);
+  std::size_t by_database = 0;
+  for (const auto& a : r.body["results"]) {
+    EXPECT_EQ(a["member"], false);
+    by_database += a["by"] == "database" ? 1 : 0;
+  }
+  const json s = stats(*c);
+  const double expected = s["p_expected"].get<double>();
+  EXPECT_GT(expected, 0.0);
+  EXPECT_LE(expected, 0.01);
+  EXPECT_LE(static_cast<double>(by_database), fp_bound(20000, expected)) << "expected rate " << expected;
+  EXPECT_EQ(s["false_positives"], by_database);
+  EXPECT_EQ(s["checks"].get<std::uint64_t>(), s["answered_by_filter"].get<std::uint64_t>() +
+                                                  s["database_queries"].get<std::uint64_t>());
+  EXPECT_EQ(s["keys"], keys.size());
+  EXPECT_EQ(s["kind"], "blocked");
+  EXPECT_EQ(s["database"], "up");
+}
+
+class GateKinds : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GateKinds, AddsAndRemovesNeverAFalseNegative) {
+  const std::string kind = GetParam();
+  temp_dir dir;
+  const auto start = numbered("start-", 300);
+  sqlite_table db(dir.path / "keys.sqlite", start);
+  running_gate g(gate_args(db, {"--kind", kind}));
+  auto c = g.client();
+
+  const auto added = numbered("added-", 400);
+  for (const auto& k : added) {
+    const reply r = add(*c, k);
+    ASSERT_EQ(r.status, 201) << r.text;
+    EXPECT_EQ(r.body["added"], true);
+  }
+  EXPECT_EQ(add(*c, added[0]).status, 200);  // already there: added false
+  EXPECT_EQ(add(*c, added[0]).body["added"], false);
+
+  // Remove half of each set; the database confirms each.
+  std::set<std::string> removed;
+  for (std::size_t i = 0; i < 150; ++i) removed.insert(start[2 * i]);
+  for (std::size_t i = 0; i < 200; ++i) removed.insert(added[2 * i]);
+  for (const auto& k : removed) {
+    const reply r = remove(*c, k);
+    ASSERT_EQ(r.status, 200) << r.text;
+    EXPECT_EQ(r.body["filter"], kind == "counting" ? "decremented" : "stale");
+  }
+  // Removing what the table does not hold is refused, and a counting filter
+  // does not decrement for it: its "no" would be another key's false negative.
+  const auto never = numbered("never-", 500);
+  for (const auto& k : never) EXPECT_EQ(remove(*c, k).status, 404);
+  EXPECT_EQ(remove(*c, *removed.begin()).status, 404);
+
+  std::vector<std::string> all = start;
+  all.insert(all.end(), added.begin(), added.end());
+  const reply r = check_many(*c, all);
+  ASSERT_EQ(r.status, 200);
+  for (const auto& a : r.body["results"]) {
+    const bool gone = removed.count(a["key"].get<std::string>()) > 0;
+    EXPECT_EQ(a["member"], !gone) << a.dump();
+  }
+  const json s = stats(*c);
+  EXPECT_EQ(s["keys"], 700 - removed.size());
+  EXPECT_EQ(s["stale"], kind == "counting" ? 0 : removed.size());
+  EXPECT_EQ(s["keys_removed"], removed.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, GateKinds, ::testing::Values("classic", "counting", "blocked"));
+
+TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
+  temp_dir dir;
+  const auto start = numbered("k", 1000);
+  sqlite_table db(dir.path / "keys.sqlite", start);
+  running_gate g(gate_args(db, {"--kind", "classic"}));
+  auto c = g.client();
+  const json before = stats(*c);
+  EXPECT_EQ(before["planned_n"], 1500);
+
+  std::atomic<bool> done{false};
+  std::atomic<std::uint64_t> rounds{0}, misses{0};
+  std::thread checker([&] {
+    auto cc = g.client();
+    while (!done) {
+      const reply r = check_many(*cc, start);
+      if (r.status != 200 || r.body["members"] != start.size()) ++misses;
+      ++rounds;
+    }
+  });
+  // 2,000 more keys push the expected rate past p: the gate rebuilds on its
+  // own; one more rebuild is asked for by hand.
+  const auto more = numbered("k", 2000, 1000);
+  for (const auto& k : more) ASSERT_EQ(add(*c, k).status, 201);
+  ASSERT_EQ(as_reply(c->Post("/rebuild", "", "text/plain")).status, 202);
+  json s;
+  for (int i = 0; i < 500; ++i) {
+    s = stats(*c);
+    if (s["rebuilding"] == false) break;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  done = true;
+  checker.join();
+  EXPECT_GT(rounds.load(), 0u);
+  EXPECT_EQ(misses.load(), 0u);
+  EXPECT_GE(s["rebuilds"].get<int>(), 1);
+  EXPECT_GE(s["planned_n"].get<int>(), 4500);  // sized again for 3,000 keys with head-room
+  EXPECT_LE(s["p_expected"].get<double>(), 0.01);
+
+  std::vector<std::string> all = start;
+  all.insert(all.end(), more.begin(), more.end());
+  EXPECT_EQ(check_many(*c, all).body["members"], all.size());
+
+  // A rebuild forgets removed keys: the stale count falls back to 0.
+  for (std::size_t i = 0; i < 100; ++i) ASSERT_EQ(remove(*c, all[i]).status, 200);
+  EXPECT_EQ(stats(*c)["stale"], 100);
+  ASSERT_EQ(as_reply(c->Post("/rebuild", "", "text/plain")).status, 202);
+  for (int i = 0; i < 500 && stats(*c)["rebuilding"] == true; ++i) std::this_thread::sleep_for(milliseconds(10));
+  s = stats(*c);
+  EXPECT_EQ(s["stale"], 0);
+  EXPECT_EQ(s["keys"], all.size() - 100);
+}
+
+TEST(GateSqlite, KillNineDuringAddsLosesNoKey) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("old-", 500));
+  std::vector<std::string> acknowledged;
+  {
+    running_gate g(gate_args(db));
+    std::atomic<bool> stop{false};
+    std::thread writer([&] {
+      auto c = g.client();
+      for (int i = 0; !stop; ++i) {
+        const std::string k = "new-" + std::to_string(i);
+        const auto r = c->Post("/keys", k, "text/plain");
+        if (!r) break;  // the gate died under this request
+        if (r->status == 201) acknowledged.push_back(k);
+      }
+    });
+    std::this_thread::sleep_for(milliseconds(400));
+    g.proc->signal(SIGKILL);
+    ASSERT_TRUE(g.proc->wait(exit_timeout).has_value());
+    stop = true;
+    writer.join();
+  }
+  ASSERT_GT(acknowledged.size(), 5u);
+  const auto in_table = db.keys();
+  const std::set<std::string> table(in_table.begin(), in_table.end());
+  for (const auto& k : acknowledged) EXPECT_EQ(table.count(k), 1u) << k << " was acknowledged but is not in the table";
+
+  running_gate again(gate_args(db));
+  auto c = again.client();
+  const reply r = check_many(*c, in_table);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.body["members"], in_table.size());
+}
+
+TEST(GateSqlite, RefusesBadRequestsWithAMessage) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 10));
+  running_gate g(gate_args(db));
+  auto c = g.client();
+  const auto refused = [](const reply& r, int status, const std::string& words) {
+    EXPECT_EQ(r.status, status) << r.text;
+    ASSERT_TRUE(r.body.is_object()) << r.text;
+    EXPECT_NE(r.body["error"].get<std::string>().find(words), std::string::npos) << r.text;
+  };
+  refused(as_reply(c->Get("/check")), 400, "key: missing");
+  refused(check(*c, ""), 400, "the key is empty");
+  refused(check(*c, std::string(4097, 'x')), 400, "4,097 bytes long; allowed: 1 to 4,096 bytes");
+  EXPECT_EQ(check(*c, std::string(4096, 'x')).status, 200);
+  refused(check(*c, "a\nb"), 400, "control character");
+  refused(check(*c, std::string("\xff\xfe")), 400, "not UTF-8");
+  EXPECT_EQ(check(*c, "caf\xc3\xa9").status, 200);
+  refused(as_reply(c->Post("/check", "[1, 2]", "application/json")), 400, "item 0 of the array is not a string");
+  refused(as_reply(c->Post("/check", "[\"a\"", "application/json")), 400, "not a JSON array");
+  refused(as_reply(c->Post("/check", "a\n\nb", "text/plain")), 400, "key 2: the key is empty");
+  refused(as_reply(c->Post("/check", "", "text/plain")), 400, "no keys");
+  refused(add(*c, ""), 400, "the key is empty");
+  refused(as_reply(c->Post("/keys", "{\"k\": 1}", "application/json")), 400, "{\"key\": \"...\"}");
+  refused(as_reply(c->Delete("/keys/")), 400, "the key is empty");
+  refused(as_reply(c->Get("/nothing")), 404, "endpoints: GET /check?key=K");
+  // A JSON add works too.
+  EXPECT_EQ(as_reply(c->Post("/keys", "{\"key\": \"j1\"}", "application/json")).status, 201);
+  EXPECT_EQ(check(*c, "j1").body["member"], true);
+}
+
+TEST(GateSqlite, LostDatabaseAnswers503ForMaybesAndRecovers) {
+  temp_dir dir;
+  const auto keys = numbered("k", 200);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  running_gate g(gate_args(db));
+  auto c = g.client();
+  ASSERT_EQ(check(*c, keys[0]).body["member"], true);
+
+  const fs::path away = dir.path / "keys.sqlite.away";
+  fs::rename(db.path(), away);
+  const reply lost = check(*c, keys[0]);
+  EXPECT_EQ(lost.status, 503) << lost.text;
+  EXPECT_NE(lost.text.find("the database file is gone"), std::string::npos) << lost.text;
+  // The filter's "no" answers keep flowing.
+  std::size_t by_filter = 0;
+  for (const auto& k : numbered("clean-", 200)) {
+    const reply r = check(*c, k);
+    if (r.status == 200) {
+      EXPECT_EQ(r.body["member"], false);
+      EXPECT_EQ(r.body["by"], "filter");
+      ++by_filter;
+    } else {
+      EXPECT_EQ(r.status, 503);
+    }
+  }
+  EXPECT_GT(by_filter, 150u);
+  EXPECT_EQ(add(*c, "new").status, 503);
+  EXPECT_EQ(remove(*c, keys[1]).status, 503);
+  EXPECT_EQ(stats(*c)["database"], "lost");
+  const std::string metrics = c->Get("/metrics")->body;
+  EXPECT_NE(metrics.find("bloomlab_gate_database_up 0\n"), std::string::npos);
+
+  fs::rename(away, db.path());
+  const reply back = check(*c, keys[0]);
+  EXPECT_EQ(back.status, 200) << back.text;
+  EXPECT_EQ(back.body["member"], true);
+  EXPECT_EQ(stats(*c)["database"], "up");
+}
+
+TEST(GateSqlite, MetricsAreValidPrometheusText) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 100));
+  running_gate g(gate_args(db));
+  auto c = g.client();
+  for (int i = 0; i < 50; ++i) check(*c, "k" + std::to_string(i));
+  for (int i = 0; i < 50; ++i) check(*c, "x" + std::to_string(i));
+  const auto r = c->Get("/metrics");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get_header_value("Content-Type").rfind("text/plain; version=0.0.4", 0), 0u);
+  const std::regex sample(R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_]+="[^"]*"\})? (-?[0-9.eE+-]+|\+Inf)$)");
+  const std::regex comment(R"(^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$)");
+  std::istringstream in(r->body);
+  std::map<std::string, double> values;
+  double last_bucket = -1;
+  int buckets = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, comment)) continue;
+    ASSERT_TRUE(std::regex_match(line, m, sample)) << line;
+    values[m[1].str() + m[2].str()] = std::stod(m[3]);
+    if (m[1] == "bloomlab_gate_check_duration_seconds_bucket") {
+      EXPECT_GE(std::stod(m[3]), last_bucket) << "buckets are cumulative";
+      last_bucket = std::stod(m[3]);
+      ++buckets;
+    }
+  }
+  EXPECT_GT(buckets, 5);
+  EXPECT_EQ(values["bloomlab_gate_checks_total"], 100);
+  EXPECT_EQ(values["bloomlab_gate_check_duration_seconds_count"], 100);
+  EXPECT_EQ(values["bloomlab_gate_check_duration_seconds_bucket{le=\"+Inf\"}"], 100);
+  EXPECT_EQ(values["bloomlab_gate_answered_by_filter_total"] + values["bloomlab_gate_database_queries_total"], 100);
+  EXPECT_GE(values["bloomlab_gate_requests_total{code=\"200\"}"], 100);
+  EXPECT_EQ(values["bloomlab_gate_keys"], 100);
+  EXPECT_EQ(values["bloomlab_gate_database_up"], 1);
+}
+
+TEST(GateSqlite, KeptAliveChecksAnswerWithoutNagleStalls) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 100));
+  running_gate g(gate_args(db));
+  auto c = g.client();
+  std::vector<double> ms;
+  for (int i = 0; i < 200; ++i) {
+    const auto t0 = steady::now();
+    ASSERT_EQ(check(*c, "clean-" + std::to_string(i)).status, 200);
+    ms.push_back(std::chrono::duration<double, std::milli>(steady::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("GET /check on one kept-alive connection: median %.3f ms, p99 %.3f ms\n", ms[100], ms[198]);
+  // Not a speed test: Nagle's algorithm meeting a delayed acknowledgement
+  // costs ~40 ms an answer, far above this bound even under sanitizers.
+  EXPECT_LT(ms[100], 20.0);
+}
+
+TEST(GateSqlite, WrkSmokeRunHasNoErrors) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 1000));
+  running_gate g(gate_args(db));
+  const std::string out_file = (dir.path / "wrk.txt").string();
+  const std::string cmd = std::string(WRK_EXE) + " -t2 -c16 -d1s --latency 'http://127.0.0.1:" +
+                          std::to_string(g.port) + "/check?key=k1' > " + out_file + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string out = slurp(out_file);
+  std::printf("%s", out.c_str());
+  EXPECT_NE(out.find("Requests/sec"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Non-2xx"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Socket errors"), std::string::npos) << out;
+}
+
+TEST(GateSqlite, DemoServesGeneratedAddresses) {
+  temp_dir dir;
+  const std::string file = (dir.path / "demo.sqlite").string();
+  running_gate g({"--demo", "--db", file});
+  ASSERT_GE(g.lines.size(), 3u);
+  EXPECT_NE(g.lines[0].find("100,000 generated banned addresses (seed 1)"), std::string::npos) << g.lines[0];
+  auto c = g.client();
+  const json s = stats(*c);
+  EXPECT_EQ(s["keys"], 100000);
+  // Every key of the table answers member.
+  sqlite_table db(file, {}, "banned", "ip");
+  auto keys = db.keys();
+  keys.resize(5000);
+  EXPECT_EQ(check_many(*c, keys).body["members"], keys.size());
+}
+
+TEST(GateSqlite, StartFromAFilterFileAddsWhatItLacks) {
+  temp_dir dir;
+  const auto keys = numbered("k", 1000);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  // A filter built from the first half only.
+  const fs::path list = dir.path / "half.txt", filter = dir.path / "half.bloom";
+  std::string half;
+  for (std::size_t i = 0; i < 500; ++i) half += keys[i] + "\n";
+  write_file(list, half);
+  process build({"build", list.string(), "--kind", "blocked", "--n", "2000", "--p", "0.01", "-o", filter.string()});
+  ASSERT_EQ(build.wait(exit_timeout), 0) << build.all_stderr();
+  running_gate g(gate_args(db, {"--filter", filter.string()}));
+  auto c = g.client();
+  EXPECT_EQ(check_many(*c, keys).body["members"], keys.size());
+  EXPECT_EQ(stats(*c)["keys"], 1000);
+}
+
+// Refusals at start: exit 2, one line naming what is wrong.
+TEST(GateSqlite, RefusesBadStartsWithExit2) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 10));
+  const auto refused = [](const std::vector<std::string>& args, const std::string& words) {
+    std::vector<std::string> all{"gate", "--port", std::to_string(free_port())};
+    all.insert(all.end(), args.begin(), args.end());
+    process p(all);
+    EXPECT_EQ(p.wait(exit_timeout), 2);
+    const std::string err = p.all_stderr();
+    EXPECT_NE(err.find(words), std::string::npos) << err;
+    EXPECT_EQ(err.find("secret"), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  };
+  const std::string f = db.path().string();
+  refused({"--db", (dir.path / "none.sqlite").string(), "--table", "t", "--column", "k"}, "none.sqlite not found");
+  refused({"--db", f, "--table", "nope", "--column", "k"}, "table 'nope' not found");
+  refused({"--db", f, "--table", "t", "--column", "nope"}, "column 'nope' not found in table 't'");
+  refused({"--db", f, "--table", "t", "--column", "k", "--p", "2"}, "--p: '2'");
+  refused({"--db", f, "--table", "t", "--column", "k", "--p", "1e-12"}, "allowed: a rate from 1e-09 to 0.5");
+  refused({"--db", f, "--table", "t", "--column", "k", "--kind", "cuckoo"}, "--kind: 'cuckoo' is not a kind");
+  refused({"--table", "t", "--column", "k"}, "--db is required");
+  refused({"--db", f, "--column", "k"}, "--table is required");
+  refused({"--db", "postgresql://u:secret@127.0.0.1:1/db", "--table", "t", "--column", "k"}, "u:***@");
+}
