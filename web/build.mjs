@@ -14,7 +14,7 @@ if (!out) {
 }
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: { app: join(here, 'js/main.js'), worker: join(here, 'js/worker.js') },
+  entryPoints: { app: join(here, 'js/main.js'), worker: join(here, 'js/worker.js'), 'db-worker': join(here, 'js/db-worker.js') },
   bundle: true,
   format: 'esm',
   minify: true,
@@ -29,3 +29,6 @@ copyFileSync(join(here, 'index.html'), join(out, 'index.html'));
 copyFileSync(join(here, 'css/lab.css'), join(out, 'lab.css'));
 copyFileSync(join(here, '../node_modules/uplot/dist/uPlot.min.css'), join(out, 'uPlot.min.css'));
 copyFileSync(join(here, 'favicon.svg'), join(out, 'favicon.svg'));
+// SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
+// itself (new URL('sqlite3.wasm', import.meta.url)).
+copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bloomlab/exact.hpp"
+#include "bloomlab/math.hpp"
 #include "parse.hpp"
 
 namespace bloomlab::lab {
@@ -22,6 +23,10 @@ constexpr double watched_s = 700e-9;       // measure: sort a probe's position, 
 constexpr double item_bit_s = 60e-9;       // measure: look an item's position up among the watched ones
 constexpr double scheme_step_s = 1e-9;     // a scheme's exact rate: one step of exact.hpp's scheme_exact_cost
 constexpr double mul_s = 8e-9;             // exact rate: one long double multiply-add of its matrix products
+constexpr double key_s = 2e-6;             // gate_sim in WebAssembly: draw an address, keep it in a set, write it, hash it, JSON
+constexpr double db_row_s = 8e-6;          // SQLite in WebAssembly: insert one key into an indexed table
+constexpr double db_query_s = 6e-6;        // SQLite in WebAssembly: one point query, prepared statement
+
 
 // Bytes of one entry of a hash set of short strings (node, string, bucket).
 constexpr double set_entry_bytes = 80;
@@ -120,6 +125,41 @@ cost cost_of(const combine_request& r) {
   const double bytes = 6 * d(r.m) / 8;
   return {bytes + items * 2 * item_bytes,
           bytes * clear_s_per_byte + (items + d(r.probes)) * (probe_s + r.k * 3 * bit_s)};
+}
+
+cost cost_of(const gate_sim_request& r) {
+  // A key (at most 15 characters, held inline) in the lists, in a set, and
+  // in the report's JSON tree and text: about 160 bytes. A listed key
+  // costs its text besides.
+  const double keys = d(r.keys.empty() ? r.banned : r.keys.size()) + d(r.traffic);
+  double chars = 0;
+  for (const std::string& k : r.keys) chars += d(k.size());
+  const double n = d(r.keys.empty() ? r.banned : r.keys.size());
+  const double bits = n * bits_per_item(r.p) * r.width;
+  return {bits / 8 + keys * 160 + 3 * chars, bits / 8 * clear_s_per_byte + keys * key_s};
+}
+
+double database_seconds(const gate_sim_request& r) {
+  const double n = d(r.keys.empty() ? r.banned : r.keys.size());
+  return n * db_row_s + 2 * d(r.traffic) * db_query_s + d(std::min(r.unban, r.traffic)) * db_row_s;
+}
+
+void check_budget(const gate_sim_request& r, std::string_view prefix) {
+  const bool listed = !r.keys.empty();
+  const std::uint64_t n = listed ? r.keys.size() : r.banned;
+  const std::string keys_field = listed ? "keys" : "banned";
+  const std::string what = many(n, "banned key") + " and " + many(r.traffic, "request");
+  // The page draws the keys three times: gate_sim, the filter its worker
+  // keeps for the timed loop, and gate_unban.
+  cost c = cost_of(r);
+  c.seconds *= 3;
+  const double db = database_seconds(r);
+  c.seconds += db;
+  // Whichever of the keys and the requests costs more is named.
+  const bool traffic_heavy = d(r.traffic) * (2 * db_query_s + 3 * key_s) >= d(n) * (db_row_s + 3 * key_s);
+  check(c, prefix, what + " in the engine and the database", keys_field, n, "fewer banned keys or a larger p",
+        traffic_heavy ? "traffic" : keys_field, traffic_heavy ? r.traffic : n,
+        traffic_heavy ? "fewer requests or banned keys" : "fewer banned keys or requests");
 }
 
 void check_budget(const trials_request& r, std::string_view prefix) {

@@ -38,6 +38,12 @@ cost cost_of(const trials_request& r);
 cost cost_of(const measure_request& r);
 cost cost_of(const removal_request& r);
 cost cost_of(const combine_request& r);
+cost cost_of(const gate_sim_request& r);  // gate_unban costs the same, twice the lookups aside
+
+// The page's SQLite work for a gate_sim request, in seconds: every banned
+// key inserted, every request asked of the database alone, and again those
+// the filter lets through (counted here as all of them, a bound).
+double database_seconds(const gate_sim_request& r);
 
 // Throw input_error when the request's cost passes a budget. Fields are
 // named as `prefix` + the request's name for them: "--m" from the CLI
@@ -46,6 +52,8 @@ void check_budget(const trials_request& r, std::string_view prefix);
 void check_budget(const measure_request& r, std::string_view prefix);
 void check_budget(const removal_request& r, std::string_view prefix);
 void check_budget(const combine_request& r, std::string_view prefix);
+// The engine's cost, and the engine's and the database's time together.
+void check_budget(const gate_sim_request& r, std::string_view prefix);
 
 // measure's table has a row every `step` items, and each row computes the
 // exact rate: the smallest step whose table fits the time budget for a list

@@ -384,3 +384,47 @@ std::string to_json(const attack_report& r, int indent) {
 }
 
 }  // namespace bloomlab::lab
+
+// ---- a filter in front of a database ----------------------------------------
+
+namespace bloomlab::lab {
+
+std::string to_json(const gate_sim_report& r, int indent) {
+  return dump({{"n", r.n},
+               {"p", r.p},
+               {"m", r.m},
+               {"k", r.k},
+               {"width", r.width},
+               {"fpr_approx", r.fpr_approx},
+               {"seed", r.seed},
+               {"share", r.share},
+               {"traffic_banned", r.traffic_banned},
+               {"orders", r.orders},
+               {"banned", r.banned},
+               {"traffic", r.traffic},
+               {"maybe", r.maybe}},
+              indent);
+}
+
+namespace {
+
+json unban_side_json(const gate_unban_side& s) {
+  return {{"decremented", s.decremented},
+          {"refused", s.refused},
+          {"false_negatives", s.false_negatives},
+          {"lost", s.lost}};
+}
+
+}  // namespace
+
+std::string to_json(const gate_unban_report& r, int indent) {
+  return dump({{"orders", r.orders},
+               {"confirmed", r.confirmed},
+               {"remaining", r.remaining},
+               {"unconfirmed_maybe", r.unconfirmed_maybe},
+               {"with_confirmation", unban_side_json(r.with_confirmation)},
+               {"without_confirmation", unban_side_json(r.without_confirmation)}},
+              indent);
+}
+
+}  // namespace bloomlab::lab

@@ -320,4 +320,5 @@ walk_report walk(const walk_request& r);
 }  // namespace bloomlab::lab
 
 #include "family.hpp"  // removal, combine, bip37, cuckoo_stage, growing
+#include "gate_sim.hpp"  // gate_sim, gate_unban
 #include "attack.hpp"    // attack

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bloomlab/exact.hpp"
+#include "bloomlab/math.hpp"
 #include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
@@ -271,6 +272,59 @@ std::string op_growing(const json& j) {
   return to_json(growing(r), -1);
 }
 
+// gate_sim's fields, shared with gate_unban (which also reads confirmed).
+gate_sim_request gate_request(const fields& f) {
+  gate_sim_request r;
+  r.banned = f.count("banned", 1, max_gate_banned, r.banned);
+  for (const std::string& k : f.strings("keys", max_gate_keys))
+    if (std::string key = trim_item(k); !key.empty()) r.keys.push_back(std::move(key));
+  std::uint64_t chars = 0;
+  for (const std::string& k : r.keys) chars += characters(k);
+  if (chars > max_gate_chars)
+    throw input_error("keys", std::to_string(chars),
+                      "keys: " + thousands(chars) + " characters in all are too many; allowed: at most " +
+                          thousands(max_gate_chars) + " characters");
+  r.traffic = f.count("traffic", 1, max_gate_traffic, r.traffic);
+  r.share = f.rate("share", r.share);
+  r.p = f.rate("p", r.p);
+  r.width = static_cast<unsigned>(f.count("width", 1, counter_width_max, r.width));
+  r.seed = f.count("seed", 0, UINT64_MAX, r.seed);
+  r.unban = f.count("unban", 0, max_gate_traffic, r.unban);
+  const double n = static_cast<double>(r.keys.empty() ? r.banned : r.keys.size());
+  if (n * bits_per_item(r.p) > static_cast<double>(max_m_built))
+    throw input_error("p", std::to_string(r.p),
+                      "p: " + thousands(static_cast<std::uint64_t>(n)) + " keys at this rate need more than " +
+                          thousands(max_m_built) + " counters; allowed: a larger p");
+  check_budget(r, "");
+  return r;
+}
+
+std::string op_gate_sim(const json& j) {
+  const fields f(j, "gate_sim", {"banned", "keys", "traffic", "share", "p", "width", "seed", "unban"});
+  return to_json(gate_sim(gate_request(f)), -1);
+}
+
+std::string op_gate_unban(const json& j) {
+  const fields f(j, "gate_unban", {"banned", "keys", "traffic", "share", "p", "width", "seed", "unban", "confirmed"});
+  const gate_sim_request r = gate_request(f);
+  const std::uint64_t orders = std::min(r.unban, r.traffic);
+  std::vector<std::uint64_t> picked;
+  if (const auto it = j.find("confirmed"); it != j.end() && !it->is_null()) {
+    if (!it->is_array())
+      refuse("confirmed", shorten(request::dump(*it)), "is not a list; allowed: a list of unban orders' indices");
+    for (const json& e : *it) {
+      if (!e.is_number_unsigned() || e.get<std::uint64_t>() >= orders)
+        refuse("confirmed", shorten(request::dump(e)),
+               "is not an unban order's index; allowed: whole numbers from 0 to " +
+                   (orders == 0 ? std::string("-1 (there are no orders)") : thousands(orders - 1)));
+      picked.push_back(e.get<std::uint64_t>());
+    }
+  }
+  std::sort(picked.begin(), picked.end());
+  picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+  return to_json(gate_unban(r, picked), -1);
+}
+
 struct operation {
   const char* name;
   std::string (*run)(const json&);
@@ -282,6 +336,7 @@ constexpr operation operations[] = {
     {"tune", op_tune},     {"stage", op_stage},         {"curves", op_curves},
     {"walk", op_walk},     {"removal", op_removal},     {"combine", op_combine},
     {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
+    {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {
@@ -376,6 +431,13 @@ std::string failure_json(std::string_view op, const std::string& message) noexce
 }
 
 }  // namespace
+
+counting_filter gate_filter_of(std::string_view request_json) {
+  const json j = parse_request(request_json);
+  const gate_sim_request r =
+      gate_request(fields(j, "gate_sim", {"banned", "keys", "traffic", "share", "p", "width", "seed", "unban"}));
+  return gate_filter(r, gate_keys_of(r));
+}
 
 std::string run_request(std::string_view op, std::string_view request_json) {
   try {

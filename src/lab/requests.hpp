@@ -35,11 +35,17 @@
 //   cuckoo_stage  items=[], deletes=[], queries=[], buckets=8 (a power of two),
 //              fingerprint_bits=8, max_kicks=500
 //   growing    n, n0, p0, s=2, r=0.85, probes=10000, step=ceil(n/20)
+//   gate_sim   banned=100000 | keys (a list of strings), traffic=100000,
+//              share=0.01, p=0.01, width=4, seed=1, unban=1000
+//   gate_unban gate_sim's fields, and confirmed=[] (indices of the unban
+//              orders whose delete the database confirmed)
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "bloomlab/counting_filter.hpp"
 
 namespace bloomlab::lab {
 
@@ -60,6 +66,13 @@ inline constexpr std::uint64_t max_growing_bits = std::uint64_t{1} << 26;  // gr
 // CLI's 1.2e9 (scheme_exact_budget) take many seconds. Past it the rate is
 // null, with the reason.
 inline constexpr double max_page_scheme_cost = 5e6;
+// gate_sim and gate_unban: the page puts every key in SQLite and asks it
+// about every request, so these stay well under the CLI's limits; the
+// budget (budget.hpp) counts the database's work too.
+inline constexpr std::uint64_t max_gate_banned = 1'000'000;   // banned: keys drawn
+inline constexpr std::uint64_t max_gate_traffic = 1'000'000;  // traffic: requests, and unban orders
+inline constexpr std::uint64_t max_gate_keys = 100'000;       // keys: a list given
+inline constexpr std::uint64_t max_gate_chars = 2'000'000;    // keys: characters in all
 
 // Limits of every request. Lists and objects may lie at most max_request_depth
 // inside one another (a request needs 2: an object of lists); deeper text is
@@ -69,5 +82,11 @@ inline constexpr std::uint64_t max_request_depth = 32;
 // The report of operation `op` on `request_json`, or the error object.
 // Never throws.
 std::string run_request(std::string_view op, std::string_view request_json);
+
+// The counting filter gate_sim builds for `request_json` (a gate_sim
+// request, checked as gate_sim checks it): the page's database worker asks
+// it about each request in its timed loop, as a gate would. Throws
+// input_error for a request gate_sim refuses.
+counting_filter gate_filter_of(std::string_view request_json);
 
 }  // namespace bloomlab::lab

@@ -20,9 +20,25 @@ std::string run(const std::string& op, const std::string& request) {
 
 unsigned heap_in_use() { return static_cast<unsigned>(mallinfo().uordblks); }
 
+// The filter of a gate_sim request, kept between calls: the page's database
+// worker asks it about each request in its timed loop, as a gate asks its
+// filter before its database. A request gate_sim refuses throws here (the
+// worker has already had gate_sim's refusal for it).
+class gate_filter {
+ public:
+  explicit gate_filter(const std::string& request) : f_(bloomlab::lab::gate_filter_of(request)) {}
+  bool contains(const std::string& key) const { return f_.contains(key); }
+
+ private:
+  bloomlab::counting_filter f_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bloomlab) {
   emscripten::function("run", &run);
   emscripten::function("heap_in_use", &heap_in_use);
+  emscripten::class_<gate_filter>("GateFilter")
+      .constructor<const std::string&>()
+      .function("contains", &gate_filter::contains);
 }

@@ -16,6 +16,7 @@ import * as cuckoo from './views/cuckoo.js';
 import * as combine from './views/combine.js';
 import * as growing from './views/growing.js';
 import * as sizes from './views/sizes.js';
+import * as database from './views/database.js';
 import * as questions from './views/questions.js';
 import { fitTables } from './tables.js';
 
@@ -77,6 +78,7 @@ async function start() {
   mountOne('combine', combine);
   mountOne('growing', growing);
   mountOne('sizes', sizes);
+  mountOne('database', database);
   mountOne('questions', questions, () => ({ stage: st, measured: lastMeasure }));
   await setUpAll(queue, setUp);
   document.body.classList.add('ready');
