@@ -137,6 +137,8 @@ std::string to_json(const stage_report& r, int indent) {
             {"n", r.n},
             {"bits_set", r.bits_set},
             {"fill", r.fill},
+            {"fill_expected", r.fill_expected},
+            {"fpr_current", r.fpr_current},
             {"fpr_approx", r.fpr_approx},
             {"fpr_exact", r.fpr_exact},
             {"items", items},

@@ -255,6 +255,8 @@ struct stage_report {
   std::uint64_t n;  // distinct items added
   std::uint64_t bits_set;
   double fill;
+  double fill_expected;  // 1 - (1 - 1/m)^(kn): the fill the formula expects
+  double fpr_current;    // fill^k: a word never added reads all 1s in these bits
   double fpr_approx;
   double fpr_exact;
   std::vector<stage_item> items;

@@ -1,6 +1,7 @@
 // stage and walk: the small, drawn filters of the page.
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +36,10 @@ stage_report stage(const stage_request& r) {
   rep.n = rep.items.size();
   rep.bits_set = f.bits_set();
   rep.fill = f.fill();
+  rep.fill_expected = fill_expected(static_cast<double>(r.m), static_cast<double>(rep.n), r.k);
+  // For k positions independent and uniform, each lands on a 1 with chance
+  // fill, given these bits: 13 of 32 bits set, k = 3, gives 6.70%.
+  rep.fpr_current = std::pow(rep.fill, r.k);
   rep.fpr_approx = fpr_approx(static_cast<double>(r.m), static_cast<double>(rep.n), r.k);
   rep.fpr_exact = fpr_exact(r.m, rep.n, r.k);
 

@@ -290,3 +290,25 @@ test('URL choices are checked like typed input: a cuckoo step, an insert, the pr
   await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', '1');
   await expect(page.locator('#cuckoo-step-url')).toHaveText('');
 });
+
+test('section 1 states fill^k for its own bits beside the formula and the exact value, as the CLI gives them', async ({ page }) => {
+  await open(page, '/');
+  const dir = mkdtempSync(join(tmpdir(), 'bloomlab-stage-'));
+  try {
+    const file = join(dir, 's.blf');
+    // Section 1's filter: the five fruit in 32 bits with 3 hashes.
+    const built = cli(['build', '--m', '32', '--k', '3', '-o', file], 'apple\nbanana\ncherry\ngrape\nmango\n');
+    const formulas = cli(['analyze', '--m', '32', '--n', '5', '--k', '3']);
+    await expect(page.locator('#stage-summary')).toContainText(`set ${Math.round(built.fill * 32)} of the 32 bits (${(built.fill * 100).toFixed(1)}%); ` +
+      `the fill formula below expects ${(formulas.fill_expected * 100).toFixed(1)}%.`);
+    await expect(page.locator('#stage-odds')).toHaveText('A word never added reads all 1s when each of its 3 bits lands on a 1: in these bits, ' +
+      `fill^3 = ${sig(built.fpr_current, 3)}. Over every filter of 5 items in 32 bits, the formula gives ` +
+      `${sig(formulas.fpr_approx, 3)} and the exact value ${sig(formulas.fpr_exact, 3)}.`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // The formulas are stated where they are first used, in section 1.
+  const text = await page.locator('#stage').innerText();
+  expect(text).toContain('1 − (1 − 1/m)kn');
+  expect(text).toContain('(1 − e−kn/m)k');
+});

@@ -106,8 +106,14 @@ export function mount(root) {
     setBit(Math.min(bitAt, r.m - 1));
     $('#stage-summary').textContent =
       `${count(r.n, 'item')} with ${count(r.k, 'hash', 'hashes')} each set ` +
-      `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}). ` +
-      `The formula puts a stranger's chance of reading all 1s at ${percentSig(r.fpr_approx)}.`;
+      `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}); ` +
+      `the fill formula below expects ${percent(r.fill_expected, 1)}.`;
+    // This filter's own odds beside the lookups: fill^k for these bits, then
+    // the formula and the exact value, which average over all such filters.
+    $('#stage-odds').textContent =
+      `A word never added reads all 1s when each of its ${count(r.k, 'bit')} lands on a 1: in these bits, ` +
+      `fill${r.k > 1 ? `^${r.k}` : ''} = ${percentSig(r.fpr_current)}. Over every filter of ${count(r.n, 'item')} in ` +
+      `${thousands(r.m)} bits, the formula gives ${percentSig(r.fpr_approx)} and the exact value ${percentSig(r.fpr_exact)}.`;
   }
 
   function flashPositions(r) {
