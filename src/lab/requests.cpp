@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include "bloomlab/exact.hpp"
-#include "bloomlab/math.hpp"
 #include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
@@ -290,11 +289,8 @@ gate_sim_request gate_request(const fields& f) {
   r.width = static_cast<unsigned>(f.count("width", 1, counter_width_max, r.width));
   r.seed = f.count("seed", 0, UINT64_MAX, r.seed);
   r.unban = f.count("unban", 0, max_gate_traffic, r.unban);
-  const double n = static_cast<double>(r.keys.empty() ? r.banned : r.keys.size());
-  if (n * bits_per_item(r.p) > static_cast<double>(max_m_built))
-    throw input_error("p", std::to_string(r.p),
-                      "p: " + thousands(static_cast<std::uint64_t>(n)) + " keys at this rate need more than " +
-                          thousands(max_m_built) + " counters; allowed: a larger p");
+  // At most max_gate_banned (or max_gate_keys) keys at any rate a double
+  // holds need under 1,600 counters a key: always within max_m_built.
   check_budget(r, "");
   return r;
 }
