@@ -342,6 +342,7 @@ http_front::~http_front() = default;
 
 void http_front::bind(const std::string& host, std::uint16_t port) {
   if (!p_->http.bind_to_port(host, port)) throw server::bind_failure(host, port);
+  server::widen_listen_backlog(port);
 }
 
 bool http_front::run() {

@@ -1,6 +1,8 @@
 #include "server.hpp"
 
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -78,6 +80,25 @@ bool existing_inside(const fs::path& root, const fs::path& p, fs::path& real) {
 }
 
 }  // namespace
+
+void widen_listen_backlog(std::uint16_t port) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc/self/fd", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int fd = std::stoi(name);
+    int listening = 0;
+    socklen_t len = sizeof listening;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || listening == 0) continue;
+    sockaddr_storage addr{};
+    socklen_t alen = sizeof addr;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen) != 0) continue;
+    std::uint16_t bound = 0;
+    if (addr.ss_family == AF_INET) bound = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
+    if (addr.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
+    if (bound == port) ::listen(fd, SOMAXCONN);
+  }
+}
 
 bind_error bind_failure(const std::string& host, std::uint16_t port) {
   addrinfo hints{};
@@ -240,6 +261,7 @@ const fs::path& static_site::root() const { return p_->root; }
 
 void static_site::bind(const std::string& host, std::uint16_t port) {
   if (!p_->http.bind_to_port(host, port)) throw bind_failure(host, port);
+  widen_listen_backlog(port);
 }
 
 bool static_site::run() {

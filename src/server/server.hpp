@@ -60,6 +60,13 @@ struct bind_error : std::runtime_error {
 // our own (cpp-httplib reports only that it failed).
 bind_error bind_failure(const std::string& host, std::uint16_t port);
 
+// cpp-httplib listens with a backlog of 5 connections: a burst of new
+// connections (64 at once from a load balancer or wrk) overflows it, and
+// each dropped SYN costs its client a 1 s retransmission. This raises the
+// backlog of the socket listening on `port` in this process to SOMAXCONN
+// (Linux updates the backlog of a socket that listen() is called on again).
+void widen_listen_backlog(std::uint16_t port);
+
 // One server over one folder. bind() claims the address (the socket listens
 // from then on, so a connection made after bind() returns is answered once
 // run() starts); run() serves until stop(), which any thread may call.

@@ -335,7 +335,7 @@ TEST(GateSqlite, WrkSmokeRunHasNoErrors) {
   sqlite_table db(dir.path / "keys.sqlite", numbered("k", 1000));
   running_gate g(gate_args(db));
   const std::string out_file = (dir.path / "wrk.txt").string();
-  const std::string cmd = std::string(WRK_EXE) + " -t2 -c16 -d1s --latency 'http://127.0.0.1:" +
+  const std::string cmd = std::string(WRK_EXE) + " -t2 -c64 -d1s --latency 'http://127.0.0.1:" +
                           std::to_string(g.port) + "/check?key=k1' > " + out_file + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string out = slurp(out_file);
