@@ -13,6 +13,7 @@
 #include "budget.hpp"
 #include "cmd_family.hpp"
 #include "cmd_filters.hpp"
+#include "cmd_pgbloom.hpp"
 #include "commands.hpp"
 
 using namespace bloomlab::cli;
@@ -143,12 +144,13 @@ int main(int argc, char** argv) {
   const auto filters = register_filter_commands(app);
 
   const auto family = register_family_commands(app);
+  const auto pgbloom = register_pgbloom_command(app);
   const auto attack = register_attack_command(app);
 
   const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
     fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
-               "trials, serve, gate, build, query, add, remove, info, merge, intersect, removal, combine, bip37, attack (see 'bloomlab --help')\n", argv[1]);
+               "trials, serve, gate, build, query, add, remove, info, merge, intersect, removal, combine, bip37, pgbloom, attack (see 'bloomlab --help')\n", argv[1]);
     return 2;
   }
   try {
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
     if (sub == c_gate) return run_gate(gt);
     if (const auto rc = filters->run(sub)) return *rc;
     if (const auto rc = family->run(sub)) return *rc;
+    if (const auto rc = pgbloom->run(sub)) return *rc;
     if (const auto rc = attack->run(sub)) return *rc;
     return run_trials(tr);
   } catch (const usage_error& e) {
