@@ -98,15 +98,25 @@ class counting_filter {
   unsigned add(std::string_view x) {
     std::uint64_t pos[max_k];
     positions(x, pos);
+    return add_positions(pos);
+  }
+
+  bool contains(std::string_view x) const {
+    std::uint64_t pos[max_k];
+    positions(x, pos);
+    return contains_positions(pos);
+  }
+
+  // add, contains and remove for an item whose k positions (each < m) the
+  // caller computed, with a hash of its own (a keyed one, say).
+  unsigned add_positions(const std::uint64_t* pos) {
     unsigned fresh = 0;
     for (unsigned i = 0; i < k_; ++i) fresh += bump(pos[i]);
     if (items_ != items_max) ++items_;
     return fresh;
   }
 
-  bool contains(std::string_view x) const {
-    std::uint64_t pos[max_k];
-    positions(x, pos);
+  bool contains_positions(const std::uint64_t* pos) const {
     for (unsigned i = 0; i < k_; ++i)
       if (count(pos[i]) == 0) return false;
     return true;
@@ -119,6 +129,10 @@ class counting_filter {
   removal remove(std::string_view x) {
     std::uint64_t pos[max_k];
     positions(x, pos);
+    return remove_positions(pos);
+  }
+
+  removal remove_positions(const std::uint64_t* pos) {
     for (unsigned i = 0; i < k_; ++i) {
       const unsigned c = count(pos[i]);
       if (c == max_) continue;

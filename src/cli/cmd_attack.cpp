@@ -16,7 +16,7 @@ namespace bloomlab::cli {
 namespace {
 
 struct attack_args {
-  std::string kind, m = "10000", k = "7", hash = "murmur3", scheme = "enhanced", seed = "1", n = "0",
+  std::string kind, m = "10000", k = "7", hash = "murmur3", scheme = "enhanced", seed = "1", n,
                     fill = "0.9", count = "10", tries = "20000000";
   bool keyed = false, json = false;
 };
@@ -24,14 +24,16 @@ struct attack_args {
 lab::attack_request request_of(const attack_args& a) {
   lab::attack_request r;
   const auto kind = lab::parse_attack_kind(a.kind);
-  if (!kind) lab::refuse("KIND", a.kind, "is not an attack; allowed: pollute, target or forge");
+  if (!kind) lab::refuse("KIND", a.kind, "is not an attack; allowed: pollute, target, forge or remove");
   r.kind = *kind;
   r.m = parse_count("--m", a.m, 1, lab::max_attack_m);
   r.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   r.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   r.keyed = a.keyed;
   r.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
-  r.n = parse_count("--n", a.n, 0, lab::max_attack_n);
+  // forge and remove need members to aim at; pollute and target start empty.
+  const bool aims_at_members = r.kind == lab::attack_kind::forge || r.kind == lab::attack_kind::remove;
+  r.n = a.n.empty() ? (aims_at_members ? 1'000 : 0) : parse_count("--n", a.n, 0, lab::max_attack_n);
   r.fill = lab::parse_real("--fill", a.fill, 0, 0.99, true);
   r.count = parse_count("--count", a.count, 1, lab::max_attack_count);
   r.tries = parse_count("--tries", a.tries, 1, lab::max_attack_tries);
@@ -78,6 +80,16 @@ void print_forge(const lab::attack_report& rep) {
              rep.request.keyed ? "; its secret key placed its bits elsewhere" : "");
 }
 
+void print_remove(const lab::attack_report& rep) {
+  const lab::remove_result& d = *rep.remove;
+  fmt::print("Counting filter of {} members: {} crafted keys, never added, asked to be removed; the filter "
+             "carried out {}.\n",
+             thousands(rep.request.n), thousands(d.asked), thousands(d.accepted));
+  fmt::print("Members that now answer no: {}.\n", thousands(d.lost));
+  fmt::print("A service that asks its database before removing would have refused all {} ({} were members).\n",
+             thousands(d.asked), thousands(d.members_among));
+}
+
 int run_attack(const attack_args& a) {
   const lab::attack_request req = request_of(a);
   const lab::attack_report rep = lab::attack(req);
@@ -93,6 +105,7 @@ int run_attack(const attack_args& a) {
     case lab::attack_kind::pollute: print_pollute(rep); break;
     case lab::attack_kind::target: print_target(rep); break;
     case lab::attack_kind::forge: print_forge(rep); break;
+    case lab::attack_kind::remove: print_remove(rep); break;
   }
   fmt::print("Candidates tried: {}.\n", thousands(rep.tries));
   return 0;
@@ -103,18 +116,20 @@ class attack_command : public family_commands {
   explicit attack_command(CLI::App& app) {
     cmd_ = app.add_subcommand("attack",
                               "Items chosen against the hash: pollute (fill fast), target (make an innocent "
-                              "key read maybe), forge (find never-added keys that read maybe); --keyed to "
-                              "see a secret key stop them");
-    cmd_->add_option("kind", a_.kind, "pollute, target or forge")->required();
+                              "key read maybe), forge (find never-added keys that read maybe), remove (a "
+                              "crafted removal from a counting filter); --keyed to see a secret key stop them");
+    cmd_->add_option("kind", a_.kind, "pollute, target, forge or remove")->required();
     cmd_->add_option("--m", a_.m, "Bits (1 to 1000000)")->capture_default_str();
     cmd_->add_option("--k", a_.k, "Hashes per item (1 to 64)")->capture_default_str();
     cmd_->add_option("--hash", a_.hash, "The public hash: murmur3 or fnv1a")->capture_default_str();
     cmd_->add_option("--scheme", a_.scheme, "enhanced, double or independent")->capture_default_str();
     cmd_->add_flag("--keyed", a_.keyed, "The filter hashes with SipHash-2-4 under a secret key");
     cmd_->add_option("--seed", a_.seed, "Draws the secret key (0 to 2^64-1)")->capture_default_str();
-    cmd_->add_option("--n", a_.n, "Members added first, member-1..member-N (0 to 1000000)")->capture_default_str();
+    cmd_->add_option("--n", a_.n,
+                     "Members added first, member-1..member-N (0 to 1000000; default 1000 for forge "
+                     "and remove, else 0)");
     cmd_->add_option("--fill", a_.fill, "pollute: the share of bits to set (0 < fill <= 0.99)")->capture_default_str();
-    cmd_->add_option("--count", a_.count, "target: victims; forge: keys to forge (1 to 1000)")->capture_default_str();
+    cmd_->add_option("--count", a_.count, "target: victims; forge: keys to forge; remove: removals (1 to 1000)")->capture_default_str();
     cmd_->add_option("--tries", a_.tries, "Most candidates to try in all (1 to 100000000)")->capture_default_str();
     cmd_->add_flag("--json", a_.json, "Print the report as one JSON document");
   }

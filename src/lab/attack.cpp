@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
 #include "bloomlab/random.hpp"
 #include "bloomlab/siphash.hpp"
 #include "lab.hpp"
@@ -24,32 +25,37 @@ std::string_view name(attack_kind a) {
     case attack_kind::pollute: return "pollute";
     case attack_kind::target: return "target";
     case attack_kind::forge: return "forge";
+    case attack_kind::remove: return "remove";
   }
   return "?";
 }
 
 std::optional<attack_kind> parse_attack_kind(std::string_view s) {
-  for (attack_kind a : {attack_kind::pollute, attack_kind::target, attack_kind::forge})
+  for (attack_kind a : {attack_kind::pollute, attack_kind::target, attack_kind::forge, attack_kind::remove})
     if (s == name(a)) return a;
   return std::nullopt;
 }
 
 namespace {
 
-// The filter under attack: the engine's classic filter. Unkeyed, its
-// positions are the public scheme's; keyed, they are enhanced double
-// hashing over the two 64-bit halves of SipHash-2-4-128 under the secret
-// key (independent positions need k keyed calls; two halves are enough for
-// the rate, as for MurmurHash3).
-class target_filter {
+// Where the filter under attack puts an item's bits. Unkeyed, the public
+// scheme's positions; keyed, enhanced double hashing over the two 64-bit
+// halves of SipHash-2-4-128 under the secret key (independent positions
+// would need k keyed calls; two halves are enough for the rate, as for
+// MurmurHash3).
+class placement {
  public:
-  explicit target_filter(const attack_request& r)
-      : f_(r.m, r.k, r.idx), keyed_(r.keyed), key_(secret_key(r.seed)), pos_(r.k) {}
+  explicit placement(const attack_request& r) : r_(r), key_(secret_key(r.seed)), pos_(r.k) {}
 
-  void add(std::string_view x) { f_.add_positions(place(x)); }
-  bool contains(std::string_view x) { return f_.contains_positions(place(x)); }
-  bool bit(std::uint64_t i) const { return f_.test(i); }
-  double fill() const { return f_.fill(); }
+  const std::uint64_t* operator()(std::string_view x) {
+    if (!r_.keyed) {
+      r_.idx.positions(x, r_.m, r_.k, pos_.data());
+    } else {
+      const hash128 h = siphash24_128(x, key_);
+      positions_from(scheme::enhanced_double, h.h1, h.h2, r_.m, r_.k, pos_.data());
+    }
+    return pos_.data();
+  }
 
  private:
   static sip_key secret_key(std::uint64_t seed) {
@@ -58,20 +64,24 @@ class target_filter {
     return {k0, g.next()};
   }
 
-  const std::uint64_t* place(std::string_view x) {
-    if (!keyed_) {
-      f_.positions(x, pos_.data());
-    } else {
-      const hash128 h = siphash24_128(x, key_);
-      positions_from(scheme::enhanced_double, h.h1, h.h2, f_.m(), f_.k(), pos_.data());
-    }
-    return pos_.data();
-  }
-
-  bloom_filter f_;
-  bool keyed_;
+  const attack_request& r_;
   sip_key key_;
   std::vector<std::uint64_t> pos_;
+};
+
+// The classic filter under attack.
+class target_filter {
+ public:
+  explicit target_filter(const attack_request& r) : f_(r.m, r.k, r.idx), place_(r) {}
+
+  void add(std::string_view x) { f_.add_positions(place_(x)); }
+  bool contains(std::string_view x) { return f_.contains_positions(place_(x)); }
+  bool bit(std::uint64_t i) const { return f_.test(i); }
+  double fill() const { return f_.fill(); }
+
+ private:
+  bloom_filter f_;
+  placement place_;
 };
 
 // The attacker: public positions of numbered candidates, and the tries spent.
@@ -215,6 +225,30 @@ forge_result forge(const attack_request& r, attacker& a) {
   return out;
 }
 
+remove_result remove(const attack_request& r, attacker& a) {
+  remove_result out{};
+  counting_filter f(r.m, r.k, counter_width_default, r.idx);
+  placement place(r);
+  std::vector<std::string> members;
+  for (std::uint64_t i = 1; i <= r.n; ++i) {
+    members.push_back(numbered("member-", i));
+    f.add_positions(place(members.back()));
+  }
+  const std::unordered_set<std::string> member_set(members.begin(), members.end());
+  while (out.asked < r.count && !a.out_of_tries()) {
+    const std::string& x = a.next();
+    const auto& ps = a.positions();
+    if (!std::all_of(ps.begin(), ps.end(), [&](std::uint64_t p) { return f.count(p) > 0; })) continue;
+    if (std::none_of(ps.begin(), ps.end(), [&](std::uint64_t p) { return f.count(p) == 1; })) continue;
+    ++out.asked;
+    out.members_among += member_set.count(x);
+    out.accepted += f.remove_positions(place(x)).ok() ? 1 : 0;
+    out.removed.push_back(x);
+  }
+  for (const std::string& x : members) out.lost += f.contains_positions(place(x)) ? 0 : 1;
+  return out;
+}
+
 }  // namespace
 
 attack_report attack(const attack_request& r) {
@@ -235,6 +269,10 @@ attack_report attack(const attack_request& r) {
     case attack_kind::forge:
       assert(r.count >= 1 && r.count <= max_attack_count);
       rep.forge = forge(r, a);
+      break;
+    case attack_kind::remove:
+      assert(r.count >= 1 && r.count <= max_attack_count);
+      rep.remove = remove(r, a);
       break;
   }
   rep.tries = a.tries();

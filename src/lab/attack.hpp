@@ -24,6 +24,7 @@ enum class attack_kind {
   pollute,  // chosen insertions that fill the filter fast
   target,   // at most k chosen insertions that make an innocent key read "maybe"
   forge,    // never-added keys that read "maybe", found offline from the bits
+  remove,   // a crafted key removed from a counting filter takes members with it
 };
 
 std::string_view name(attack_kind a);
@@ -45,7 +46,7 @@ struct attack_request {
   std::uint64_t seed = 1;  // draws the secret key and the random items
   std::uint64_t n = 0;     // random members ("member-i") added before target and forge
   double fill = 0.9;       // pollute: the share of bits to set, 0 < fill < 1
-  std::uint64_t count = 10;           // target: victims; forge: keys to forge
+  std::uint64_t count = 10;           // target: victims; forge: keys to forge; remove: removals
   std::uint64_t tries = 20'000'000;   // most candidates the attacker tries in all
 };
 
@@ -88,12 +89,26 @@ struct forge_result {
   std::vector<std::string> forged;   // every key the search accepted
 };
 
+// remove: a counting filter of n members (4-bit counters). For each of
+// `count` rounds the attacker, reading the counters, searches for a
+// never-added key whose public positions all hold a count and include one
+// at 1 (a single member's), and asks for its removal.
+struct remove_result {
+  std::uint64_t asked;          // crafted keys whose removal was asked
+  std::uint64_t accepted;       // removals the filter carried out
+  std::uint64_t lost;           // members that now answer "no"
+  std::uint64_t members_among;  // crafted keys that were members: what a store
+                                // that confirms a removal first would allow (0)
+  std::vector<std::string> removed;  // the crafted keys, in order
+};
+
 struct attack_report {
   attack_request request;
   std::uint64_t tries = 0;  // candidates the attacker tried in all
   std::optional<pollute_result> pollute;
   std::optional<target_result> target;
   std::optional<forge_result> forge;
+  std::optional<remove_result> remove;
 };
 
 attack_report attack(const attack_request& r);

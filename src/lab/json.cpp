@@ -357,34 +357,6 @@ std::string to_json(const growing_report& r, int indent) {
               indent);
 }
 
-std::string to_json(const attack_report& r, int indent) {
-  const attack_request& q = r.request;
-  json j = {{"attack", name(q.kind)}, {"m", q.m},     {"k", q.k},         {"hash", name(q.idx.hash)},
-            {"scheme", name(q.idx.kind)}, {"keyed", q.keyed}, {"seed", q.seed}, {"n", q.n},
-            {"tries", r.tries},           {"tries_allowed", q.tries}};
-  if (r.pollute) {
-    const pollute_result& p = *r.pollute;
-    j["fill_target"] = q.fill;
-    j["pollute"] = {{"crafted", p.crafted},     {"random", p.random},         {"fill_crafted", p.fill_crafted},
-                    {"fill_random", p.fill_random}, {"reached", p.reached},     {"ratio", p.ratio},
-                    {"ratio_predicted", p.ratio_predicted}, {"fpr", p.rate}};
-  }
-  if (r.target) {
-    const target_result& t = *r.target;
-    j["target"] = {{"victims", t.victims},       {"hit", t.hit},
-                   {"insertions", t.insertions}, {"most_insertions", t.most_insertions},
-                   {"fill_after", t.fill_after}, {"fpr_by_chance", t.rate_by_chance},
-                   {"example", t.example}};
-  }
-  if (r.forge) {
-    const forge_result& f = *r.forge;
-    j["forge"] = {{"found", f.found},   {"really_maybe", f.really_maybe}, {"members_among", f.members_among},
-                  {"fill", f.fill},     {"fpr", f.rate},                  {"tries_expected", f.tries_expected},
-                  {"forged", f.forged}};
-  }
-  return dump(j, indent);
-}
-
 }  // namespace bloomlab::lab
 
 // ---- a filter in front of a database ----------------------------------------
@@ -427,6 +399,39 @@ std::string to_json(const gate_unban_report& r, int indent) {
                {"with_confirmation", unban_side_json(r.with_confirmation)},
                {"without_confirmation", unban_side_json(r.without_confirmation)}},
               indent);
+}
+
+std::string to_json(const attack_report& r, int indent) {
+  const attack_request& q = r.request;
+  json j = {{"attack", name(q.kind)}, {"m", q.m},     {"k", q.k},         {"hash", name(q.idx.hash)},
+            {"scheme", name(q.idx.kind)}, {"keyed", q.keyed}, {"seed", q.seed}, {"n", q.n},
+            {"tries", r.tries},           {"tries_allowed", q.tries}};
+  if (r.pollute) {
+    const pollute_result& p = *r.pollute;
+    j["fill_target"] = q.fill;
+    j["pollute"] = {{"crafted", p.crafted},     {"random", p.random},         {"fill_crafted", p.fill_crafted},
+                    {"fill_random", p.fill_random}, {"reached", p.reached},     {"ratio", p.ratio},
+                    {"ratio_predicted", p.ratio_predicted}, {"fpr", p.rate}};
+  }
+  if (r.target) {
+    const target_result& t = *r.target;
+    j["target"] = {{"victims", t.victims},       {"hit", t.hit},
+                   {"insertions", t.insertions}, {"most_insertions", t.most_insertions},
+                   {"fill_after", t.fill_after}, {"fpr_by_chance", t.rate_by_chance},
+                   {"example", t.example}};
+  }
+  if (r.forge) {
+    const forge_result& f = *r.forge;
+    j["forge"] = {{"found", f.found},   {"really_maybe", f.really_maybe}, {"members_among", f.members_among},
+                  {"fill", f.fill},     {"fpr", f.rate},                  {"tries_expected", f.tries_expected},
+                  {"forged", f.forged}};
+  }
+  if (r.remove) {
+    const remove_result& d = *r.remove;
+    j["remove"] = {{"asked", d.asked}, {"accepted", d.accepted}, {"lost", d.lost},
+                   {"members_among", d.members_among}, {"removed", d.removed}};
+  }
+  return dump(j, indent);
 }
 
 }  // namespace bloomlab::lab

@@ -36,8 +36,16 @@ TEST(Attack, PollutionSaysHowMuchFaster) {
   EXPECT_NE(r.out.find("would give 1.39x"), std::string::npos) << r.out;      // -ln(0.5) / 0.5
 }
 
+TEST(Attack, RemovalTakesMembersWithIt) {
+  // 1,000 members by default for remove.
+  const auto r = run({"attack", "remove", "--count", "5"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("Counting filter of 1,000 members: 5 crafted keys"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("would have refused all 5 (0 were members)"), std::string::npos) << r.out;
+}
+
 TEST(Attack, BadInputIsRefused) {
-  expect_refused({"attack", "sniff"}, {"KIND", "'sniff'", "pollute, target or forge"});
+  expect_refused({"attack", "sniff"}, {"KIND", "'sniff'", "pollute, target, forge or remove"});
   expect_refused({"attack", "pollute", "--fill", "1"}, {"--fill", "'1'", "0.99"});
   expect_refused({"attack", "pollute", "--m", "1000001"}, {"--m", "1000001", "1000000"});
   expect_refused({"attack", "forge", "--count", "0"}, {"--count", "'0'"});

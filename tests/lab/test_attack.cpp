@@ -131,6 +131,41 @@ TEST(Attack, AKeyedFilterAnswersForgedKeysOnlyByChance) {
   EXPECT_LE(static_cast<double>(f.really_maybe), mean + 5 * sd);
 }
 
+TEST(Attack, ACraftedRemovalFromACountingFilterLosesMembers) {
+  // 1,000 members in 10,000 counters, k = 7. Each crafted key reads maybe
+  // and holds a counter at 1, so removing it zeroes that counter and at
+  // least one member answers "no" afterwards. None was ever a member: a
+  // service that asks its database first refuses every one.
+  attack_request r = request(attack_kind::remove, 10'000, 7, false);
+  r.n = 1'000;
+  r.count = 10;
+  const remove_result d = *attack(r).remove;
+  EXPECT_EQ(d.asked, 10u);
+  EXPECT_EQ(d.accepted, 10u);
+  EXPECT_GE(d.lost, 10u);
+  EXPECT_EQ(d.members_among, 0u);
+}
+
+TEST(Attack, AKeyedCountingFilterRefusesTheCraftedRemovals) {
+  // Against keyed positions a crafted key is a random never-added key: the
+  // filter removes it only if all its k counters hold a count, with the
+  // filter's rate (about 0.8% here). 3 seeds x 20 removals: at most
+  // 60 p + 5 sd, which is under 2.
+  std::uint64_t accepted = 0, lost = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    attack_request r = request(attack_kind::remove, 10'000, 7, true, seed);
+    r.n = 1'000;
+    r.count = 20;
+    const remove_result d = *attack(r).remove;
+    EXPECT_EQ(d.asked, 20u);
+    accepted += d.accepted;
+    lost += d.lost;
+  }
+  const double p = 0.0084, mean = 60 * p, sd = std::sqrt(60 * p * (1 - p));
+  EXPECT_LE(static_cast<double>(accepted), mean + 5 * sd);
+  EXPECT_LE(lost, 7 * accepted);  // a removal carried out zeroes at most k counters
+}
+
 TEST(Attack, TheTriesBoundTheSearch) {
   attack_request r = request(attack_kind::pollute, 10'000, 7, false);
   r.fill = 0.99;

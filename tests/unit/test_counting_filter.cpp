@@ -189,4 +189,31 @@ TEST(CountingFilter, PackedCountersAreIndependentAtEveryWidth) {
   }
 }
 
+TEST(CountingFilter, PositionsGivenByTheCallerActAsTheItemItself) {
+  // add_positions / contains_positions / remove_positions with the filter's
+  // own positions behave exactly as add / contains / remove: a caller with
+  // its own (keyed) hash gets the same filter.
+  counting_filter a(997, 5), b(997, 5);
+  for (int i = 0; i < 300; ++i) {
+    const std::string x = "item-" + std::to_string(i);
+    const auto pos = b.positions(x);
+    EXPECT_EQ(a.add(x), b.add_positions(pos.data()));
+  }
+  EXPECT_EQ(a.words(), b.words());
+  for (int i = 0; i < 600; ++i) {
+    const std::string x = "item-" + std::to_string(i);
+    const auto pos = b.positions(x);
+    ASSERT_EQ(a.contains(x), b.contains_positions(pos.data())) << x;
+  }
+  for (int i = 0; i < 600; i += 3) {
+    const std::string x = "item-" + std::to_string(i);
+    const auto pos = b.positions(x);
+    const auto ra = a.remove(x), rb = b.remove_positions(pos.data());
+    ASSERT_EQ(ra.status, rb.status) << x;
+    EXPECT_EQ(ra.zeroed, rb.zeroed);
+  }
+  EXPECT_EQ(a.words(), b.words());
+  EXPECT_EQ(a.items(), b.items());
+}
+
 }  // namespace
