@@ -3,6 +3,9 @@
 # the suite's tests (a CTest setup fixture), stopped after them.
 #   pg_cluster.sh start STATE   initdb + start; writes the connection URL to STATE
 #   pg_cluster.sh stop STATE    stops the cluster and removes its folder
+#   pg_cluster.sh pause STATE   stops the server, keeping its data (a test of
+#                               a database lost while a gate runs)
+#   pg_cluster.sh resume STATE  starts a paused server again, at the same URL
 # It listens only on a Unix socket in its own temporary folder (no TCP port
 # is taken). The server refuses to run as root: as root it runs as the
 # `postgres` user that Debian's postgresql-15 package creates.
@@ -11,6 +14,11 @@ cmd=${1:?start or stop}
 state=${2:?state file}
 bin=/usr/lib/postgresql/15/bin
 port=55432
+
+start_server() {
+  as_pg "$bin/pg_ctl" -D "$1/data" -l "$1/log" -w -t 60 \
+    -o "-k $1 -p $port -c listen_addresses='' -c fsync=off -c max_connections=200" start >/dev/null
+}
 
 as_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -25,8 +33,7 @@ case $cmd in
     [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
     echo "$dir" > "$state.dir"
     as_pg "$bin/initdb" -D "$dir/data" -A trust -U bloomlab >/dev/null
-    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -t 60 \
-      -o "-k $dir -p $port -c listen_addresses='' -c fsync=off -c max_connections=200" start >/dev/null
+    start_server "$dir"
     echo "postgresql://bloomlab@/postgres?host=$dir&port=$port" > "$state"
     echo "PostgreSQL started: $(cat "$state")"
     ;;
@@ -37,5 +44,12 @@ case $cmd in
     rm -rf "$dir" "$state" "$state.dir"
     echo "PostgreSQL stopped"
     ;;
-  *) echo "usage: $0 start|stop STATE" >&2; exit 2 ;;
+  pause)
+    dir=$(cat "$state.dir")
+    as_pg "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  resume)
+    start_server "$(cat "$state.dir")"
+    ;;
+  *) echo "usage: $0 start|stop|pause|resume STATE" >&2; exit 2 ;;
 esac
