@@ -1,0 +1,183 @@
+// `bloomlab gate` in front of PostgreSQL, as a user runs it: two gates on
+// one table, keys added and removed through either gate or in SQL, and the
+// database stopped and started again under a running gate.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gate_process.hpp"
+#include "pg_support.hpp"
+
+using namespace gate_test;
+using bloomlab::gate::testing::pg_url;
+using bloomlab::gate::testing::sql_session;
+using clk = std::chrono::steady_clock;
+
+namespace {
+
+// Polls `ok` every 5 ms for up to `limit`; the time it took, or -1 s.
+template <class F>
+double within(F ok, std::chrono::milliseconds limit = std::chrono::milliseconds(1000)) {
+  const auto t0 = clk::now();
+  for (;;) {
+    if (ok()) return std::chrono::duration<double>(clk::now() - t0).count();
+    if (clk::now() - t0 > limit) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+bool member(httplib::Client& c, const std::string& key) {
+  const reply r = check(c, key);
+  return r.status == 200 && r.body["member"] == true;
+}
+
+// A fresh table t_<name> (k text primary key) holding `keys`.
+void fresh_table(sql_session& sql, const std::string& table, const std::vector<std::string>& keys) {
+  sql.exec("DROP TABLE IF EXISTS " + table);
+  sql.exec("CREATE TABLE " + table + " (k text PRIMARY KEY)");
+  std::string values;
+  for (const auto& k : keys) values += (values.empty() ? "('" : ", ('") + k + "')";
+  if (!values.empty()) sql.exec("INSERT INTO " + table + " VALUES " + values);
+}
+
+double worst_s = 0;
+void note(double s) { worst_s = std::max(worst_s, s); }
+
+TEST(GatePostgres, TwoGatesSeeEachOthersAddsAndSql) {
+  const std::string url = pg_url();
+  sql_session sql(url);
+  fresh_table(sql, "t_two_gates", numbered("ip-", 1000));
+  running_gate a({"--db", url, "--table", "t_two_gates", "--column", "k"});
+  running_gate b({"--db", url, "--table", "t_two_gates", "--column", "k"});
+  auto ca = a.client(), cb = b.client();
+  ASSERT_TRUE(member(*cb, "ip-7"));
+
+  // Added through gate A: member at gate B within a second.
+  for (int i = 0; i < 10; ++i) {
+    const std::string k = "via-a-" + std::to_string(i);
+    ASSERT_EQ(add(*ca, k).status, 201);
+    const double s = within([&] { return member(*cb, k); });
+    EXPECT_GE(s, 0) << k << " never answered member at gate B";
+    note(s);
+  }
+  // Added in SQL, as typed in psql: member at both within a second.
+  for (int i = 0; i < 10; ++i) {
+    const std::string k = "via-sql-" + std::to_string(i);
+    sql.exec("INSERT INTO t_two_gates VALUES ('" + k + "')");
+    const double sa = within([&] { return member(*ca, k); }), sb = within([&] { return member(*cb, k); });
+    EXPECT_GE(sa, 0) << k;
+    EXPECT_GE(sb, 0) << k;
+    note(sa);
+    note(sb);
+  }
+  // Removed through A or in SQL: not a member at B (the database answers
+  // the filter's stale "maybe").
+  ASSERT_EQ(remove(*ca, "via-a-0").status, 200);
+  sql.exec("DELETE FROM t_two_gates WHERE k = 'via-sql-0'");
+  EXPECT_GE(within([&] { return !member(*cb, "via-a-0") && !member(*cb, "via-sql-0"); }), 0);
+  EXPECT_FALSE(member(*ca, "via-sql-0"));
+  // Never a false negative: every key of the table answers member at both.
+  for (const auto& k : sql.column("SELECT k FROM t_two_gates")) {
+    ASSERT_TRUE(member(*ca, k)) << k;
+    ASSERT_TRUE(member(*cb, k)) << k;
+  }
+}
+
+// Counting filters forget removed keys: a removal through A or in SQL
+// reaches B's filter, which then answers "no" on its own.
+TEST(GatePostgres, CountingGatesForgetRemovalsMadeElsewhere) {
+  const std::string url = pg_url();
+  sql_session sql(url);
+  fresh_table(sql, "t_counting", numbered("ip-", 1000));
+  running_gate a({"--db", url, "--table", "t_counting", "--column", "k", "--kind", "counting"});
+  running_gate b({"--db", url, "--table", "t_counting", "--column", "k", "--kind", "counting"});
+  auto ca = a.client(), cb = b.client();
+  const auto by_filter_no = [&](httplib::Client& c, const std::string& k) {
+    const reply r = check(c, k);
+    return r.status == 200 && r.body["member"] == false && r.body["by"] == "filter";
+  };
+  ASSERT_EQ(add(*ca, "gone-via-a").status, 201);
+  sql.exec("INSERT INTO t_counting VALUES ('gone-via-sql')");
+  ASSERT_GE(within([&] { return member(*cb, "gone-via-a") && member(*cb, "gone-via-sql"); }), 0);
+  ASSERT_EQ(remove(*ca, "gone-via-a").status, 200);
+  sql.exec("DELETE FROM t_counting WHERE k = 'gone-via-sql'");
+  const double s1 = within([&] { return by_filter_no(*cb, "gone-via-a"); });
+  const double s2 = within([&] { return by_filter_no(*cb, "gone-via-sql") && by_filter_no(*ca, "gone-via-sql"); });
+  EXPECT_GE(s1, 0) << "gate B's counting filter still holds a key removed through gate A";
+  EXPECT_GE(s2, 0) << "the gates' counting filters still hold a key removed in SQL";
+  note(s1);
+  note(s2);
+  for (const auto& k : sql.column("SELECT k FROM t_counting")) {
+    ASSERT_TRUE(member(*ca, k)) << k;
+    ASSERT_TRUE(member(*cb, k)) << k;
+  }
+}
+
+// The database stopped under a running gate: checks the filter answers "no"
+// keep flowing (200), checks that need the database answer 503 with a
+// message; when it returns, the gate answers again, and follows again.
+TEST(GatePostgres, DatabaseLostAndBack) {
+  // A private cluster: stopping it disturbs no other test.
+  const std::string state = std::string(BLOOMLAB_PG_STATE) + ".lost";
+  const std::string script = BLOOMLAB_PG_CLUSTER;
+  ASSERT_EQ(std::system((script + " start " + state + " >/dev/null").c_str()), 0);
+  struct cleanup {
+    std::string cmd;
+    ~cleanup() { (void)std::system(cmd.c_str()); }
+  } stop_cluster{script + " stop " + state + " >/dev/null"};
+  const std::string url = pg_url(state);
+  const auto keys = numbered("ip-", 2000);
+  {
+    sql_session sql(url);
+    fresh_table(sql, "t_lost", keys);
+  }
+  running_gate g({"--db", url, "--table", "t_lost", "--column", "k"});
+  auto c = g.client();
+  ASSERT_TRUE(member(*c, "ip-1"));
+
+  ASSERT_EQ(std::system((script + " pause " + state).c_str()), 0);
+  const reply down = check(*c, "ip-1");
+  EXPECT_EQ(down.status, 503) << down.text;
+  EXPECT_TRUE(down.body.contains("error")) << down.text;
+  // Clean keys: the filter says no to about 99% of them, with no database.
+  unsigned no_by_filter = 0, unavailable = 0, other = 0;
+  for (const auto& k : numbered("clean-", 500)) {
+    const reply r = check(*c, k);
+    if (r.status == 200 && r.body["member"] == false && r.body["by"] == "filter") ++no_by_filter;
+    else if (r.status == 503) ++unavailable;
+    else ++other;
+  }
+  EXPECT_EQ(other, 0u);
+  EXPECT_GE(no_by_filter, 470u) << "the filter's no answers stopped with the database";  // p = 1%: ~495
+  EXPECT_EQ(no_by_filter + unavailable, 500u);
+
+  ASSERT_EQ(std::system((script + " resume " + state).c_str()), 0);
+  const double back = within([&] { return member(*c, "ip-1"); }, std::chrono::milliseconds(10000));
+  EXPECT_GE(back, 0) << "the gate did not answer again once the database returned";
+  std::printf("database back: the gate answered member again after %.0f ms\n", back * 1e3);
+  // Following again: a key added in SQL now reaches the gate.
+  sql_session sql(url);
+  const double follow = within(
+      [&] {
+        sql.exec("INSERT INTO t_lost VALUES ('after-return') ON CONFLICT DO NOTHING");
+        return member(*c, "after-return");
+      },
+      std::chrono::milliseconds(10000));
+  EXPECT_GE(follow, 0) << "a key added in SQL after the database returned never answered member";
+  for (const auto& k : keys) ASSERT_TRUE(member(*c, k)) << k;
+}
+
+class Report : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (worst_s > 0) std::printf("slowest change to reach another gate: %.1f ms\n", worst_s * 1e3);
+  }
+};
+const auto* const report = ::testing::AddGlobalTestEnvironment(new Report);
+
+}  // namespace
