@@ -27,10 +27,10 @@ constexpr double key_s = 2e-6;             // gate_sim in WebAssembly: draw an a
 // SQLite in WebAssembly (the page's section 10): an insert into an indexed
 // table, and a point query through a prepared statement. Measured in
 // Chromium here: 24 us and 17 us with both cores loaded far past busy (load
-// 15), 3.6 us a query on an idle core; these sit between.
+// 15); RECIPES.md has 3.6 us a query in node on an idle machine. These sit
+// between.
 constexpr double db_row_s = 8e-6;
 constexpr double db_query_s = 6e-6;
-
 
 // Bytes of one entry of a hash set of short strings (node, string, bucket).
 constexpr double set_entry_bytes = 80;
