@@ -18,7 +18,10 @@ for (const [width, tag] of [[1280, 'wide'], [390, 'phone']]) {
   await page.locator('body.ready').waitFor();
   await page.locator('#schemes').scrollIntoViewIfNeeded();
   await page.locator('#schemes-small-table tbody tr').nth(5).waitFor({ timeout: 120_000 });
-  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'questions']) {
+  // Section 10 runs SQLite once it is in view.
+  await page.locator('#database').scrollIntoViewIfNeeded();
+  await page.locator('#database-out[data-requests]').waitFor({ timeout: 120_000 });
+  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'questions']) {
     await page.locator(`#${id}`).screenshot({ path: `${out}/${id}-${tag}.png` });
   }
   if (tag === 'wide') await page.screenshot({ path: `${out}/page-${tag}.png`, fullPage: true });
