@@ -259,3 +259,32 @@ test('family ops at page size, timed inside the module', () => {
     console.log(`${op}: fastest of 5 ${Math.min(...times).toFixed(2)} ms`);
   }
 });
+
+test('gate_sim: the filter the page\'s database worker keeps answers as gate_sim does, and gate_unban replays the orders', () => {
+  const request = { banned: 2000, traffic: 5000, share: '10%', p: '5%', seed: 3, unban: 1000 };
+  const r = run('gate_sim', request);
+  assert.equal(r.banned.length, 2000);
+  assert.equal(r.traffic.length, 5000);
+  assert.equal(r.orders, 1000);
+  const gate = new engine.GateFilter(JSON.stringify(request));
+  try {
+    const maybe = [];
+    r.traffic.forEach((key, i) => { if (gate.contains(key)) maybe.push(i); });
+    assert.deepEqual(maybe, r.maybe);
+  } finally {
+    gate.delete();
+  }
+  assert.throws(() => new engine.GateFilter(JSON.stringify({ banned: 0 })));
+  // The database's answers to the unban orders: the first delete of a banned key.
+  const banned = new Set(r.banned), gone = new Set(), confirmed = [];
+  r.traffic.slice(0, r.orders).forEach((key, i) => {
+    if (banned.has(key) && !gone.has(key)) {
+      gone.add(key);
+      confirmed.push(i);
+    }
+  });
+  const u = run('gate_unban', { ...request, confirmed });
+  assert.equal(u.confirmed, confirmed.length);
+  assert.equal(u.with_confirmation.false_negatives, 0);
+  assert.ok(u.without_confirmation.false_negatives > 0);
+});
