@@ -187,9 +187,12 @@ gate::gate(std::unique_ptr<key_store> store, gate_options opts) : store_(std::mo
     state_ = std::move(st);
   }
   loaded_.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  follow_thread_ = std::thread(&gate::follow_loop, this);
 }
 
 gate::~gate() {
+  stop_ = true;
+  if (follow_thread_.joinable()) follow_thread_.join();
   const std::lock_guard lock(thread_mu_);
   if (rebuild_thread_.joinable()) rebuild_thread_.join();
 }
@@ -283,6 +286,12 @@ bool gate::add(std::string_view key) {
     throw;
   }
   note_database(true);
+  if (added) keys_added_.fetch_add(1, std::memory_order_relaxed);
+  apply_add(key, added);
+  return added;
+}
+
+void gate::apply_add(std::string_view key, bool added) {
   bool start = false;
   {
     const std::unique_lock lock(mu_);
@@ -295,13 +304,13 @@ bool gate::add(std::string_view key) {
     if (added) ++state_->keys;
     maybe_rebuild_locked(start);
   }
-  if (added) keys_added_.fetch_add(1, std::memory_order_relaxed);
-  if (start) {
-    const std::lock_guard lock(thread_mu_);
-    if (rebuild_thread_.joinable()) rebuild_thread_.join();
-    rebuild_thread_ = std::thread(&gate::rebuild_body, this);
-  }
-  return added;
+  if (start) launch_rebuild();
+}
+
+void gate::launch_rebuild() {
+  const std::lock_guard lock(thread_mu_);
+  if (rebuild_thread_.joinable()) rebuild_thread_.join();
+  rebuild_thread_ = std::thread(&gate::rebuild_body, this);
 }
 
 remove_outcome gate::remove(std::string_view key) {
@@ -316,6 +325,10 @@ remove_outcome gate::remove(std::string_view key) {
   note_database(true);
   if (!confirmed) return remove_outcome::not_found;
   keys_removed_.fetch_add(1, std::memory_order_relaxed);
+  return apply_remove(key);
+}
+
+remove_outcome gate::apply_remove(std::string_view key) {
   remove_outcome out = remove_outcome::stale;
   bool start = false;
   {
@@ -332,12 +345,37 @@ remove_outcome gate::remove(std::string_view key) {
     if (rebuilding_) ++pending_stale_;
     maybe_rebuild_locked(start);
   }
-  if (start) {
-    const std::lock_guard lock(thread_mu_);
-    if (rebuild_thread_.joinable()) rebuild_thread_.join();
-    rebuild_thread_ = std::thread(&gate::rebuild_body, this);
-  }
+  if (start) launch_rebuild();
   return out;
+}
+
+void gate::follow_loop() {
+  // Changes made elsewhere (another gate, SQL typed in psql) while this gate
+  // was not listening never reach it as notifications, so each time it
+  // starts listening (at start, and again after the connection was lost) it
+  // rebuilds from the table; changes from then on arrive as notifications
+  // (and, during that rebuild, are replayed into the new filter).
+  const auto on_change = [this](const key_change& ch) {
+    note_database(true);
+    if (ch.what == key_change::kind::added)
+      apply_add(ch.key, true);
+    else
+      apply_remove(ch.key);
+  };
+  const auto on_ready = [this] {
+    note_database(true);
+    start_rebuild();
+  };
+  while (!stop_) {
+    try {
+      if (!store_->follow(on_change, on_ready, stop_)) return;  // this store cannot follow (SQLite)
+    } catch (const store_error& e) {
+      note_database(false, e.what());
+    } catch (const std::exception& e) {
+      note_database(false, e.what());
+    }
+    for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 bool gate::start_rebuild() {
@@ -348,9 +386,7 @@ bool gate::start_rebuild() {
     pending_.clear();
     pending_stale_ = 0;
   }
-  const std::lock_guard lock(thread_mu_);
-  if (rebuild_thread_.joinable()) rebuild_thread_.join();
-  rebuild_thread_ = std::thread(&gate::rebuild_body, this);
+  launch_rebuild();
   return true;
 }
 

@@ -14,7 +14,9 @@
 // Threads: checks take a shared lock on the filter and never wait for a
 // rebuild; the rebuild streams the table into a new filter on a thread of its
 // own, replays the adds made meanwhile, and swaps it in under a short
-// exclusive lock.
+// exclusive lock. Where the store can follow changes made elsewhere
+// (PostgreSQL's NOTIFY: other gates, SQL), a thread of its own applies them
+// as this gate's own adds and removals.
 #pragma once
 
 #include <array>
@@ -126,6 +128,12 @@ class gate {
   void rebuild_body();
   void note_database(bool up, const std::string& error = {});
   void maybe_rebuild_locked(bool& start);
+  void launch_rebuild();
+  // The filter's part of an add or a removal the database already made.
+  void apply_add(std::string_view key, bool added);
+  remove_outcome apply_remove(std::string_view key);
+  // Follows changes made through other connections (PostgreSQL) until stop_.
+  void follow_loop();
 
   std::unique_ptr<key_store> store_;
   gate_options opts_;
@@ -140,6 +148,8 @@ class gate {
   std::mutex thread_mu_;
   std::thread rebuild_thread_;
   std::condition_variable_any rebuilt_;
+  std::atomic<bool> stop_{false};
+  std::thread follow_thread_;
 
   std::atomic<std::uint64_t> checks_{0}, by_filter_{0}, db_queries_{0}, false_positives_{0};
   std::atomic<std::uint64_t> adds_{0}, keys_added_{0}, removes_{0}, keys_removed_{0};
