@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "cmd_family.hpp"
 #include "format.hpp"
 #include "json.hpp"
@@ -24,23 +25,17 @@ struct attack_args {
 lab::attack_request request_of(const attack_args& a) {
   lab::attack_request r;
   const auto kind = lab::parse_attack_kind(a.kind);
-  if (!kind) lab::refuse("KIND", a.kind, "is not an attack; allowed: pollute, target, forge or remove");
+  if (!kind) lab::refuse("KIND", a.kind, std::string("is not an attack; ") + lab::attack_kinds_allowed);
   r.kind = *kind;
   r.m = parse_count("--m", a.m, 1, lab::max_attack_m);
   r.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   r.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   r.keyed = a.keyed;
   r.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
-  // forge and remove need members to aim at; pollute and target start empty.
-  const bool aims_at_members = r.kind == lab::attack_kind::forge || r.kind == lab::attack_kind::remove;
-  r.n = a.n.empty() ? (aims_at_members ? 1'000 : 0) : parse_count("--n", a.n, 0, lab::max_attack_n);
-  r.fill = lab::parse_real("--fill", a.fill, 0, 0.99, true);
+  r.n = a.n.empty() ? lab::default_members(r.kind) : parse_count("--n", a.n, 0, lab::max_attack_n);
+  r.fill = lab::parse_real("--fill", a.fill, lab::min_attack_fill, lab::max_attack_fill);
   r.count = parse_count("--count", a.count, 1, lab::max_attack_count);
   r.tries = parse_count("--tries", a.tries, 1, lab::max_attack_tries);
-  if (r.kind == lab::attack_kind::target && r.n * r.count > lab::max_attack_member_adds)
-    lab::refuse("--count", a.count,
-                fmt::format("with --n {} rebuilds {} members for each victim; allowed: at most {} victims",
-                            thousands(r.n), thousands(r.n), thousands(lab::max_attack_member_adds / r.n)));
   return r;
 }
 
@@ -92,6 +87,7 @@ void print_remove(const lab::attack_report& rep) {
 
 int run_attack(const attack_args& a) {
   const lab::attack_request req = request_of(a);
+  lab::check_budget(req, "--");
   const lab::attack_report rep = lab::attack(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(rep));
@@ -128,7 +124,7 @@ class attack_command : public family_commands {
     cmd_->add_option("--n", a_.n,
                      "Members added first, member-1..member-N (0 to 1000000; default 1000 for forge "
                      "and remove, else 0)");
-    cmd_->add_option("--fill", a_.fill, "pollute: the share of bits to set (0 < fill <= 0.99)")->capture_default_str();
+    cmd_->add_option("--fill", a_.fill, "pollute: the share of bits to set (0.01 to 0.99)")->capture_default_str();
     cmd_->add_option("--count", a_.count, "target: victims; forge: keys to forge; remove: removals (1 to 1000)")->capture_default_str();
     cmd_->add_option("--tries", a_.tries, "Most candidates to try in all (1 to 100000000)")->capture_default_str();
     cmd_->add_flag("--json", a_.json, "Print the report as one JSON document");

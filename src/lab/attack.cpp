@@ -69,6 +69,16 @@ class placement {
   std::vector<std::uint64_t> pos_;
 };
 
+// One key's public positions and those the filter reads, for drawing.
+void mark(attack_drawing& d, const attack_request& r, const std::string& key, placement& place) {
+  if (key.empty()) return;
+  d.key = key;
+  d.aimed.resize(r.k);
+  r.idx.positions(key, r.m, r.k, d.aimed.data());
+  const std::uint64_t* actual = place(key);
+  d.actual.assign(actual, actual + r.k);
+}
+
 // The classic filter under attack.
 class target_filter {
  public:
@@ -78,6 +88,14 @@ class target_filter {
   bool contains(std::string_view x) { return f_.contains_positions(place_(x)); }
   bool bit(std::uint64_t i) const { return f_.test(i); }
   double fill() const { return f_.fill(); }
+
+  // The bits and one key's positions, for drawing.
+  void draw(attack_drawing& d, const attack_request& r, const std::string& key) {
+    if (r.m > max_m_drawn) return;
+    d.cells.resize(r.m);
+    for (std::uint64_t i = 0; i < r.m; ++i) d.cells[i] = bit(i) ? 1 : 0;
+    mark(d, r, key, place_);
+  }
 
  private:
   bloom_filter f_;
@@ -119,7 +137,7 @@ unsigned fresh_bits(const target_filter& f, std::vector<std::uint64_t> ps) {
   return fresh;
 }
 
-pollute_result pollute(const attack_request& r, attacker& a) {
+pollute_result pollute(const attack_request& r, attacker& a, attack_drawing& d) {
   pollute_result out{};
   // Crafted: each insertion takes the first candidate with k fresh bits, or
   // the best of `patience` candidates when none has.
@@ -142,6 +160,7 @@ pollute_result pollute(const attack_request& r, attacker& a) {
   }
   out.fill_crafted = f.fill();
   out.reached = out.fill_crafted >= r.fill;
+  f.draw(d, r, "");
 
   target_filter g(r);
   while (g.fill() < r.fill) g.add(numbered("random-", ++out.random));
@@ -160,7 +179,7 @@ target_filter with_members(const attack_request& r) {
   return f;
 }
 
-target_result target(const attack_request& r, attacker& a) {
+target_result target(const attack_request& r, attacker& a, attack_drawing& d) {
   target_result out{};
   double fill_sum = 0, chance_sum = 0;
   std::vector<std::uint64_t> victim(r.k);
@@ -191,6 +210,7 @@ target_result target(const attack_request& r, attacker& a) {
       if (v == 1) out.example.push_back(best);
       if (inserted >= r.k) break;  // the attack's promise: at most k insertions
     }
+    if (v == 1) f.draw(d, r, name);
     out.hit += f.contains(name) ? 1 : 0;
     out.insertions += inserted;
     out.most_insertions = std::max(out.most_insertions, inserted);
@@ -203,7 +223,7 @@ target_result target(const attack_request& r, attacker& a) {
   return out;
 }
 
-forge_result forge(const attack_request& r, attacker& a) {
+forge_result forge(const attack_request& r, attacker& a, attack_drawing& d) {
   forge_result out{};
   target_filter f = with_members(r);
   out.fill = f.fill();
@@ -217,6 +237,7 @@ forge_result forge(const attack_request& r, attacker& a) {
     out.really_maybe += f.contains(x) ? 1 : 0;
     out.forged.push_back(x);
   }
+  f.draw(d, r, out.forged.empty() ? std::string() : out.forged.front());
   // Candidates are named "evil-i" and members "member-i": never the same
   // text, which this count states rather than assumes.
   std::unordered_set<std::string> members;
@@ -225,7 +246,7 @@ forge_result forge(const attack_request& r, attacker& a) {
   return out;
 }
 
-remove_result remove(const attack_request& r, attacker& a) {
+remove_result remove(const attack_request& r, attacker& a, attack_drawing& d) {
   remove_result out{};
   counting_filter f(r.m, r.k, counter_width_default, r.idx);
   placement place(r);
@@ -246,6 +267,10 @@ remove_result remove(const attack_request& r, attacker& a) {
     out.removed.push_back(x);
   }
   for (const std::string& x : members) out.lost += f.contains_positions(place(x)) ? 0 : 1;
+  if (r.m <= max_m_drawn) {
+    d.cells = f.counts();
+    mark(d, r, out.removed.empty() ? std::string() : out.removed.front(), place);
+  }
   return out;
 }
 
@@ -260,19 +285,19 @@ attack_report attack(const attack_request& r) {
   switch (r.kind) {
     case attack_kind::pollute:
       assert(r.fill > 0 && r.fill < 1);
-      rep.pollute = pollute(r, a);
+      rep.pollute = pollute(r, a, rep.drawing);
       break;
     case attack_kind::target:
       assert(r.count >= 1 && r.count <= max_attack_count);
-      rep.target = target(r, a);
+      rep.target = target(r, a, rep.drawing);
       break;
     case attack_kind::forge:
       assert(r.count >= 1 && r.count <= max_attack_count);
-      rep.forge = forge(r, a);
+      rep.forge = forge(r, a, rep.drawing);
       break;
     case attack_kind::remove:
       assert(r.count >= 1 && r.count <= max_attack_count);
-      rep.remove = remove(r, a);
+      rep.remove = remove(r, a, rep.drawing);
       break;
   }
   rep.tries = a.tries();

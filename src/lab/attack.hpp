@@ -29,13 +29,22 @@ enum class attack_kind {
 
 std::string_view name(attack_kind a);
 std::optional<attack_kind> parse_attack_kind(std::string_view s);
+inline constexpr const char* attack_kinds_allowed = "allowed: pollute, target, forge or remove";
+
+// Members added first when the request names none: forge and remove need
+// members to aim at; pollute and target start from an empty filter.
+inline std::uint64_t default_members(attack_kind a) {
+  return a == attack_kind::forge || a == attack_kind::remove ? 1'000 : 0;
+}
 
 inline constexpr std::uint64_t max_attack_m = 1'000'000;       // bits: the searches scale with m
 inline constexpr std::uint64_t max_attack_tries = 100'000'000;  // candidates, all searches together
 inline constexpr std::uint64_t max_attack_count = 1'000;        // victims or forged keys
 inline constexpr std::uint64_t max_attack_n = 1'000'000;        // members added first
-// target rebuilds the filter of n members for each victim: n * count adds.
+// target rebuilds the filter of n members for each victim: n * count adds
+// (checked with the budget, budget.hpp).
 inline constexpr std::uint64_t max_attack_member_adds = 100'000'000;
+inline constexpr double min_attack_fill = 0.01, max_attack_fill = 0.99;
 
 struct attack_request {
   attack_kind kind = attack_kind::pollute;
@@ -45,7 +54,7 @@ struct attack_request {
   bool keyed = false;    // the filter itself hashes with SipHash-2-4 under a secret key
   std::uint64_t seed = 1;  // draws the secret key and the random items
   std::uint64_t n = 0;     // random members ("member-i") added before target and forge
-  double fill = 0.9;       // pollute: the share of bits to set, 0 < fill < 1
+  double fill = 0.9;       // pollute: the share of bits to set, min_attack_fill to max_attack_fill
   std::uint64_t count = 10;           // target: victims; forge: keys to forge; remove: removals
   std::uint64_t tries = 20'000'000;   // most candidates the attacker tries in all
 };
@@ -102,8 +111,22 @@ struct remove_result {
   std::vector<std::string> removed;  // the crafted keys, in order
 };
 
+// For drawing, when m <= max_m_drawn (all empty otherwise): the filter
+// under attack at the end (pollute: the crafted one; target: the first
+// victim's; forge and remove: the members' filter, a counter per position
+// for remove), one key's public positions (the victim, the first forged or
+// removed key) and the positions the filter itself reads for that key (the
+// same unless keyed).
+struct attack_drawing {
+  std::vector<std::uint8_t> cells;  // 0/1 a bit, or a counter
+  std::string key;
+  std::vector<std::uint64_t> aimed;
+  std::vector<std::uint64_t> actual;
+};
+
 struct attack_report {
   attack_request request;
+  attack_drawing drawing;
   std::uint64_t tries = 0;  // candidates the attacker tried in all
   std::optional<pollute_result> pollute;
   std::optional<target_result> target;

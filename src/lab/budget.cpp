@@ -31,6 +31,9 @@ constexpr double key_s = 2e-6;             // gate_sim in WebAssembly: draw an a
 // between.
 constexpr double db_row_s = 8e-6;
 constexpr double db_query_s = 6e-6;
+constexpr double try_s = 300e-9;           // attack: name a candidate and hash it (k = 7: 270 ns; k = 64: 530 ns)
+constexpr double try_probe_s = 5e-9;       // attack: read one of a candidate's k positions
+constexpr double member_s = 1.5e-6;        // attack: add a member to a 10^6-counter filter, look it up again
 
 // Bytes of one entry of a hash set of short strings (node, string, bucket).
 constexpr double set_entry_bytes = 80;
@@ -164,6 +167,29 @@ void check_budget(const gate_sim_request& r, std::string_view prefix) {
   check(c, prefix, what + " in the engine and the database", keys_field, n, "fewer banned keys or a larger p",
         traffic_heavy ? "traffic" : keys_field, traffic_heavy ? r.traffic : n,
         traffic_heavy ? "fewer requests or banned keys" : "fewer banned keys or requests");
+}
+
+cost cost_of(const attack_request& r) {
+  // Members are added once, and again for each victim of target; pollute
+  // adds about m ln(1 / (1 - fill)) / k random items beside its crafted ones.
+  double adds = d(r.n) * (r.kind == attack_kind::target ? d(r.count) : 1);
+  if (r.kind == attack_kind::pollute) adds += d(r.m) * -std::log1p(-r.fill) / r.k;
+  cost c;
+  c.bytes = d(r.m) + d(r.n) * (set_entry_bytes + 32);
+  c.seconds = d(r.tries) * (try_s + try_probe_s * r.k) + adds * member_s;
+  return c;
+}
+
+void check_budget(const attack_request& r, std::string_view prefix) {
+  if (r.kind == attack_kind::target && r.n * r.count > max_attack_member_adds) {
+    const std::string field = std::string(prefix) + "count";
+    throw input_error(field, std::to_string(r.count),
+                      field + ": '" + std::to_string(r.count) + "' victims, each with the " + many(r.n, "member") +
+                          " added again, are too many; allowed: at most " +
+                          thousands(max_attack_member_adds / r.n) + " victims with these members");
+  }
+  const std::string what = "up to " + many(r.tries, "candidate") + " at k = " + std::to_string(r.k);
+  check(cost_of(r), prefix, what, "n", r.n, "fewer members", "tries", r.tries, "fewer tries, a smaller n or k");
 }
 
 void check_budget(const trials_request& r, std::string_view prefix) {

@@ -39,6 +39,7 @@ cost cost_of(const measure_request& r);
 cost cost_of(const removal_request& r);
 cost cost_of(const combine_request& r);
 cost cost_of(const gate_sim_request& r);  // gate_unban costs the same, twice the lookups aside
+cost cost_of(const attack_request& r);
 
 // The page's SQLite work for a gate_sim request, in seconds: every banned
 // key inserted, every request asked of the database alone, and again those
@@ -54,6 +55,7 @@ void check_budget(const removal_request& r, std::string_view prefix);
 void check_budget(const combine_request& r, std::string_view prefix);
 // The engine's cost, and the engine's and the database's time together.
 void check_budget(const gate_sim_request& r, std::string_view prefix);
+void check_budget(const attack_request& r, std::string_view prefix);
 
 // measure's table has a row every `step` items, and each row computes the
 // exact rate: the smallest step whose table fits the time budget for a list

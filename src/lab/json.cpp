@@ -406,6 +406,9 @@ std::string to_json(const attack_report& r, int indent) {
   json j = {{"attack", name(q.kind)}, {"m", q.m},     {"k", q.k},         {"hash", name(q.idx.hash)},
             {"scheme", name(q.idx.kind)}, {"keyed", q.keyed}, {"seed", q.seed}, {"n", q.n},
             {"tries", r.tries},           {"tries_allowed", q.tries}};
+  const attack_drawing& dr = r.drawing;
+  j["drawing"] = dr.cells.empty() ? json(nullptr)
+                                  : json{{"cells", dr.cells}, {"key", dr.key}, {"aimed", dr.aimed}, {"actual", dr.actual}};
   if (r.pollute) {
     const pollute_result& p = *r.pollute;
     j["fill_target"] = q.fill;

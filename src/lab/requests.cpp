@@ -216,6 +216,25 @@ std::string op_combine(const json& j) {
   return to_json(combine(r), -1);
 }
 
+std::string op_attack(const json& j) {
+  const fields f(j, "attack", {"kind", "m", "k", "hash", "scheme", "keyed", "seed", "n", "fill", "count", "tries"});
+  attack_request r;
+  const auto kind = parse_attack_kind(f.text("kind", attack_kinds_allowed).value_or("pollute"));
+  if (!kind) refuse("kind", shorten(*f.text("kind", attack_kinds_allowed)), std::string("is not an attack; ") + attack_kinds_allowed);
+  r.kind = *kind;
+  r.m = f.count("m", 1, max_attack_m, r.m);
+  r.k = static_cast<unsigned>(f.count("k", 1, max_k, r.k));
+  r.idx = f.idx();
+  r.keyed = f.flag("keyed", false);
+  r.seed = f.count("seed", 0, UINT64_MAX, r.seed);
+  r.n = f.count("n", 0, max_attack_n, default_members(r.kind));
+  r.fill = f.real("fill", min_attack_fill, max_attack_fill, r.fill);
+  r.count = f.count("count", 1, max_attack_count, r.count);
+  r.tries = f.count("tries", 1, max_attack_tries, r.tries);
+  check_budget(r, "");
+  return to_json(attack(r), -1);
+}
+
 std::string op_bip37(const json& j) {
   const fields f(j, "bip37", {"n", "p", "tweak", "flags", "items_hex"});
   bip37_request r;
@@ -332,7 +351,7 @@ constexpr operation operations[] = {
     {"tune", op_tune},     {"stage", op_stage},         {"curves", op_curves},
     {"walk", op_walk},     {"removal", op_removal},     {"combine", op_combine},
     {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
-    {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban},
+    {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban}, {"attack", op_attack},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {

@@ -46,11 +46,14 @@ TEST(Attack, RemovalTakesMembersWithIt) {
 
 TEST(Attack, BadInputIsRefused) {
   expect_refused({"attack", "sniff"}, {"KIND", "'sniff'", "pollute, target, forge or remove"});
+  expect_refused({"attack", "pollute", "--fill", "0"}, {"--fill", "'0'", "0.01 to 0.99"});
   expect_refused({"attack", "pollute", "--fill", "1"}, {"--fill", "'1'", "0.99"});
   expect_refused({"attack", "pollute", "--m", "1000001"}, {"--m", "1000001", "1000000"});
   expect_refused({"attack", "forge", "--count", "0"}, {"--count", "'0'"});
   expect_refused({"attack", "forge", "--tries", "100000001"}, {"--tries", "100000000"});
   expect_refused({"attack", "target", "--n", "1000000", "--count", "200"}, {"--count", "'200'", "at most 100 victims"});
+  expect_refused({"attack", "pollute", "--k", "64", "--tries", "100000000"},
+                 {"--tries", "100,000,000 candidates", "would take about", "fewer tries"});
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 
 #include "json.hpp"
 #include "lab.hpp"
+#include "requests.hpp"
 
 namespace {
 
@@ -185,6 +186,40 @@ TEST(Attack, TheReportNamesTheAttackAndNeverAKey) {
   EXPECT_EQ(j["seed"], 42);
   EXPECT_EQ(j["forge"]["forged"].size(), 3u);
   EXPECT_FALSE(j.contains("key"));
+}
+
+TEST(Attack, ThePageRequestDrawsTheVictimAndWhereTheKeyedFilterLooks) {
+  // A small filter: the report draws its bits, the victim's public
+  // positions (all set by the attack) and, keyed, the positions the filter
+  // really reads.
+  const auto pub = nlohmann::json::parse(run_request("attack", R"({"kind": "target", "m": 256, "k": 4, "count": 1})"));
+  ASSERT_FALSE(pub.contains("error")) << pub.dump();
+  const auto& d = pub["drawing"];
+  ASSERT_EQ(d["cells"].size(), 256u);
+  EXPECT_EQ(d["key"], "innocent-1");
+  EXPECT_EQ(d["aimed"], d["actual"]);
+  for (const auto& p : d["aimed"]) EXPECT_EQ(d["cells"][p.get<std::size_t>()], 1);
+  EXPECT_EQ(pub["target"]["hit"], 1);
+
+  const auto keyed =
+      nlohmann::json::parse(run_request("attack", R"({"kind": "target", "m": 256, "k": 4, "count": 1, "keyed": true})"));
+  EXPECT_NE(keyed["drawing"]["aimed"], keyed["drawing"]["actual"]);
+  EXPECT_EQ(keyed["drawing"]["aimed"], d["aimed"]);  // the attacker aims at the same public positions
+
+  // Past max_m_drawn, nothing to draw.
+  const auto big = nlohmann::json::parse(run_request("attack", R"({"kind": "forge", "m": 100000, "count": 1})"));
+  EXPECT_TRUE(big["drawing"].is_null());
+}
+
+TEST(Attack, ThePageRequestIsCheckedLikeTheCommandLine) {
+  const auto bad = nlohmann::json::parse(run_request("attack", R"({"kind": "sniff"})"));
+  EXPECT_EQ(bad["error"]["field"], "kind");
+  const auto slow = nlohmann::json::parse(run_request("attack", R"({"kind": "pollute", "k": 64, "tries": 100000000})"));
+  EXPECT_EQ(slow["error"]["field"], "tries");
+  const auto many = nlohmann::json::parse(run_request("attack", R"({"kind": "target", "n": 1000000, "count": 200})"));
+  EXPECT_EQ(many["error"]["field"], "count");
+  const auto fill = nlohmann::json::parse(run_request("attack", R"({"kind": "pollute", "fill": 1})"));
+  EXPECT_EQ(fill["error"]["field"], "fill");
 }
 
 }  // namespace
