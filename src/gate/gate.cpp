@@ -153,9 +153,32 @@ std::string key_problem(std::string_view key) {
 gate::gate(std::unique_ptr<key_store> store, gate_options opts) : store_(std::move(store)), opts_(std::move(opts)) {
   if (!(opts_.p > 0 && opts_.p < 1)) throw std::invalid_argument("p must lie strictly between 0 and 1");
   const auto t0 = clock::now();
+  // Listen for changes made elsewhere before reading the table, so that none
+  // falls between the two: those arriving while it loads wait in pending_.
+  {
+    const std::unique_lock lock(mu_);
+    rebuilding_ = true;
+  }
+  follow_thread_ = std::thread(&gate::follow_loop, this);
+  {
+    std::unique_lock lock(mu_);
+    follow_ready_.wait_for(lock, std::chrono::seconds(10), [&] { return follow_settled_; });
+  }
+  try {
+    load();
+  } catch (...) {
+    stop_ = true;
+    follow_thread_.join();
+    throw;
+  }
+  loaded_.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+void gate::load() {
+  std::unique_ptr<filter_state> loaded;
   if (opts_.filter_file.empty()) {
-    state_ = build(store_->count());
-    loaded_.keys = state_->keys;
+    loaded = build(store_->count());
+    loaded_.keys = loaded->keys;
   } else {
     io::filter_file file = io::load(opts_.filter_file);
     std::unique_ptr<filter_state> st;
@@ -184,10 +207,23 @@ gate::gate(std::unique_ptr<key_store> store, gate_options opts) : store_(std::mo
     const std::uint64_t in_file = io::item_count(file);
     st->stale = in_file > st->keys - loaded_.missing ? in_file - (st->keys - loaded_.missing) : 0;
     loaded_.keys = st->keys;
-    state_ = std::move(st);
+    loaded = std::move(st);
   }
-  loaded_.seconds = std::chrono::duration<double>(clock::now() - t0).count();
-  follow_thread_ = std::thread(&gate::follow_loop, this);
+  const std::unique_lock lock(mu_);
+  replay_pending_locked(*loaded);
+  state_ = std::move(loaded);
+  rebuilding_ = false;
+}
+
+void gate::replay_pending_locked(filter_state& st) {
+  // Adds made while the table streamed: the scan may have missed them.
+  for (const auto& key : pending_) {
+    filter_add(st.filter, key);
+    ++st.keys;
+  }
+  st.stale += pending_stale_;
+  pending_.clear();
+  pending_stale_ = 0;
 }
 
 gate::~gate() {
@@ -295,6 +331,10 @@ void gate::apply_add(std::string_view key, bool added) {
   bool start = false;
   {
     const std::unique_lock lock(mu_);
+    if (!state_) {  // still loading: the load replays it
+      if (added) pending_.emplace_back(key);
+      return;
+    }
     // A counting filter counts each key once; the others take a key again
     // at no cost, which also repairs a filter that missed it.
     if (added || opts_.kind != filter_kind::counting) {
@@ -333,6 +373,10 @@ remove_outcome gate::apply_remove(std::string_view key) {
   bool start = false;
   {
     const std::unique_lock lock(mu_);
+    if (!state_) {  // still loading: the load may or may not read the key
+      ++pending_stale_;
+      return out;
+    }
     if (auto* c = std::get_if<counting_filter>(&state_->filter)) {
       // The database confirmed the key was there: only now may counters fall.
       const removal r = c->remove(key);
@@ -362,17 +406,34 @@ void gate::follow_loop() {
     else
       apply_remove(ch.key);
   };
-  const auto on_ready = [this] {
+  // The first time it listens the gate has not read the table yet (the
+  // constructor waits for this); every later time it rebuilds.
+  const auto settle = [this] {
+    bool first;
+    {
+      const std::unique_lock lock(mu_);
+      first = !follow_settled_;
+      follow_settled_ = true;
+    }
+    follow_ready_.notify_all();
+    return first;
+  };
+  const auto on_ready = [this, &settle] {
     note_database(true);
-    start_rebuild();
+    if (!settle()) start_rebuild();
   };
   while (!stop_) {
     try {
-      if (!store_->follow(on_change, on_ready, stop_)) return;  // this store cannot follow (SQLite)
+      if (!store_->follow(on_change, on_ready, stop_)) {  // this store cannot follow (SQLite)
+        settle();
+        return;
+      }
     } catch (const store_error& e) {
       note_database(false, e.what());
+      settle();
     } catch (const std::exception& e) {
       note_database(false, e.what());
+      settle();
     }
     for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -404,12 +465,7 @@ void gate::rebuild_body() {
   {
     const std::unique_lock lock(mu_);
     if (fresh) {
-      // Adds made while the table streamed: the scan may have missed them.
-      for (const auto& key : pending_) {
-        filter_add(fresh->filter, key);
-        ++fresh->keys;
-      }
-      fresh->stale += pending_stale_;
+      replay_pending_locked(*fresh);
       state_.swap(fresh);  // the old filter is freed below, outside the lock
     }
     pending_.clear();

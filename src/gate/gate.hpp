@@ -125,6 +125,8 @@ class gate {
  private:
   struct filter_state;
   std::unique_ptr<filter_state> build(std::uint64_t n_hint);
+  void load();
+  void replay_pending_locked(filter_state& st);
   void rebuild_body();
   void note_database(bool up, const std::string& error = {});
   void maybe_rebuild_locked(bool& start);
@@ -150,6 +152,8 @@ class gate {
   std::condition_variable_any rebuilt_;
   std::atomic<bool> stop_{false};
   std::thread follow_thread_;
+  bool follow_settled_ = false;  // listening, or known not to (guarded by mu_)
+  std::condition_variable_any follow_ready_;
 
   std::atomic<std::uint64_t> checks_{0}, by_filter_{0}, db_queries_{0}, false_positives_{0};
   std::atomic<std::uint64_t> adds_{0}, keys_added_{0}, removes_{0}, keys_removed_{0};
