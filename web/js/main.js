@@ -17,6 +17,7 @@ import * as combine from './views/combine.js';
 import * as growing from './views/growing.js';
 import * as sizes from './views/sizes.js';
 import * as database from './views/database.js';
+import * as attack from './views/attack.js';
 import * as questions from './views/questions.js';
 import { fitTables } from './tables.js';
 
@@ -79,6 +80,7 @@ async function start() {
   mountOne('growing', growing);
   mountOne('sizes', sizes);
   mountOne('database', database);
+  mountOne('attack', attack);
   mountOne('questions', questions, () => ({ stage: st, measured: lastMeasure }));
   await setUpAll(queue, setUp);
   document.body.classList.add('ready');
