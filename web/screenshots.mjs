@@ -21,7 +21,9 @@ for (const [width, tag] of [[1280, 'wide'], [390, 'phone']]) {
   // Section 10 runs SQLite once it is in view.
   await page.locator('#database').scrollIntoViewIfNeeded();
   await page.locator('#database-out[data-requests]').waitFor({ timeout: 120_000 });
-  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'questions']) {
+  // Section 11's realistic filter runs in the worker.
+  await page.locator('#attack-keyed-text[data-done]').waitFor({ timeout: 120_000 });
+  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'attack', 'questions']) {
     await page.locator(`#${id}`).screenshot({ path: `${out}/${id}-${tag}.png` });
   }
   if (tag === 'wide') await page.screenshot({ path: `${out}/page-${tag}.png`, fullPage: true });
