@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 #include "json.hpp"
@@ -25,7 +26,9 @@ const char* scheme_label(scheme s) {
 int run_size(const size_args& a) {
   lab::size_request req{.n = parse_count("--n", a.n, 1, lab::max_n_formula),
                         .p = parse_rate("--p", a.p),
-                        .prime = a.prime};
+                        .prime = a.prime,
+                        .adversarial = a.adversarial};
+  lab::check_budget(req, "--");
   const lab::size_report r = lab::size(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));
@@ -39,6 +42,13 @@ int run_size(const size_args& a) {
   fmt::print("  expected fill: {}\n", percent(r.fill_expected, 1));
   fmt::print("  false-positive rate: {} by the approximation, {} exact\n", percent_sig(r.fpr_approx),
              percent_sig(r.fpr_exact));
+  if (r.adversarial)
+    fmt::print("  against chosen items (each setting k fresh bits): at most {}; random items would need {:.2f} "
+               "bits per item, so this costs {:.2f} more\n",
+               percent_sig(r.fpr_adversarial), r.bits_per_item_usual, r.bits_per_item - r.bits_per_item_usual);
+  else
+    fmt::print("  against chosen items (each setting k fresh bits): up to {} (--adversarial sizes for that)\n",
+               percent_sig(r.fpr_adversarial));
   return 0;
 }
 

@@ -12,6 +12,7 @@ namespace bloomlab::cli {
 struct size_args {
   std::string n, p;
   bool prime = false;
+  bool adversarial = false;
   bool json = false;
 };
 

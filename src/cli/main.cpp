@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   c_size->add_option("--n", sz.n, "Items the filter will hold (1 to 2^50)")->required();
   c_size->add_option("--p", sz.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)")->required();
   c_size->add_flag("--prime", sz.prime, "Round m up to the next prime (every double-hashing step is then safe)");
+  c_size->add_flag("--adversarial", sz.adversarial,
+                   "Size for items chosen against the public hash: (kn/m)^k <= p, each item setting k fresh bits");
   add_json(c_size, sz.json);
 
   analyze_args an;

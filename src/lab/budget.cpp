@@ -226,6 +226,14 @@ void check_budget(const combine_request& r, std::string_view prefix) {
   check(cost_of(r), prefix, what, "m", r.m, "a smaller m", "probes", r.probes, "fewer probes or a smaller m");
 }
 
+void check_budget(const size_request& r, std::string_view prefix) {
+  if (!r.adversarial || size_adversarial(d(r.n), r.p).m <= d(max_m_formula)) return;
+  const std::string field = std::string(prefix) + "n";
+  throw input_error(field, std::to_string(r.n),
+                    field + ": " + many(r.n, "item") + " at this p need more than 2^53 bits against chosen items; " +
+                        "allowed: a smaller n or a larger p");
+}
+
 std::uint64_t smallest_step(std::uint64_t items, unsigned k) {
   // Half the budget for the rows, the rest for the probes and the list.
   const double per_row = exact_s(k, items);

@@ -56,6 +56,8 @@ void check_budget(const combine_request& r, std::string_view prefix);
 // The engine's cost, and the engine's and the database's time together.
 void check_budget(const gate_sim_request& r, std::string_view prefix);
 void check_budget(const attack_request& r, std::string_view prefix);
+// Sizing against chosen items for absurd n and p can pass 2^53 bits.
+void check_budget(const size_request& r, std::string_view prefix);
 
 // measure's table has a row every `step` items, and each row computes the
 // exact rate: the smallest step whose table fits the time budget for a list

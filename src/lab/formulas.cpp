@@ -10,17 +10,28 @@ namespace bloomlab::lab {
 size_report size(const size_request& r) {
   assert(r.n >= 1 && r.p > 0 && r.p < 1);
   const double n = static_cast<double>(r.n);
-  const sizing s = size_for(n, r.p, r.prime);
+  sizing s{};
+  if (r.adversarial) {
+    const sizing_adversarial a = size_adversarial(n, r.p);
+    assert(a.m <= static_cast<double>(max_m_formula));  // check_budget(size_request)
+    s = {static_cast<std::uint64_t>(a.m), a.k};
+    if (r.prime) s.m = next_prime(s.m);
+  } else {
+    s = size_for(n, r.p, r.prime);
+  }
   const double m = static_cast<double>(s.m);
   return {.n = r.n,
           .p = r.p,
           .prime = r.prime,
+          .adversarial = r.adversarial,
           .m = s.m,
           .k = s.k,
           .bits_per_item = m / n,
+          .bits_per_item_usual = bits_per_item(r.p),
           .fill_expected = fill_expected(m, n, s.k),
           .fpr_approx = fpr_approx(m, n, s.k),
-          .fpr_exact = fpr_exact(s.m, r.n, s.k)};
+          .fpr_exact = fpr_exact(s.m, r.n, s.k),
+          .fpr_adversarial = fpr_adversarial(m, n, s.k)};
 }
 
 analyze_report analyze(const analyze_request& r) {

@@ -26,12 +26,15 @@ std::string to_json(const size_report& r, int indent) {
   return dump({{"n", r.n},
                {"p", r.p},
                {"prime", r.prime},
+               {"adversarial", r.adversarial},
                {"m", r.m},
                {"k", r.k},
                {"bits_per_item", r.bits_per_item},
+               {"bits_per_item_usual", r.bits_per_item_usual},
                {"fill_expected", r.fill_expected},
                {"fpr_approx", r.fpr_approx},
-               {"fpr_exact", r.fpr_exact}},
+               {"fpr_exact", r.fpr_exact},
+               {"fpr_adversarial", r.fpr_adversarial}},
               indent);
 }
 

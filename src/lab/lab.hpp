@@ -31,18 +31,22 @@ struct size_request {
   std::uint64_t n = 0;
   double p = 0.01;
   bool prime = false;
+  bool adversarial = false;  // size for the worst case of chosen items (math.hpp size_adversarial)
 };
 
 struct size_report {
   std::uint64_t n;
   double p;
   bool prime;
+  bool adversarial;
   std::uint64_t m;
   unsigned k;
   double bits_per_item;  // m / n as built (the formula's -ln p/(ln 2)^2 before rounding)
+  double bits_per_item_usual;  // -ln p / (ln 2)^2: random items, unrounded
   double fill_expected;
   double fpr_approx;
   double fpr_exact;
+  double fpr_adversarial;  // (kn/m)^k: every item setting k fresh bits
 };
 
 size_report size(const size_request& r);

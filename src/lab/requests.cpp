@@ -30,11 +30,13 @@ using request::fields;
 using request::shorten;
 
 std::string op_size(const json& j) {
-  const fields f(j, "size", {"n", "p", "prime"});
+  const fields f(j, "size", {"n", "p", "prime", "adversarial"});
   size_request r;
   r.n = f.count("n", 1, max_n_formula);
   r.p = f.rate("p");
   r.prime = f.flag("prime", false);
+  r.adversarial = f.flag("adversarial", false);
+  check_budget(r, "");
   return to_json(size(r), -1);
 }
 

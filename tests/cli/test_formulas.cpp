@@ -55,6 +55,24 @@ TEST(Size, ReadableReport) {
   EXPECT_NE(r.out.find("0.9722% by the approximation, 1.016% exact"), std::string::npos) << r.out;
 }
 
+TEST(Size, AgainstChosenItems) {
+  const json j = run_json({"size", "--n", "1000", "--p", "0.01", "--adversarial", "--json"});
+  EXPECT_EQ(j["adversarial"], true);
+  EXPECT_EQ(j["m"], 12560);
+  EXPECT_EQ(j["k"], 5);
+  EXPECT_LE(j["fpr_adversarial"].get<double>(), 0.01);
+  EXPECT_NEAR(j["bits_per_item_usual"].get<double>(), 9.585, 0.001);
+  const auto r = run({"size", "--n", "1000", "--p", "0.01", "--adversarial"});
+  ASSERT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("bits per item: 12.56"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("would need 9.59 bits per item, so this costs 2.97 more"), std::string::npos) << r.out;
+  // Usual sizing states the worst case it leaves open.
+  const json u = run_json({"size", "--n", "1000", "--p", "0.01", "--json"});
+  EXPECT_EQ(u["adversarial"], false);
+  EXPECT_GT(u["fpr_adversarial"].get<double>(), 0.05);
+  cli_test::expect_refused({"size", "--n", "1e15", "--p", "1e-300", "--adversarial"}, {"--n", "2^53 bits"});
+}
+
 TEST(Analyze, SeedTableFormulaColumn) {
   // Seed 000's table, m = 2000, k = 7: the "Formula" column.
   const double formula[] = {0.00, 0.00, 0.00, 0.00, 0.01, 0.02, 0.06, 0.13, 0.27, 0.49, 0.82};

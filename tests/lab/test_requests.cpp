@@ -50,6 +50,8 @@ TEST(Requests, Size) {
             lab::to_json(lab::size({.n = 20, .p = 0.01, .prime = true}), -1));
   EXPECT_EQ(run_request("size", R"({"n": "1,000", "p": "1%"})"),
             lab::to_json(lab::size({.n = 1000, .p = 0.01, .prime = false}), -1));
+  EXPECT_EQ(run_request("size", R"({"n": 1000, "p": 0.01, "adversarial": true})"),
+            lab::to_json(lab::size({.n = 1000, .p = 0.01, .prime = false, .adversarial = true}), -1));
 }
 
 TEST(Requests, Analyze) {

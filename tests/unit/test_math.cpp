@@ -185,4 +185,25 @@ TEST(Math, BigPrimesAndCompositesIncludingPseudoprimes) {
   EXPECT_EQ(bloomlab::next_prime(18446744073709551533ull), 18446744073709551533ull);
 }
 
+TEST(Math, AdversarialSizingBoundsTheWorstCaseAtTheTarget) {
+  // n = 1,000, p = 1%: k = 5 (ln 100 = 4.6), m = ceil(5 * 1000 * 100^(1/5))
+  // = 12,560; k = 4 would need 12,650.
+  const auto a = bloomlab::size_adversarial(1000, 0.01);
+  EXPECT_EQ(a.k, 5u);
+  EXPECT_EQ(a.m, 12560.0);
+  EXPECT_LE(bloomlab::fpr_adversarial(a.m, 1000, a.k), 0.01);
+  EXPECT_GT(bloomlab::fpr_adversarial(a.m - 1, 1000, a.k), 0.01);
+  // Every item setting k fresh bits fills kn of m bits: (kn/m)^k, and a
+  // filter with kn >= m bits set everywhere reads maybe for everything.
+  EXPECT_DOUBLE_EQ(bloomlab::fpr_adversarial(1000, 100, 5), std::pow(0.5, 5));
+  EXPECT_EQ(bloomlab::fpr_adversarial(100, 100, 1), 1.0);
+  // Bits per item approach e ln(1/p), e (ln 2)^2 = 1.306 times the usual.
+  for (double p : {1e-3, 1e-6, 1e-9}) {
+    const auto s = bloomlab::size_adversarial(1e6, p);
+    const double ideal = std::exp(1.0) * std::log(1 / p);
+    EXPECT_NEAR(s.m / 1e6, ideal, ideal * 0.01) << p;
+    EXPECT_NEAR(s.m / 1e6 / bloomlab::bits_per_item(p), std::exp(1.0) * std::log(2.0) * std::log(2.0), 0.02) << p;
+  }
+}
+
 }  // namespace
