@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bloomlab::gate {
 
@@ -59,6 +60,14 @@ class key_store {
 
   // Adds a key; true if it was not there before. Committed when it returns.
   virtual bool insert(std::string_view key) = 0;
+
+  // Adds many keys, in one transaction where the database allows it (the
+  // demo table, a test's table); returns how many were new.
+  virtual std::uint64_t insert_many(const std::vector<std::string>& keys) {
+    std::uint64_t added = 0;
+    for (const auto& k : keys) added += insert(k) ? 1 : 0;
+    return added;
+  }
 
   // Removes a key; true only if the database confirms it was there (the
   // only case in which a counting filter may decrement).
