@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -197,12 +198,39 @@ struct static_site::impl {
     const resolution r = resolve(root, req.path);
     switch (r.what) {
       case resolution::kind::file: {
+        // The browser revalidates each file (Cache-Control: no-cache) with
+        // the ETag, its size and modification time: unchanged, 304 and no body.
+        std::error_code ec;
+        const auto size = fs::file_size(r.file, ec);
+        const auto mtime = fs::last_write_time(r.file, ec);
+        if (ec) break;
+        const std::string etag = "\"" + std::to_string(size) + "-" +
+                                 std::to_string(mtime.time_since_epoch().count()) + "\"";
+        res.set_header("ETag", etag);
+        if (req.get_header_value("If-None-Match") == etag) {
+          res.status = 304;
+          return;
+        }
         std::ifstream in(r.file, std::ios::binary);
         std::ostringstream body;
         body << in.rdbuf();
-        if (!in) break;
+        if (!in && size > 0) break;
+        // Sent as it is, through a content provider of known length, which
+        // cpp-httplib never compresses: it would brotli-compress a body on
+        // every request, about 0.55 s for the page's 200 KB script, where the
+        // loopback network this server is for takes under a millisecond.
+        auto bytes = std::make_shared<const std::string>(std::move(body).str());
+        const std::string type(mime_type(r.file.filename().string()));
         res.status = 200;
-        res.set_content(std::move(body).str(), std::string(mime_type(r.file.filename().string())));
+        if (bytes->empty()) {
+          res.set_content(std::string(), type);  // a length of 0 would read as "unknown"
+          return;
+        }
+        res.set_content_provider(
+            bytes->size(), type,
+            [bytes](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+              return sink.write(bytes->data() + offset, length);
+            });
         return;
       }
       case resolution::kind::redirect:
