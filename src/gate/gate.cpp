@@ -14,6 +14,7 @@
 #include "bloomlab/math.hpp"
 #include "filter_file.hpp"
 #include "parse.hpp"
+#include "utf8.hpp"
 
 namespace bloomlab::gate {
 
@@ -84,34 +85,6 @@ unsigned filter_k(const kept_filter& f) {
       f);
 }
 
-// One step of UTF-8: the length of the sequence at s[i], or 0 if it is not
-// a valid one (overlong forms, surrogates and code points past U+10FFFF too).
-std::size_t utf8_step(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t j) { return static_cast<unsigned char>(s[j]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  std::size_t len;
-  unsigned lo = 0x80, hi = 0xbf;
-  if (c >= 0xc2 && c <= 0xdf) {
-    len = 2;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    len = 3;
-    if (c == 0xe0) lo = 0xa0;
-    if (c == 0xed) hi = 0x9f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    len = 4;
-    if (c == 0xf0) lo = 0x90;
-    if (c == 0xf4) hi = 0x8f;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-  for (std::size_t j = 2; j < len; ++j)
-    if (b(i + j) < 0x80 || b(i + j) > 0xbf) return 0;
-  return len;
-}
-
 }  // namespace
 
 struct gate::filter_state {
@@ -137,16 +110,16 @@ std::string key_problem(std::string_view key) {
   if (key.size() > max_key_bytes)
     return "the key is " + lab::thousands(key.size()) + " bytes long; allowed: 1 to " +
            lab::thousands(max_key_bytes) + " bytes";
-  for (std::size_t i = 0; i < key.size();) {
+  // Control characters are ASCII bytes, never inside a UTF-8 sequence.
+  const std::size_t valid = lab::utf8_valid_prefix(key);
+  for (std::size_t i = 0; i < valid; ++i) {
     const auto c = static_cast<unsigned char>(key[i]);
     if (c < 0x20 || c == 0x7f)
       return "the key holds a control character (byte " + std::to_string(c) + " at " + std::to_string(i) +
              "); allowed: UTF-8 text without control characters";
-    const std::size_t step = utf8_step(key, i);
-    if (step == 0)
-      return "the key is not UTF-8 (byte " + std::to_string(i) + "); allowed: UTF-8 text without control characters";
-    i += step;
   }
+  if (valid != key.size())
+    return "the key is not UTF-8 (byte " + std::to_string(valid) + "); allowed: UTF-8 text without control characters";
   return {};
 }
 
