@@ -8,8 +8,9 @@
 // 128-bit key the positions are a pseudorandom function of the item: an
 // attacker who does not know the key can do no better than random items
 // (Naor and Yogev, CRYPTO 2015). What it costs: 2 compression rounds per
-// 8-byte word and 4 finalization rounds, about 1.5x MurmurHash3_x64_128 on
-// short keys (bench/).
+// 8-byte word and 4 finalization rounds; on 20-byte keys, side by side in
+// one run on the development machine (under load), the 128-bit form took
+// 76 ns against MurmurHash3_x64_128's 27 ns (2.8x), the 64-bit form 58 ns.
 //
 // The state is four 64-bit words v0..v3 initialised from the key halves
 // k0, k1 (little-endian) xor the constants "somepseudorandomlygeneratedbytes";
