@@ -2,12 +2,10 @@
 // answering membership over HTTP (docs/gate.md).
 #include <signal.h>
 
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -114,16 +112,7 @@ int run_gate(const gate_args& a) {
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);
 
-  std::atomic<bool> done{false};
-  bool ok = true;
-  std::thread worker([&] {
-    ok = front.run();
-    done = true;
-  });
-  while (!done && !signals.wait(200)) {
-  }
-  front.stop();
-  worker.join();
+  const bool ok = run_until_stopped(front, signals);
   g->wait_rebuild();
   if (!ok) {
     fmt::print(stderr, "bloomlab gate: the server stopped: it could no longer accept connections\n");

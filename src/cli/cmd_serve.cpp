@@ -1,12 +1,10 @@
 // bloomlab serve: the lab page's folder over HTTP, on 127.0.0.1 by default.
 #include <signal.h>
 
-#include <atomic>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <stdexcept>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -61,16 +59,7 @@ int run_serve(const serve_args& a) {
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);
 
-  std::atomic<bool> done{false};
-  bool ok = true;
-  std::thread worker([&] {
-    ok = site.run();
-    done = true;
-  });
-  while (!done && !signals.wait(200)) {
-  }
-  site.stop();
-  worker.join();
+  const bool ok = run_until_stopped(site, signals);
   if (!ok) {
     fmt::print(stderr, "bloomlab serve: the server stopped: it could no longer accept connections\n");
     return 1;

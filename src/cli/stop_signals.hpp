@@ -5,7 +5,9 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <atomic>
 #include <ctime>
+#include <thread>
 
 namespace bloomlab::cli {
 
@@ -46,5 +48,23 @@ class blocked_stop_signals {
   sigset_t set_{}, old_{};
   struct sigaction old_int_ {}, old_term_ {};
 };
+
+// Runs `server.run()` on a thread of its own until it returns or SIGINT or
+// SIGTERM arrives, then `server.stop()`; returns what run() returned (false:
+// it could no longer accept connections). `serve` and `gate` both stop so.
+template <class Server>
+bool run_until_stopped(Server& server, const blocked_stop_signals& signals) {
+  std::atomic<bool> done{false};
+  bool ok = true;
+  std::thread worker([&] {
+    ok = server.run();
+    done = true;
+  });
+  while (!done && !signals.wait(200)) {
+  }
+  server.stop();
+  worker.join();
+  return ok;
+}
 
 }  // namespace bloomlab::cli
