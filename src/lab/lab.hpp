@@ -186,17 +186,21 @@ struct positions_entry {
 std::vector<positions_entry> positions(const positions_request& r);
 
 // ---- tune: the calculator -------------------------------------------------
-// Give n and p (solve m and k), n and m (solve k), or n, m and k; the rest is
-// filled in. Rates are also given as "1 in X" strangers.
-enum class tune_mode { n_p, n_m, n_m_k };
+// Give what you know; the rest is solved. Each mode is named by what is
+// given: n and p (solve m and k), n, p and k (solve m), n and m (solve k),
+// n, m and k (solve p), m and p (solve n and k), m, p and k (solve n).
+// A rate p given is a ceiling on the formula's rate, (1 - e^(-kn/m))^k: the
+// least m, or the most n, that keeps under it. Rates are also given as
+// "1 in X" strangers.
+enum class tune_mode { n_p, n_p_k, n_m, n_m_k, m_p, m_p_k };
 
 struct tune_request {
   tune_mode mode = tune_mode::n_p;
-  std::uint64_t n = 0;
-  double p = 0.01;       // used by n_p
-  bool prime = false;    // used by n_p
-  std::uint64_t m = 0;   // used by n_m, n_m_k
-  unsigned k = 0;        // used by n_m_k
+  std::uint64_t n = 0;   // used by n_p, n_p_k, n_m, n_m_k
+  double p = 0.01;       // used by n_p, n_p_k, m_p, m_p_k
+  bool prime = false;    // used by n_p, n_p_k
+  std::uint64_t m = 0;   // used by n_m, n_m_k, m_p, m_p_k
+  unsigned k = 0;        // used by n_p_k, n_m_k, m_p_k
 };
 
 struct tune_report {
@@ -204,7 +208,7 @@ struct tune_report {
   std::uint64_t n;
   std::uint64_t m;
   unsigned k;
-  std::optional<double> p_target;  // the p asked for, in mode n_p
+  std::optional<double> p_target;  // the p asked for, in the modes that give one
   double bits_per_item;
   std::uint64_t bytes;  // ceil(m / 8)
   double fill_expected;
@@ -219,8 +223,24 @@ struct tune_report {
   std::optional<std::uint64_t> blocked_m;
 };
 
-std::optional<tune_mode> parse_tune_mode(std::string_view s);  // "n_p", "n_m", "n_m_k"
+std::optional<tune_mode> parse_tune_mode(std::string_view s);  // "n_p", "n_p_k", ..., "m_p_k"
 std::string_view name(tune_mode m);
+inline constexpr const char* tune_modes_allowed = "allowed: n_p, n_p_k, n_m, n_m_k, m_p, m_p_k";
+
+// The solves behind the modes, each against the formula's rate
+// (1 - e^(-kn/m))^k, which rises with n and falls with m:
+// - m_for_rate: the least m with rate <= p, from m >= -kn / ln(1 - p^(1/k))
+//   (n = 1,000, p = 1%, k = 7: 9,593 bits). Empty past max_m_formula.
+// - n_for_rate: the most n with rate <= p, n <= -m ln(1 - p^(1/k)) / k
+//   (m = 9,593, k = 7, p = 1%: 1,000 items). 0 when not one item fits.
+// - k_for_capacity: the whole k that lets m bits hold the most items at p,
+//   the floor or the ceiling of log2(1/p) within 1..64 (p = 1%: 7).
+// Each closed form is then checked with the rate itself a step either way,
+// so that floating-point rounding never costs or gains a bit or an item.
+std::optional<std::uint64_t> m_for_rate(std::uint64_t n, double p, unsigned k);
+std::uint64_t n_for_rate(std::uint64_t m, double p, unsigned k);
+unsigned k_for_capacity(std::uint64_t m, double p);
+
 tune_report tune(const tune_request& r);
 
 // ---- stage: a small filter drawn bit by bit --------------------------------

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bloomlab/exact.hpp"
+#include "bloomlab/math.hpp"
 #include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
@@ -151,22 +153,64 @@ std::string op_stage(const json& j) {
   return to_json(stage(r), -1);
 }
 
-// The page's calculator sends every input it has; each mode reads only its own.
+// A rate as a refusal states a bound: three significant digits, rounded
+// away from the allowed side (`up` for a least value), so that the number
+// shown is itself allowed.
+std::string rate_bound(double p, bool up) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", p);
+  const double shown = std::strtod(buf, nullptr);
+  if (up ? shown < p : shown > p) std::snprintf(buf, sizeof buf, "%.3g", up ? p * (1 + 5e-3) : p * (1 - 5e-3));
+  return buf;
+}
+
+// The page's calculator sends every input it has; each mode reads only its
+// own. A target p that no filter within the limits meets is refused with
+// the range of p that these n, m or k allow.
 std::string op_tune(const json& j) {
   const fields f(j, "tune", {"mode", "n", "p", "prime", "m", "k"});
   tune_request r;
-  if (auto mode = f.text("mode", "allowed: n_p, n_m, n_m_k")) {
+  if (auto mode = f.text("mode", tune_modes_allowed)) {
     const auto parsed = parse_tune_mode(*mode);
-    if (!parsed) refuse("mode", *mode, "is not a mode; allowed: n_p, n_m, n_m_k");
+    if (!parsed) refuse("mode", *mode, std::string("is not a mode; ") + tune_modes_allowed);
     r.mode = *parsed;
   }
-  r.n = f.count("n", 1, max_n_formula);
-  if (r.mode == tune_mode::n_p) {
-    r.p = f.rate("p");
-    r.prime = f.flag("prime", false);
-  } else {
-    r.m = f.count("m", 1, max_m_formula);
-    if (r.mode == tune_mode::n_m_k) r.k = f.k();
+  const tune_mode mode = r.mode;
+  const bool gives_n = mode != tune_mode::m_p && mode != tune_mode::m_p_k;
+  const bool gives_p = mode != tune_mode::n_m && mode != tune_mode::n_m_k;
+  const bool gives_m = mode != tune_mode::n_p && mode != tune_mode::n_p_k;
+  const bool gives_k = mode == tune_mode::n_p_k || mode == tune_mode::n_m_k || mode == tune_mode::m_p_k;
+  if (gives_n) r.n = f.count("n", 1, max_n_formula);
+  if (gives_m) r.m = f.count("m", 1, max_m_formula);
+  if (gives_k) r.k = f.k();
+  if (gives_p) r.p = f.rate("p");
+  if (!gives_m) r.prime = f.flag("prime", false);
+  char p_text[32];
+  std::snprintf(p_text, sizeof p_text, "%g", r.p);
+  if (mode == tune_mode::n_p_k && !m_for_rate(r.n, r.p, r.k)) {
+    const double least = fpr_approx(static_cast<double>(max_m_formula), static_cast<double>(r.n), r.k);
+    throw input_error("p", p_text,
+                      "p: at n = " + thousands(r.n) + " and k = " + std::to_string(r.k) +
+                          " this rate needs more than 2^53 bits; allowed: from " + rate_bound(least, true) +
+                          " up to 1 (exclusive) for this n and k");
+  }
+  if (mode == tune_mode::m_p || mode == tune_mode::m_p_k) {
+    const unsigned k = mode == tune_mode::m_p ? k_for_capacity(r.m, r.p) : r.k;
+    const std::uint64_t n = n_for_rate(r.m, r.p, k);
+    const std::string where = "m = " + thousands(r.m) + (mode == tune_mode::m_p ? " and the best k for it, " : " and k = ") +
+                              std::to_string(k);
+    if (n == 0) {
+      const double least = fpr_approx(static_cast<double>(r.m), 1, k);
+      throw input_error("p", p_text,
+                        "p: with " + where + " even one item gives a rate of " + rate_bound(least, true) +
+                            "; allowed: from " + rate_bound(least, true) + " up to 1 (exclusive), or more bits");
+    }
+    if (n > max_n_formula) {
+      const double most = fpr_approx(static_cast<double>(r.m), static_cast<double>(max_n_formula), k);
+      throw input_error("p", p_text,
+                        "p: with " + where + " this rate holds more than 2^50 items; allowed: above 0 up to " +
+                            rate_bound(most, false) + " for these m and k");
+    }
   }
   return to_json(tune(r), -1);
 }

@@ -21,8 +21,9 @@
 //   analyze    m, n, k, scheme?
 //   measure    items (a list of strings, or one string of lines), m=2000, k=7,
 //              hash=murmur3, scheme=enhanced, probes=10000, step=20
-//   tune       mode=n_p (n_p, n_m or n_m_k), n, and by mode: p, prime=false |
-//              m | m, k (fields another mode reads are checked only there)
+//   tune       mode=n_p (n_p, n_p_k, n_m, n_m_k, m_p or m_p_k: the fields
+//              given), prime=false where m is solved (fields another mode
+//              reads are checked only there)
 //   trials     m, n, k, filters=40, probes=2000, seed=1, hash, scheme
 //   hash       fn=murmur3_x86_32, seed?, texts
 //   positions  m, k, hash, scheme, texts
