@@ -7,8 +7,11 @@
 // rate for one cache line per item.
 //
 // Any m >= 1 works (a prime m makes every double-hashing step safe, see
-// index.hpp); k is 1..max_k. The positions policy (base hash and scheme) is
-// chosen at construction and is part of the filter's identity.
+// index.hpp); k is 1..max_k. The positions policy (base hash and scheme, and
+// for the keyed hash its secret key: indexer::siphash(key)) is chosen at
+// construction and is part of the filter's identity. A keyed filter takes
+// the general path below; the fused path is for the default policy only, so
+// keying costs the unkeyed filter nothing.
 //
 // Speed: with the default policy (MurmurHash3, enhanced double hashing) and
 // max_k < m < 2^32 (from 65 bits to 512 MiB), add() and contains() take a

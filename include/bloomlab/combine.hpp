@@ -68,6 +68,18 @@ inline mismatch compare_policy(std::uint64_t ma, unsigned ka, const indexer& ia,
   differ(d, "k", std::to_string(ka), std::to_string(kb));
   differ(d, "hash", std::string(name(ia.hash)), std::string(name(ib.hash)));
   differ(d, "scheme", std::string(name(ia.kind)), std::string(name(ib.kind)));
+  // Two keyed policies must share the key. The message names keys by their
+  // public ids (siphash.hpp's key_id), never by the key.
+  if (ia.keyed() && ib.keyed() && !(ia.key == ib.key)) {
+    const auto id = [](const sip_key& k) {
+      static constexpr char hex[] = "0123456789abcdef";
+      std::string s = "key id ";
+      const std::uint64_t v = key_id(k);
+      for (int i = 60; i >= 0; i -= 4) s += hex[(v >> i) & 15];
+      return s;
+    };
+    differ(d, "key", id(ia.key), id(ib.key));
+  }
   return d;
 }
 

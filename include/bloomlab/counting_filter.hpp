@@ -5,7 +5,8 @@
 // contains() asks whether all k are above zero. Positions come from the same
 // indexer as bloom_filter, computed the same way: a counting filter and a
 // classic filter with the same m, k and indexer use the same positions, and
-// classic() is exactly the classic filter of the items present.
+// classic() is exactly the classic filter of the items present. A keyed
+// indexer (indexer::siphash(key)) keys the counting filter the same way.
 //
 // What it trades: w bits a counter (1..8, default 4) instead of one bit, so
 // w times the memory of a classic filter at the same rate, for removal.

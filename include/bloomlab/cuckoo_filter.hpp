@@ -38,6 +38,13 @@
 //
 // Storage: one 32-bit word a slot whatever f is; bits_per_item() reports f /
 // load, what a packed table would spend.
+//
+// Keyed: given a secret key, fp and i1 come from SipHash-2-4-128 under it in
+// place of MurmurHash3_x64_128, so nobody without the key can compute an
+// item's fingerprint or bucket (to forge a match, or to delete another
+// item's fingerprint on purpose). The move to the other bucket,
+// i XOR h(fp), stays public: it must be computable from fp alone, and fp
+// is itself secret. Unkeyed filters pay one predictable branch per item.
 #pragma once
 
 #include <algorithm>
@@ -45,6 +52,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -52,6 +60,7 @@
 
 #include "bloomlab/hash.hpp"
 #include "bloomlab/random.hpp"
+#include "bloomlab/siphash.hpp"
 
 namespace bloomlab {
 
@@ -80,14 +89,17 @@ class cuckoo_filter {
  public:
   // buckets: a power of two from 1 to cuckoo_buckets_max; fingerprint_bits f:
   // cuckoo_fingerprint_min to cuckoo_fingerprint_max. Anything else throws
-  // std::invalid_argument before anything is allocated.
+  // std::invalid_argument before anything is allocated. key: a secret for
+  // SipHash-2-4 (keyed filter), or nullopt for the public MurmurHash3.
   cuckoo_filter(std::uint64_t buckets, unsigned fingerprint_bits = cuckoo_fingerprint_default,
-                unsigned max_kicks = cuckoo_kicks_default, std::uint64_t seed = 1)
+                unsigned max_kicks = cuckoo_kicks_default, std::uint64_t seed = 1,
+                std::optional<sip_key> key = std::nullopt)
       : buckets_(check(buckets, fingerprint_bits)),
         f_(fingerprint_bits),
         max_kicks_(max_kicks),
         slots_(buckets * cuckoo_slots, 0),
-        rng_(seed) {}
+        rng_(seed),
+        key_(key) {}
 
   // The smallest power-of-two bucket count that holds n items at 95% load.
   static std::uint64_t buckets_for(std::uint64_t n) {
@@ -98,6 +110,8 @@ class cuckoo_filter {
 
   std::uint64_t buckets() const { return buckets_; }
   unsigned fingerprint_bits() const { return f_; }
+  const std::optional<sip_key>& secret_key() const { return key_; }
+  bool keyed() const { return key_.has_value(); }
   unsigned max_kicks() const { return max_kicks_; }
   std::uint64_t capacity() const { return slots_.size(); }
   std::uint64_t items() const { return items_; }
@@ -200,10 +214,11 @@ class cuckoo_filter {
     std::uint64_t i1;
   };
 
-  // One 128-bit MurmurHash3 of x: the low half picks i1, the high half gives
-  // fp, so the fingerprint is independent of the bucket.
+  // One 128-bit MurmurHash3 (or, keyed, SipHash-2-4-128) of x: the low half
+  // picks i1, the high half gives fp, so the fingerprint is independent of
+  // the bucket.
   parts split(std::string_view x) const {
-    const hash128 h = murmur3_x64_128(x, 0);
+    const hash128 h = key_ ? siphash24_128(x, *key_) : murmur3_x64_128(x, 0);
     auto fp = static_cast<std::uint32_t>(f_ == 32 ? h.h2 : h.h2 & ((std::uint64_t{1} << f_) - 1));
     if (fp == 0) fp = 1;
     return {fp, h.h1 & (buckets_ - 1)};
@@ -228,6 +243,7 @@ class cuckoo_filter {
   unsigned max_kicks_;
   std::vector<std::uint32_t> slots_;
   rng rng_;
+  std::optional<sip_key> key_;
   std::uint64_t items_ = 0;
   std::vector<cuckoo_move> last_moves_;
 };

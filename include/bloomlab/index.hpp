@@ -4,7 +4,8 @@
 // double hashing:   g_i = (h1 + i*s) mod m, s = 1 + (h2 mod (m-1))
 // enhanced double:  g_i = (h1 + i*h2 + (i^3 - i)/6) mod m
 //
-// where h1 = h(x, seed 0) and h2 = h(x, seed 1). Kirsch and Mitzenmacher
+// where h1 = h(x, seed 0) and h2 = h(x, seed 1) (under SipHash, the two
+// 64-bit halves of one SipHash-2-4-128 call). Kirsch and Mitzenmacher
 // (2006) showed two hashes give the same asymptotic false-positive rate as k
 // independent ones; docs/math.md shows what the shortcut costs at small m.
 // Everything is computed exactly modulo m: there is no 64-bit wraparound
@@ -21,6 +22,7 @@
 #include <string_view>
 
 #include "bloomlab/hash.hpp"
+#include "bloomlab/siphash.hpp"
 
 namespace bloomlab {
 
@@ -30,12 +32,20 @@ inline constexpr unsigned max_k = 64;
 enum class hash_fn {
   murmur3,  // MurmurHash3_x86_32(x, seed), 32 bits
   fnv1a,    // FNV-1a 64 over the 4 seed bytes (little-endian), then x; 64 bits
+  siphash,  // SipHash-2-4 under a secret 128-bit key (indexer::key); 64 bits.
+            // Keyed: nobody without the key can tell where an item's bits
+            // fall (siphash.hpp). Never parsed from a name: it needs a key.
 };
 
 enum class scheme { enhanced_double, double_hashing, independent };
 
 inline constexpr std::string_view name(hash_fn f) {
-  return f == hash_fn::murmur3 ? "murmur3" : "fnv1a";
+  switch (f) {
+    case hash_fn::murmur3: return "murmur3";
+    case hash_fn::fnv1a: return "fnv1a";
+    case hash_fn::siphash: return "siphash";
+  }
+  return "?";
 }
 
 inline constexpr std::string_view name(scheme s) {
@@ -62,8 +72,11 @@ inline std::optional<scheme> parse_scheme(std::string_view s) {
 
 // h(x, seed). FNV-1a has no seed parameter, so the seed goes in first as four
 // little-endian bytes and every byte of x is mixed after the seeds differ.
-inline std::uint64_t base_hash(hash_fn f, std::string_view x, std::uint32_t seed) {
+// SipHash takes the seed the same way, as 8 bytes (siphash24_seeded), and
+// `key` is its key; the unkeyed hashes ignore `key`.
+inline std::uint64_t base_hash(hash_fn f, std::string_view x, std::uint32_t seed, const sip_key& key = {}) {
   if (f == hash_fn::murmur3) return murmur3_x86_32(x, seed);
+  if (f == hash_fn::siphash) return siphash24_seeded(x, key, seed);
   const char le[4] = {static_cast<char>(seed), static_cast<char>(seed >> 8),
                       static_cast<char>(seed >> 16), static_cast<char>(seed >> 24)};
   return fnv1a_64(x, fnv1a_64(std::string_view(le, 4)));
@@ -117,14 +130,32 @@ inline void positions_from(scheme s, std::uint64_t h1, std::uint64_t h2, std::ui
 }
 
 // An index scheme bound to a base hash: the positions policy of a filter.
+// With hash_fn::siphash the policy is keyed: `key` is the secret, and two
+// indexers that differ only in their key place items differently (a filter
+// built under one key cannot be read under another). The unkeyed hashes
+// never read `key`. keyed() says which kind of policy this is.
 struct indexer {
   hash_fn hash = hash_fn::murmur3;
   scheme kind = scheme::enhanced_double;
+  sip_key key = {};  // read only when hash == hash_fn::siphash
+
+  bool keyed() const { return hash == hash_fn::siphash; }
+
+  // The keyed policy: SipHash-2-4 under `secret`, with scheme s.
+  static indexer siphash(const sip_key& secret, scheme s = scheme::enhanced_double) {
+    return {hash_fn::siphash, s, secret};
+  }
 
   // The k positions of x in m bits, in order i = 0..k-1.
   void positions(std::string_view x, std::uint64_t m, unsigned k, std::uint64_t* out) const {
     if (kind == scheme::independent) {
-      for (unsigned i = 0; i < k; ++i) out[i] = base_hash(hash, x, i) % m;
+      for (unsigned i = 0; i < k; ++i) out[i] = base_hash(hash, x, i, key) % m;
+      return;
+    }
+    if (hash == hash_fn::siphash) {
+      // One 128-bit call: its halves are independent pseudorandom values.
+      const hash128 h = siphash24_128(x, key);
+      positions_from(kind, h.h1, h.h2, m, k, out);
       return;
     }
     if (hash == hash_fn::murmur3) {

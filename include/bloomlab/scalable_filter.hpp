@@ -46,7 +46,7 @@ struct scalable_params {
   double growth = 2;    // s: capacity of stage i is n0 * s^i
   double tighten = 0.85;  // r: rate of stage i is p0 * r^i
   bool prime = true;    // round each stage's m up to a prime (see index.hpp)
-  indexer idx = {};
+  indexer idx = {};     // every stage's policy; indexer::siphash(key) keys them all
 };
 
 struct scalable_stage {

@@ -86,13 +86,15 @@ struct sip_state {
     return v0 ^ v1 ^ v2 ^ v3;
   }
 
-  // Absorbs the whole message, its tail and length included.
-  void absorb_all(std::string_view data) {
+  // Absorbs the whole message, its tail and length included. `before` is
+  // the length of what was absorbed already (whole words only: 0 or 8),
+  // so that the length byte counts the whole message.
+  void absorb_all(std::string_view data, std::size_t before = 0) {
     const auto* p = reinterpret_cast<const unsigned char*>(data.data());
     const std::size_t len = data.size();
     std::size_t i = 0;
     for (; i + 8 <= len; i += 8) absorb(load_le64(p + i));
-    std::uint64_t last = static_cast<std::uint64_t>(len & 0xff) << 56;
+    std::uint64_t last = static_cast<std::uint64_t>((before + len) & 0xff) << 56;
     for (std::size_t j = 0; i + j < len; ++j) last |= std::uint64_t{p[i + j]} << (8 * j);
     absorb(last);
   }
@@ -104,6 +106,17 @@ struct sip_state {
 inline std::uint64_t siphash24(std::string_view data, const sip_key& key) {
   detail::sip_state s(key, false);
   s.absorb_all(data);
+  return s.squeeze(0xff);
+}
+
+// SipHash-2-4 of the message seed || data, where seed is written as 8
+// little-endian bytes: k keyed hashes of one item under one key, for the
+// independent index scheme (index.hpp). It is plain SipHash-2-4 of that
+// longer message (tested so), not a second key.
+inline std::uint64_t siphash24_seeded(std::string_view data, const sip_key& key, std::uint64_t seed) {
+  detail::sip_state s(key, false);
+  s.absorb(seed);
+  s.absorb_all(data, 8);
   return s.squeeze(0xff);
 }
 
@@ -120,5 +133,14 @@ inline hash128 siphash24_128(std::string_view data, const sip_key& key) {
   s.round();
   return {h1, s.v0 ^ s.v1 ^ s.v2 ^ s.v3};
 }
+
+// A key's public name: SipHash-2-4 of the fixed label "bloomlab key id"
+// under the key, 64 bits. A filter file records it (never the key) so that a
+// loader can tell a wrong key from the right one. It reveals nothing usable
+// about a key of 16 random bytes (SipHash is a PRF: its outputs tell an
+// attacker no more than random numbers would), but it does let anyone who
+// has the file test guesses offline, so a key must be random, not a
+// password. Two keys share an id with chance 2^-64.
+inline std::uint64_t key_id(const sip_key& key) { return siphash24("bloomlab key id", key); }
 
 }  // namespace bloomlab

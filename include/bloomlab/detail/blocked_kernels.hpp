@@ -62,25 +62,53 @@ inline constexpr std::uint32_t block_salts[8] = {0x187c86f3u, 0xa389dd87u, 0xe98
                                                  0xc9a5264fu, 0x835c651bu, 0x12a0cb19u,
                                                  0x6e0c22d9u, 0xcc31294bu};
 
-// The key hash: 64 bits from any byte string. The state starts at
-// seed ^ K2 ^ len * K0; each 8-byte little-endian word w (the last one
-// zero-padded) is mixed in by h = (h ^ w) * K1, h ^= h >> 32, and the result
-// is MurmurHash3's fmix64(h). Each step is a bijection of h for a given w, so
-// keys of up to 8 bytes never collide, and fmix64 spreads every input bit
-// over all 64 output bits. Not cryptographic: a chosen-key attacker can make
-// collisions. For 16-byte keys it is 2 multiply rounds plus fmix64, about a
-// third of MurmurHash3_x64_128's work; the measured rates in
-// tests/unit/test_blocked_math.cpp (counter keys, the hardest easy input)
-// match the formula, which is the property the filter needs from it.
-// K0, K1 and K2 are 0x9e3779b97f4a7c15 (2^64 / golden ratio),
-// 0xd6e8feb86659fd93 and 0x62616c6d6f6f6c62 ("bloomlab"); the check values
-// are in tests/unit/test_blocked_filter.cpp.
+// The key hash: 64 bits from any byte string (the second version: see
+// below for what changed). The state starts at h = S = fmix64(seed ^ K2)
+// (a constant, folded at compile time, for the filter's seed 0); each 8-byte
+// little-endian word w is mixed in by the step h = (h ^ w) * K1,
+// h ^= h >> 32, and the result is MurmurHash3's fmix64(h). The length L
+// enters in one of two places:
+//   - L not a multiple of 8, or L = 0: the last step's word is the 0-7
+//     remaining bytes with L mod 256 in its top byte (as SipHash does);
+//   - L a positive multiple of 8: there is no such word, and L is xor-ed
+//     into h after the last step, before fmix64.
+// Every step is a bijection of h for a given w, and so is fmix64.
+//
+// What that guarantees, for one seed:
+//   - keys of 0 to 7 bytes never collide, whatever their lengths: each is
+//     one step from the same state with the word bytes | L << 56, and no two
+//     such keys give the same word;
+//   - keys of the same length L <= 8 never collide (one step, distinct words,
+//     plus the same xor of L);
+//   - it cannot hold for all keys of up to 8 bytes together: the 2^64
+//     8-byte keys already take every one of the 2^64 values, so each shorter
+//     key shares its hash with exactly one 8-byte key. Which one depends on
+//     the seed: a 7-byte key u and an 8-byte key v collide when
+//     step(S ^ u') = step(S ^ v) ^ 8, u' = u | 7 << 56, which for a given
+//     pair holds only for the seeds whose S solves it. fmix64 makes S of
+//     neighbouring seeds unrelated; with S = seed ^ K2 alone, the seeds
+//     that differ from a colliding one only in low bits (which leave the
+//     multiply's carries alone) would collide too (seed 1 did, in
+//     tests/unit/test_blocked_filter.cpp, before S went through fmix64).
+// The first version started at seed ^ K2 ^ L * K0 and had no length in the
+// last word, so the seed cancelled out of the comparison between lengths:
+// a 7-byte key u and the 8-byte key v = u ^ 7 K0 ^ 8 K0 collided under every
+// seed, and so did a 9-byte key and its 10-byte copy ending in a zero byte
+// with the same trick. Filters hashed by it are refused by the file loader
+// (docs/format.md). tests/unit/test_blocked_filter.cpp checks all of this.
+//
+// Not cryptographic: a chosen-key attacker can still make collisions (for
+// that, key the filter: basic_blocked_filter(m, opts, key)). For 16-byte keys it is 2
+// multiply rounds plus fmix64, about a third of MurmurHash3_x64_128's work;
+// the measured rates in tests/unit/test_blocked_math.cpp (counter keys, the
+// hardest easy input) match the formula, which is the property the filter
+// needs from it. K1 and K2 are 0xd6e8feb86659fd93 and 0x62616c6d6f6f6c62
+// ("bloomlab"); the check values are in tests/unit/test_blocked_filter.cpp.
 inline std::uint64_t hash64(std::string_view data, std::uint64_t seed = 0) {
-  constexpr std::uint64_t k0 = 0x9e3779b97f4a7c15ull, k1 = 0xd6e8feb86659fd93ull,
-                          k2 = 0x62616c6d6f6f6c62ull;
+  constexpr std::uint64_t k1 = 0xd6e8feb86659fd93ull, k2 = 0x62616c6d6f6f6c62ull;
   const auto* p = reinterpret_cast<const unsigned char*>(data.data());
   const std::size_t len = data.size();
-  std::uint64_t h = seed ^ k2 ^ (len * k0);
+  std::uint64_t h = fmix64(seed ^ k2);
   const auto step = [&h](std::uint64_t w) {
     h ^= w;
     h *= k1;
@@ -89,16 +117,22 @@ inline std::uint64_t hash64(std::string_view data, std::uint64_t seed = 0) {
   std::size_t i = 0;
   for (; i + 8 <= len; i += 8) step(load_le64(p + i));
   const std::size_t rest = len - i;
+  const std::uint64_t tag = static_cast<std::uint64_t>(len & 0xff) << 56;
   if (rest != 0) {
-    std::uint64_t w = 0;
+    std::uint64_t w;
     if (len >= 8) {
       // The last 8 bytes, shifted so that only the rest remain: the same
       // value as the zero-padded tail, with one load instead of a loop.
       w = load_le64(p + len - 8) >> (8 * (8 - rest));
     } else {
-      for (std::size_t j = 0; j < rest; ++j) w |= std::uint64_t{p[i + j]} << (8 * j);
+      w = 0;
+      for (std::size_t j = 0; j < rest; ++j) w |= std::uint64_t{p[j]} << (8 * j);
     }
-    step(w);
+    step(w | tag);
+  } else if (len == 0) {
+    step(0);
+  } else {
+    h ^= len;
   }
   return fmix64(h);
 }
