@@ -67,17 +67,24 @@ bench: build
 	@$(BUILD)/bench/bench_blocked --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_int --benchmark_counters_tabular=true
 
-# The gate's question in process (no HTTP): 1,000,000 banned keys in SQLite
-# and in PostgreSQL (a throwaway cluster, as the tests start), traffic 99%
-# clean; lookups a second for the table alone and behind a blocked filter.
-# The output is kept in bench/results/gate-DATE.txt.
+# The gate's question: 1,000,000 banned keys in SQLite and in PostgreSQL (a
+# throwaway cluster, as the tests start), traffic 99% clean. First in process
+# (no HTTP): lookups a second for the table alone and behind a blocked
+# filter (bench/results/gate-DATE.txt). Then over HTTP: `bloomlab gate` with
+# no filter, a classic and a blocked one, each under wrk, GET and batched
+# POST /check (bench/results/gate-http-DATE.txt).
 bench-gate: build deps-test
 	@set -e; state=$(CURDIR)/$(BUILD)/bench-gate-pg.url; \
 	tests/gate/pg_cluster.sh start $$state >/dev/null; \
 	trap "tests/gate/pg_cluster.sh stop $$state >/dev/null" EXIT; \
 	mkdir -p bench/results; out=bench/results/gate-$$(date -u +%Y-%m-%d).txt; \
-	$(BUILD)/bench/bench_gate --pg "$$(cat $$state)" --sqlite $(BUILD)/bench-gate.sqlite >$$out; \
-	cat $$out
+	$(BUILD)/bench/bench_gate --pg "$$(cat $$state)" --sqlite $(BUILD)/bench-gate.sqlite \
+	  --traffic $(BUILD)/bench-gate-traffic.txt >$$out; \
+	cat $$out; \
+	out=bench/results/gate-http-$$(date -u +%Y-%m-%d).txt; \
+	/usr/bin/python3 bench/gate_http.py --bloomlab $(BLOOMLAB) --traffic $(BUILD)/bench-gate-traffic.txt \
+	  --sqlite $(BUILD)/bench-gate.sqlite --pg "$$(cat $$state)" >$$out; \
+	sed -n '1,/^load average/p' $$out
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).

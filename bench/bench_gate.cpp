@@ -3,7 +3,7 @@
 // front of it that asks the table only on "maybe"? SQLite and PostgreSQL,
 // the same keys and the same traffic.
 //
-//   bench_gate --pg URL [--sqlite FILE] [--keys N] [--lookups N] [--banned-share S] [--seed S]
+//   bench_gate --pg URL [--sqlite FILE] [--keys N] [--lookups N] [--banned-share S] [--seed S] [--traffic FILE]
 //
 // Keys are IPv4 addresses: key i is the address (i * 2654435761 + seed)
 // mod 2^32 (an odd multiplier: distinct i give distinct addresses). The
@@ -16,6 +16,10 @@
 // alone and for filter + table, database queries per 1,000 lookups, and the
 // false positives the table had to turn down among the clean lookups, beside
 // the filter's expected rate with a 99.9% binomial interval.
+//
+// Both tables are left in place (SQLite: table banned, PostgreSQL: table
+// bench_banned, column ip), and --traffic writes the lookups, one key a line,
+// so that gate_http.py can put the same traffic through `bloomlab gate`.
 #include <libpq-fe.h>
 
 #include <chrono>
@@ -24,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -39,7 +44,7 @@ using clk = std::chrono::steady_clock;
 using bloomlab::gate::key_store;
 
 struct options {
-  std::string pg, sqlite = "build/bench-gate.sqlite";
+  std::string pg, sqlite = "build/bench-gate.sqlite", traffic;
   std::uint64_t keys = 1'000'000, lookups = 200'000, seed = 20261130;
   double banned_share = 0.01, p = 0.01;
 };
@@ -52,7 +57,7 @@ std::string address(std::uint64_t i, std::uint64_t seed) {
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr, "bench_gate: %s\nusage: bench_gate --pg URL [--sqlite FILE] [--keys N] [--lookups N] "
-               "[--banned-share S] [--seed S]\n", why.c_str());
+               "[--banned-share S] [--seed S] [--traffic FILE]\n", why.c_str());
   std::exit(2);
 }
 
@@ -72,6 +77,7 @@ options parse(int argc, char** argv) {
     };
     if (a == "--pg") o.pg = v;
     else if (a == "--sqlite") o.sqlite = v;
+    else if (a == "--traffic") o.traffic = v;
     else if (a == "--keys") o.keys = count(1000, 100'000'000);
     else if (a == "--lookups") o.lookups = count(1000, 100'000'000);
     else if (a == "--seed") o.seed = count(0, UINT32_MAX);
@@ -181,6 +187,11 @@ int main(int argc, char** argv) {
       const bool b = is_banned(rng);
       banned.push_back(b);
       traffic.push_back(address(b ? member(rng) : o.keys + clean++, o.seed));
+    }
+    if (!o.traffic.empty()) {
+      std::ofstream out(o.traffic);
+      for (const auto& k : traffic) out << k << '\n';
+      if (!out.flush()) throw std::runtime_error("cannot write the traffic to " + o.traffic);
     }
     std::printf("bench_gate: %llu banned keys, %llu lookups (%.1f%% banned, seed %llu), blocked filter at p = %g, "
                 "one thread\n", static_cast<unsigned long long>(o.keys), static_cast<unsigned long long>(o.lookups),

@@ -23,9 +23,10 @@ namespace bloomlab::cli {
 namespace {
 
 gate::filter_kind parse_kind(const std::string& text) {
-  for (const auto k : {gate::filter_kind::classic, gate::filter_kind::counting, gate::filter_kind::blocked})
+  for (const auto k : {gate::filter_kind::classic, gate::filter_kind::counting, gate::filter_kind::blocked,
+                       gate::filter_kind::none})
     if (text == gate::kind_name(k)) return k;
-  lab::refuse("--kind", text, "is not a kind the gate keeps; allowed: classic, counting, blocked");
+  lab::refuse("--kind", text, "is not a kind the gate keeps; allowed: classic, counting, blocked, none");
 }
 
 }  // namespace
@@ -104,10 +105,14 @@ int run_gate(const gate_args& a) {
     fmt::print(stderr, "bloomlab gate: {} lacked {} of the table's keys; they were added\n", a.filter,
                lab::thousands(l.missing));
   const bool v6 = a.host.find(':') != std::string::npos;
-  fmt::print("bloomlab gate: {} keys from {} in a {} filter of {} bits (k = {}, room for {} keys at p = {:g}; "
-             "expected now {:.3g}), loaded in {:.2f} s\n",
-             lab::thousands(s.keys), g->store().describe(), s.kind, lab::thousands(s.m), s.k,
-             lab::thousands(s.planned_n), s.p_target, s.p_expected, l.seconds);
+  if (s.kind == gate::kind_name(gate::filter_kind::none))
+    fmt::print("bloomlab gate: {} keys in {}, no filter: every check asks the database\n", lab::thousands(s.keys),
+               g->store().describe());
+  else
+    fmt::print("bloomlab gate: {} keys from {} in a {} filter of {} bits (k = {}, room for {} keys at p = {:g}; "
+               "expected now {:.3g}), loaded in {:.2f} s\n",
+               lab::thousands(s.keys), g->store().describe(), s.kind, lab::thousands(s.m), s.k,
+               lab::thousands(s.planned_n), s.p_target, s.p_expected, l.seconds);
   fmt::print("bloomlab gate: serving at http://{}{}{}:{}/ (GET /check?key=K, POST /keys, GET /stats; Ctrl-C to stop)\n",
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);

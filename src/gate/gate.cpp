@@ -21,7 +21,16 @@ namespace bloomlab::gate {
 namespace {
 
 using clock = std::chrono::steady_clock;
-using kept_filter = std::variant<bloom_filter, counting_filter, blocked_filter>;
+// Kind none: every check is a "maybe", so the database answers them all.
+struct no_filter {
+  std::uint64_t m() const { return 0; }
+  unsigned k() const { return 0; }
+  bool contains(std::string_view) const { return true; }
+  void add(std::string_view) {}
+  double fill() const { return 0; }
+};
+
+using kept_filter = std::variant<bloom_filter, counting_filter, blocked_filter, no_filter>;
 
 constexpr unsigned block_lanes = split_block_512::lanes, block_lane_bits = split_block_512::lane_bits;
 
@@ -33,7 +42,9 @@ double expected_rate(const kept_filter& f, double n) {
       [n](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         const auto m = static_cast<double>(x.m());
-        if constexpr (std::is_same_v<T, blocked_filter>)
+        if constexpr (std::is_same_v<T, no_filter>)
+          return 1.0;
+        else if constexpr (std::is_same_v<T, blocked_filter>)
           return fpr_split_block(m, n, block_lanes, block_lane_bits);
         else
           return n <= 0 ? 0.0 : fpr_approx(m, n, x.k());
@@ -101,6 +112,7 @@ std::string_view kind_name(filter_kind k) {
     case filter_kind::classic: return "classic";
     case filter_kind::counting: return "counting";
     case filter_kind::blocked: return "blocked";
+    case filter_kind::none: return "none";
   }
   return "blocked";
 }
@@ -228,6 +240,10 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
       st = std::make_unique<filter_state>(blocked_filter(m));
       break;
     }
+    case filter_kind::none:  // nothing to fill: the table is the only answer
+      st = std::make_unique<filter_state>(no_filter{});
+      st->keys = n_hint;
+      return st;
   }
   st->planned_n = planned;
   auto last = clock::now();
@@ -278,7 +294,7 @@ check_result gate::check(std::string_view key) {
 }
 
 void gate::maybe_rebuild_locked(bool& start) {
-  if (rebuilding_ || state_->expected() <= opts_.p) return;
+  if (rebuilding_ || opts_.kind == filter_kind::none || state_->expected() <= opts_.p) return;
   rebuilding_ = true;
   pending_.clear();
   pending_stale_ = 0;
@@ -355,6 +371,7 @@ remove_outcome gate::apply_remove(std::string_view key) {
       const removal r = c->remove(key);
       if (r.ok() && r.stuck == 0) out = remove_outcome::decremented;
     }
+    if (std::holds_alternative<no_filter>(state_->filter)) out = remove_outcome::unfiltered;
     if (state_->keys > 0) --state_->keys;
     if (out == remove_outcome::stale) ++state_->stale;
     // A rebuild streaming now may or may not have read the key: its filter

@@ -50,7 +50,9 @@ inline constexpr double default_p = 0.01;
 inline constexpr double min_p = 1e-9;
 inline constexpr double max_p = 0.5;
 
-enum class filter_kind { classic, counting, blocked };
+// none: no filter at all, every check asks the database (the baseline the
+// benchmarks measure the filters against).
+enum class filter_kind { classic, counting, blocked, none };
 std::string_view kind_name(filter_kind k);
 
 // Why `key` is not a key the gate takes ("" when it is): empty, longer than
@@ -74,6 +76,7 @@ enum class remove_outcome {
   not_found,    // the database did not hold the key; the filter is left alone
   decremented,  // counting filter: the database confirmed, the counters went down
   stale,        // classic or blocked filter (or a saturated counter): the bits stay
+  unfiltered,   // kind none: the database removed it; there is no filter to change
 };
 
 // Counters since start; the filter's figures as of now.

@@ -193,6 +193,8 @@ struct http_front::impl {
           return reply(res, 200, {{"key", key}, {"removed", true}, {"filter", "decremented"}});
         case remove_outcome::stale:
           return reply(res, 200, {{"key", key}, {"removed", true}, {"filter", "stale"}});
+        case remove_outcome::unfiltered:
+          return reply(res, 200, {{"key", key}, {"removed", true}, {"filter", "none"}});
       }
     } catch (const store_error& e) {
       unavailable.fetch_add(1, std::memory_order_relaxed);

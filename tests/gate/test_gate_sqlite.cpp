@@ -97,7 +97,7 @@ TEST_P(GateKinds, AddsAndRemovesNeverAFalseNegative) {
   for (const auto& k : removed) {
     const reply r = remove(*c, k);
     ASSERT_EQ(r.status, 200) << r.text;
-    EXPECT_EQ(r.body["filter"], kind == "counting" ? "decremented" : "stale");
+    EXPECT_EQ(r.body["filter"], kind == "counting" ? "decremented" : kind == "none" ? "none" : "stale");
   }
   // Removing what the table does not hold is refused, and a counting filter
   // does not decrement for it: its "no" would be another key's false negative.
@@ -115,11 +115,40 @@ TEST_P(GateKinds, AddsAndRemovesNeverAFalseNegative) {
   }
   const json s = stats(*c);
   EXPECT_EQ(s["keys"], 700 - removed.size());
-  EXPECT_EQ(s["stale"], kind == "counting" ? 0 : removed.size());
+  EXPECT_EQ(s["stale"], kind == "counting" || kind == "none" ? 0 : removed.size());
   EXPECT_EQ(s["keys_removed"], removed.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, GateKinds, ::testing::Values("classic", "counting", "blocked"));
+INSTANTIATE_TEST_SUITE_P(Kinds, GateKinds, ::testing::Values("classic", "counting", "blocked", "none"));
+
+// --kind none, the benchmarks' baseline: the database answers every check.
+TEST(GateSqlite, NoFilterAsksTheDatabaseForEveryCheck) {
+  temp_dir dir;
+  const auto keys = numbered("k", 500);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  running_gate g(gate_args(db, {"--kind", "none"}));
+  ASSERT_FALSE(g.lines.empty());
+  EXPECT_NE(g.lines[0].find("500 keys in SQLite"), std::string::npos) << g.lines[0];
+  EXPECT_NE(g.lines[0].find("no filter: every check asks the database"), std::string::npos) << g.lines[0];
+  auto c = g.client();
+  std::vector<std::string> probe(keys.begin(), keys.begin() + 100);
+  for (int i = 0; i < 900; ++i) probe.push_back("clean-" + std::to_string(i));
+  const reply r = check_many(*c, probe);
+  ASSERT_EQ(r.status, 200) << r.text;
+  EXPECT_EQ(r.body["members"], 100);
+  for (const auto& a : r.body["results"]) EXPECT_EQ(a["by"], "database") << a.dump();
+  const json s = stats(*c);
+  EXPECT_EQ(s["kind"], "none");
+  EXPECT_EQ(s["m"], 0);
+  EXPECT_EQ(s["keys"], 500);
+  EXPECT_EQ(s["checks"], 1000);
+  EXPECT_EQ(s["database_queries"], 1000);
+  EXPECT_EQ(s["answered_by_filter"], 0);
+  // Many removals never start a rebuild: there is nothing to rebuild.
+  for (std::size_t i = 0; i < 200; ++i) ASSERT_EQ(remove(*c, keys[i]).status, 200);
+  EXPECT_EQ(stats(*c)["rebuilds"], 0);
+  EXPECT_EQ(stats(*c)["rebuilding"], false);
+}
 
 TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
   temp_dir dir;
