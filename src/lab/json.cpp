@@ -125,7 +125,11 @@ std::string to_json(const tune_report& r, int indent) {
 std::string to_json(const stage_report& r, int indent) {
   json items = json::array(), queries = json::array();
   for (const stage_item& it : r.items)
-    items.push_back({{"text", it.text}, {"positions", it.positions}, {"fresh", it.fresh}});
+    items.push_back({{"text", it.text},
+                     {"positions", it.positions},
+                     {"fresh", it.fresh},
+                     {"removed", it.removed},
+                     {"reads_maybe", it.reads_maybe}});
   for (const stage_query& q : r.queries)
     queries.push_back({{"text", q.text},
                        {"positions", q.positions},
@@ -147,6 +151,7 @@ std::string to_json(const stage_report& r, int indent) {
             {"items", items},
             {"queries", queries}};
   j["bit_setters"] = r.bit_setters.empty() ? json(nullptr) : json(r.bit_setters);
+  j["cleared"] = r.cleared;
   return dump(j, indent);
 }
 

@@ -244,9 +244,12 @@ unsigned k_for_capacity(std::uint64_t m, double p);
 tune_report tune(const tune_request& r);
 
 // ---- stage: a small filter drawn bit by bit --------------------------------
-// Adds items in order (repeats add nothing), then reads each query's bits
-// and says which added items lit each of them. The per-bit map is sent only
-// for filters small enough to draw.
+// Adds items in order (repeats add nothing), then clears the bits of each
+// word in `removed` (what removing it from a plain filter would have to do),
+// then reads each query's bits and says which added items lit each of them.
+// Clearing a bit another item also set makes that item read "no": a false
+// negative, which each item's reads_maybe shows. The per-bit map is sent
+// only for filters small enough to draw.
 inline constexpr std::uint64_t max_m_drawn = 4096;
 
 struct stage_request {
@@ -255,12 +258,15 @@ struct stage_request {
   indexer idx{};
   std::vector<std::string> items;
   std::vector<std::string> queries;
+  std::vector<std::string> removed;
 };
 
 struct stage_item {
   std::string text;
   std::vector<std::uint64_t> positions;
   unsigned fresh;  // bits this item turned from 0 to 1
+  bool removed = false;     // its bits were cleared
+  bool reads_maybe = true;  // every one of its bits is still 1 (false for a kept item: a false negative)
 };
 
 struct stage_query {
@@ -286,6 +292,7 @@ struct stage_report {
   std::vector<stage_item> items;
   std::vector<stage_query> queries;
   std::vector<std::vector<std::uint32_t>> bit_setters;  // per bit, indices into items; empty when m > max_m_drawn
+  std::vector<std::uint64_t> cleared;  // bits that were 1 and were cleared by the removals, ascending
 };
 
 stage_report stage(const stage_request& r);

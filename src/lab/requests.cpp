@@ -143,13 +143,14 @@ std::string op_positions(const json& j) {
 }
 
 std::string op_stage(const json& j) {
-  const fields f(j, "stage", {"m", "k", "hash", "scheme", "items", "queries"});
+  const fields f(j, "stage", {"m", "k", "hash", "scheme", "items", "queries", "removed"});
   stage_request r;
   r.m = f.count("m", 1, max_m_built);
   r.k = f.k();
   r.idx = f.idx();
   r.items = f.strings("items", max_stage_items);
   r.queries = f.strings("queries", max_stage_items);
+  r.removed = f.strings("removed", max_stage_items);
   return to_json(stage(r), -1);
 }
 

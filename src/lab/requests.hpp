@@ -27,7 +27,7 @@
 //   trials     m, n, k, filters=40, probes=2000, seed=1, hash, scheme
 //   hash       fn=murmur3_x86_32, seed?, texts
 //   positions  m, k, hash, scheme, texts
-//   stage      m, k, hash, scheme, items=[], queries=[]
+//   stage      m, k, hash, scheme, items=[], queries=[], removed=[]
 //   curves     m, n, k
 //   walk       m, k, h1, step
 //   removal    items, m, k, hash, scheme, width=4, remove=[], probes=10000

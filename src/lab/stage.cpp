@@ -25,7 +25,7 @@ stage_report stage(const stage_request& r) {
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> covers;
   for (const std::string& x : r.items) {
     if (!index_of.emplace(x, static_cast<std::uint32_t>(rep.items.size())).second) continue;
-    stage_item it{x, f.positions(x), 0};
+    stage_item it{x, f.positions(x), 0, false, true};
     it.fresh = f.add_positions(it.positions.data());
     for (std::uint64_t p : it.positions) {
       auto& c = covers[p];
@@ -34,8 +34,22 @@ stage_report stage(const stage_request& r) {
     rep.items.push_back(std::move(it));
   }
   rep.n = rep.items.size();
-  rep.bits_set = f.bits_set();
-  rep.fill = f.fill();
+  // Removing a word from a plain filter can only clear its bits. The filter
+  // keeps them; a bit reads 1 when it is set and not cleared.
+  std::vector<std::uint64_t> cleared;
+  for (const std::string& x : r.removed) {
+    for (std::uint64_t p : f.positions(x))
+      if (f.test(p)) cleared.push_back(p);
+    if (auto it = index_of.find(x); it != index_of.end()) rep.items[it->second].removed = true;
+  }
+  std::sort(cleared.begin(), cleared.end());
+  cleared.erase(std::unique(cleared.begin(), cleared.end()), cleared.end());
+  const auto lit = [&](std::uint64_t p) { return f.test(p) && !std::binary_search(cleared.begin(), cleared.end(), p); };
+  for (stage_item& it : rep.items)
+    it.reads_maybe = std::all_of(it.positions.begin(), it.positions.end(), lit);
+  rep.cleared = cleared;
+  rep.bits_set = f.bits_set() - cleared.size();
+  rep.fill = static_cast<double>(rep.bits_set) / static_cast<double>(r.m);
   rep.fill_expected = fill_expected(static_cast<double>(r.m), static_cast<double>(rep.n), r.k);
   // For k positions independent and uniform, each lands on a 1 with chance
   // fill, given these bits: 13 of 32 bits set, k = 3, gives 6.70%.
@@ -46,7 +60,7 @@ stage_report stage(const stage_request& r) {
   for (const std::string& q : r.queries) {
     stage_query sq{q, f.positions(q), {}, {}, true, index_of.count(q) > 0};
     for (std::uint64_t p : sq.positions) {
-      sq.lit.push_back(f.test(p));
+      sq.lit.push_back(lit(p));
       sq.maybe = sq.maybe && sq.lit.back();
       std::vector<std::string> names;
       if (auto it = covers.find(p); it != covers.end())

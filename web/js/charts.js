@@ -44,9 +44,26 @@ function logMarks(u, splits, axisIdx) {
 }
 
 // series: [{ label, values, kind: 'measured' | 'approx' | 'exact', dash }]
+//
+// A chart drawn again in the same element with the same lines, axes and
+// width keeps its uPlot and only takes the new data (setData): building a
+// chart costs several times more than redrawing one.
 export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = false, marker = null }) {
-  el.textContent = '';
   const width = Math.max(260, el.clientWidth || 600);
+  const shape = JSON.stringify([series.map((s) => [s.label, s.kind, s.dash]), xLabel, yLabel, logX, logY, marker !== null, width]);
+  const data = [x, ...series.map((s) => s.values.map((v) => toPercent(v, logY)))];
+  const cut = logY && series.some((s) => s.values.some((v) => v !== null && v !== undefined && v > 0 && !(v * 100 >= logFloor)));
+  const old = el.__lab;
+  if (old && old.shape === shape && el.contains(old.chart.root)) {
+    old.now.x = x;
+    old.now.marker = marker;
+    old.chart.setData(data);
+    old.chart.setLegend({ idx: x.length - 1 }, false);
+    noteCut(el, cut);
+    return old.chart;
+  }
+  el.textContent = '';
+  const now = { x, marker };
   const opts = {
     width,
     height: Math.round(Math.min(320, Math.max(200, width * 0.5))),
@@ -74,13 +91,13 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
     cursor: { drag: { x: false, y: false } },
     // Away from the cursor the legend shows the last point's values, not '--'.
     hooks: {
-      ready: [(u) => u.setLegend({ idx: x.length - 1 }, false)],
-      setCursor: [(u) => { if (u.cursor.idx === null || u.cursor.idx === undefined) u.setLegend({ idx: x.length - 1 }, false); }],
+      ready: [(u) => u.setLegend({ idx: now.x.length - 1 }, false)],
+      setCursor: [(u) => { if (u.cursor.idx === null || u.cursor.idx === undefined) u.setLegend({ idx: now.x.length - 1 }, false); }],
     },
   };
   if (marker !== null) {
     opts.hooks.draw = [(u) => {
-      const cx = u.valToPos(marker, 'x', true);
+      const cx = u.valToPos(now.marker, 'x', true);
       u.ctx.save();
       u.ctx.strokeStyle = palette.marker;
       u.ctx.setLineDash([4, 4]);
@@ -91,25 +108,32 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       u.ctx.restore();
     }];
   }
-  // Rates arrive as fractions; the axes read in percent. A value the engine
-  // left out (null) is a gap; log scales cannot show 0 or what lies below
-  // logFloor, so those are gaps there too.
-  let cut = false;
-  const toPct = (v) => {
-    if (v === null || v === undefined) return null;
-    if (logY && !(v * 100 >= logFloor)) {
-      cut ||= v > 0;
-      return null;
-    }
-    return v * 100;
-  };
-  const data = [x, ...series.map((s) => s.values.map(toPct))];
   const chart = new uPlot(opts, data, el);
-  if (cut) {
-    const note = document.createElement('p');
+  el.__lab = { shape, chart, now };
+  noteCut(el, cut);
+  return chart;
+}
+
+// Rates arrive as fractions; the axes read in percent. A value the engine
+// left out (null) is a gap; log scales cannot show 0 or what lies below
+// logFloor, so those are gaps there too.
+function toPercent(v, logY) {
+  if (v === null || v === undefined) return null;
+  if (logY && !(v * 100 >= logFloor)) return null;
+  return v * 100;
+}
+
+// The note under a log chart that leaves out rates below logFloor.
+function noteCut(el, cut) {
+  let note = el.querySelector(':scope > .chart-note');
+  if (!cut) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement('p');
     note.className = 'muted chart-note';
     note.textContent = `Rates below ${logFloor}% are not drawn.`;
     el.appendChild(note);
   }
-  return chart;
 }

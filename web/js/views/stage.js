@@ -15,6 +15,7 @@ const defaults = {
 };
 const limits = { m: [8, 256], k: [1, 10] };
 const shownItems = 40;
+const maxQueries = 8;
 
 export function mount(root) {
   const form = root.querySelector('#stage-form');
@@ -24,6 +25,7 @@ export function mount(root) {
     k: state.get('st_k', defaults.k),
     items: splitList(state.get('st_add', null), defaults.items),
     queries: splitList(state.get('st_look', null), defaults.queries),
+    removed: splitList(state.get('st_rm', null), []),
     flash: null,  // the item or query whose bits to animate
     report: null,
   };
@@ -37,6 +39,14 @@ export function mount(root) {
   const gridColumns = () => getComputedStyle(bitsBox).gridTemplateColumns.split(' ').filter(Boolean).length;
   const setBit = roving(bitsBox, '.bit', { columns: gridColumns, onMove: (el, i) => explainBit(i) });
   const setItem = roving($('#stage-items'), 'li[data-item]', { onMove: (el) => light(el, 'item') });
+  // Delete on an added item removes it, as typing it and pressing Remove does.
+  $('#stage-items').addEventListener('keydown', (e) => {
+    const li = e.target.closest('li[data-item]');
+    if (!li || (e.key !== 'Delete' && e.key !== 'Backspace')) return;
+    e.preventDefault();
+    $('#stage-word').value = s.report.items[+li.dataset.item].text;
+    $('#stage-remove').click();
+  });
   const setQuery = roving($('#stage-queries'), 'li[data-query]', { onMove: (el) => light(el, 'query') });
   let bitAt = 0;
 
@@ -46,6 +56,7 @@ export function mount(root) {
       st_k: s.k === defaults.k ? null : s.k,
       st_add: same(s.items, defaults.items) ? null : s.items.join('\n'),
       st_look: same(s.queries, defaults.queries) ? null : s.queries.join('\n'),
+      st_rm: s.removed.length ? s.removed.join('\n') : null,
     });
   }
 
@@ -69,13 +80,18 @@ export function mount(root) {
     if (!okM || !okK) return false;
     s.m = $('#stage-m').value.trim();
     s.k = $('#stage-k').value.trim();
-    const report = run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: s.queries });
+    const removed = s.removed.filter((w) => s.items.includes(w));
+    const report = run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: s.queries, removed });
     if (showError(form, 'stage', report, 'word')) return false;
     s.report = report;
+    s.removed = removed;
     save();
     drawBits(report);
     drawItems(report);
     drawQueries(report);
+    drawRemoval(report);
+    unlight();
+    lightFlash();
     root.dispatchEvent(new CustomEvent('staged', { detail: { report }, bubbles: true }));
     return true;
   }
@@ -86,14 +102,16 @@ export function mount(root) {
     const setters = r.bit_setters;
     const flashPos = flashPositions(r);
     box.innerHTML = '';
+    const cleared = new Set(r.cleared);
     for (let i = 0; i < r.m; i++) {
-      const on = setters[i].length > 0;
+      const gone = cleared.has(i);
+      const on = setters[i].length > 0 && !gone;
       const b = document.createElement('button');
       b.type = 'button';
-      b.className = 'bit' + (on ? ' on' : '');
+      b.className = 'bit' + (on ? ' on' : '') + (gone ? ' cleared' : '');
       b.dataset.bit = String(i);
       b.innerHTML = `<span class="sr">bit </span><span class="idx">${i}</span><span class="sr"> is </span>` +
-        `<span class="val">${on ? 1 : 0}</span>`;
+        `<span class="val">${on ? 1 : 0}</span>${gone ? '<span class="why"> cleared</span>' : ''}`;
       const order = flashPos.indexOf(i);
       if (order >= 0) {
         b.classList.add('flash');
@@ -128,9 +146,9 @@ export function mount(root) {
     bitAt = i;
     unlight();
     const names = r.bit_setters[i].map((j) => r.items[j].text);
-    $('#stage-bit-info').textContent = names.length
-      ? `Bit ${i} is 1: set by ${list(names)}.`
-      : `Bit ${i} is 0: no item has hashed to it.`;
+    $('#stage-bit-info').textContent = r.cleared.includes(i)
+      ? `Bit ${i} is 0: set by ${list(names)}, then cleared by the removal.`
+      : names.length ? `Bit ${i} is 1: set by ${list(names)}.` : `Bit ${i} is 0: no item has hashed to it.`;
     for (const b of root.querySelectorAll('.bit.focus')) b.classList.remove('focus');
     root.querySelector(`.bit[data-bit="${i}"]`).classList.add('focus');
   }
@@ -142,7 +160,41 @@ export function mount(root) {
 
   function unlight() {
     for (const li of root.querySelectorAll('li.lit')) li.classList.remove('lit');
+    lines = null;
+    $('#stage-lines').replaceChildren();
   }
+
+  // Lines from a word in the lists to each of its bits in the grid, over
+  // both (an SVG the size of the board). Redrawn when the layout changes.
+  let lines = null;
+  function drawLines() {
+    const svg = $('#stage-lines');
+    svg.replaceChildren();
+    if (!lines || !lines.from.isConnected) return;
+    const board = svg.getBoundingClientRect();
+    const from = lines.from.getBoundingClientRect();
+    const x1 = from.left - board.left + Math.min(from.width / 2, 24), y1 = from.top - board.top;
+    const ns = 'http://www.w3.org/2000/svg';
+    const dot = (x, y) => {
+      const c = document.createElementNS(ns, 'circle');
+      c.setAttribute('cx', x.toFixed(1));
+      c.setAttribute('cy', y.toFixed(1));
+      c.setAttribute('r', '3.5');
+      svg.appendChild(c);
+    };
+    for (const p of new Set(lines.positions)) {
+      const bit = root.querySelector(`.bit[data-bit="${p}"]`);
+      if (!bit) continue;
+      const b = bit.getBoundingClientRect();
+      const x2 = b.left - board.left + b.width / 2, y2 = b.bottom - board.top - 4;
+      const l = document.createElementNS(ns, 'line');
+      for (const [k, v] of [['x1', x1], ['y1', y1], ['x2', x2], ['y2', y2]]) l.setAttribute(k, v.toFixed(1));
+      svg.appendChild(l);
+      dot(x2, y2);
+    }
+    dot(x1, y1);
+  }
+  window.addEventListener('resize', drawLines);
 
   // An item's or a lookup's bits, marked in the grid, with a sentence that
   // says which (the live line under the grid).
@@ -152,7 +204,18 @@ export function mount(root) {
     unlight();
     li.classList.add('lit');
     highlight(x.positions);
-    $('#stage-bit-info').textContent = `${x.text} ${kind === 'item' ? 'set' : 'reads'} bits ${list(x.positions.map(String))}, marked in the grid.`;
+    lines = { from: li.querySelector('strong, .q') || li, positions: x.positions };
+    drawLines();
+    $('#stage-bit-info').textContent = `${x.text} ${kind === 'item' ? 'set' : 'reads'} bits ${list(x.positions.map(String))}, marked in the grid and joined to it by lines.`;
+  }
+
+  // After Add or Look up, the word's entry is lit: its lines drawn.
+  function lightFlash() {
+    if (!s.flash) return;
+    const src = s.flash.kind === 'item' ? s.report.items : s.report.queries;
+    const i = src.findIndex((x) => x.text === s.flash.text);
+    const li = i < 0 ? null : root.querySelector(s.flash.kind === 'item' ? `li[data-item="${i}"]` : `li[data-query="${i}"]`);
+    if (li) light(li, s.flash.kind);
   }
 
   function drawItems(r) {
@@ -161,8 +224,15 @@ export function mount(root) {
     for (const [i, it] of r.items.slice(0, shownItems).entries()) {
       const li = document.createElement('li');
       li.dataset.item = String(i);
+      let state_ = '';
+      if (it.removed) {
+        li.classList.add('removed');
+        state_ = ' <span class="lost">removed</span>';
+      } else if (!it.reads_maybe) {
+        state_ = ' <span class="lost">now reads no: a false negative</span>';
+      }
       li.innerHTML = `<strong>${escapeHtml(it.text)}</strong> → bits ${it.positions.join(', ')}` +
-        ` <span class="muted">(${it.fresh} new)</span>`;
+        ` <span class="muted">(${it.fresh} new)</span>${state_}`;
       li.addEventListener('mouseenter', () => light(li, 'item'));
       ul.appendChild(li);
     }
@@ -184,7 +254,11 @@ export function mount(root) {
       li.className = q.maybe ? (q.member ? 'member' : 'false-positive') : 'absent';
       const reads = q.lit.map((b) => (b ? 1 : 0)).join(' ');
       let verdict;
-      if (!q.maybe) {
+      if (!q.maybe && q.member) {
+        const zero = q.positions[q.lit.indexOf(false)];
+        li.className = 'false-negative';
+        verdict = `<strong>no</strong>, but it was added: bit ${zero} was cleared by the removal. A false negative.`;
+      } else if (!q.maybe) {
         const zero = q.positions[q.lit.indexOf(false)];
         verdict = `<strong>definitely not</strong>: bit ${zero} is 0, so it was never added.`;
       } else if (q.member) {
@@ -199,6 +273,38 @@ export function mount(root) {
       ul.appendChild(li);
     }
     setQuery(0);
+  }
+
+  // What the removals did: the bits cleared, who else had set them, and
+  // which added items now read "no". Every fact here is in the report.
+  function drawRemoval(r) {
+    const box = $('#stage-removal');
+    const gone = r.items.filter((it) => it.removed);
+    if (!gone.length) {
+      box.textContent = '';
+      return;
+    }
+    const cleared = new Set(r.cleared);
+    const lost = r.items.filter((it) => !it.removed && !it.reads_maybe);
+    const shared = r.cleared.map((p) => ({ p, others: r.bit_setters[p].map((j) => r.items[j]).filter((it) => !it.removed) }))
+      .filter((x) => x.others.length);
+    const parts = [`<p>Removing ${escapeHtml(list(gone.map((it) => it.text)))} cleared ${count(r.cleared.length, 'bit')}: ` +
+      `${r.cleared.join(', ')}.</p>`];
+    if (shared.length) {
+      parts.push(`<p>${escapeHtml(shared.map((x) => `Bit ${x.p} was also set by ${list(x.others.map((it) => it.text))}`).join('. '))}.</p>`);
+    }
+    if (lost.length) {
+      const why = lost.map((it) => `${it.text} (bit ${it.positions.filter((p) => cleared.has(p)).join(', ')})`);
+      parts.push(`<p><strong>${escapeHtml(list(lost.map((it) => it.text)))} ${lost.length === 1 ? 'was' : 'were'} added but now ` +
+        `${lost.length === 1 ? 'reads' : 'read'} no</strong>: ${escapeHtml(list(why))}. A plain Bloom filter cannot tell whose bit ` +
+        'it clears, so removing one item can make others vanish: a false negative, the one answer it promised never to give. ' +
+        'Section 5 shows the counting filter that can remove.</p>');
+    } else {
+      parts.push('<p>This time no other item shared those bits, so none was lost; remove one whose bits others also set ' +
+        '(tap a bit to see who set it) and another item will read no.</p>');
+    }
+    parts.push('<p class="muted">Add it again, or Reset, to put its bits back.</p>');
+    box.innerHTML = parts.join('');
   }
 
   function word() {
@@ -217,16 +323,33 @@ export function mount(root) {
     if (w === null) return;
     const fresh = !s.items.includes(w);
     if (fresh) s.items.push(w);
+    // Adding a removed word sets its bits again.
+    s.removed = s.removed.filter((x) => x !== w);
     s.flash = { kind: 'item', text: w };
     // A word past the engine's limit on items is refused and taken back out,
     // so the filter drawn stays the last one it accepted.
     if (!render() && fresh) s.items.pop();
   });
+  // Several words at once, separated by commas: each becomes a lookup.
   $('#stage-look').addEventListener('click', () => {
     const w = word();
     if (w === null) return;
-    s.queries = [w, ...s.queries.filter((q) => q !== w)].slice(0, 6);
-    s.flash = { kind: 'query', text: w };
+    const words = [...new Set(w.split(',').map((x) => x.trim()).filter(Boolean))].slice(0, maxQueries);
+    s.queries = [...words, ...s.queries.filter((q) => !words.includes(q))].slice(0, maxQueries);
+    s.flash = { kind: 'query', text: words[0] };
+    render();
+  });
+  $('#stage-remove').addEventListener('click', () => {
+    const w = word();
+    if (w === null) return;
+    if (!s.items.includes(w)) {
+      $('#stage-word-error').textContent = `${label(form, 'stage', 'word')}: '${w}' is not an added item; ` +
+        `allowed: one of the added items (${list(s.items.slice(0, 8))}${s.items.length > 8 ? ', …' : ''})`;
+      $('#stage-word').setAttribute('aria-invalid', 'true');
+      return;
+    }
+    if (!s.removed.includes(w)) s.removed.push(w);
+    s.flash = { kind: 'item', text: w };
     render();
   });
   $('#stage-word').addEventListener('keydown', (e) => {
@@ -266,6 +389,7 @@ export function mount(root) {
   $('#stage-reset').addEventListener('click', () => {
     s.items = [...defaults.items];
     s.queries = [...defaults.queries];
+    s.removed = [];
     s.flash = null;
     $('#stage-m').value = defaults.m;
     $('#stage-k').value = defaults.k;
