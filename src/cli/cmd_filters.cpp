@@ -19,6 +19,7 @@
 #include "filter_summary.hpp"
 #include "format.hpp"
 #include "input.hpp"
+#include "key_file.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::cli {
@@ -31,22 +32,35 @@ using io::filter_file;
 
 // ---- arguments ---------------------------------------------------------------
 
+// --key-file FILE (key_file.hpp): the path as given and whether it was given.
+struct key_args {
+  std::string file;
+  CLI::Option* option = nullptr;
+  bool given() const { return option != nullptr && option->count() > 0; }
+  std::optional<sip_key> key() const { return supplied_key(file, given()); }
+};
+
 struct items_args {
   std::string filter;
   std::vector<std::string> items;
   bool json = false;
+  key_args key;
 };
 
 struct pair_args {
   std::string a, b, out;
   bool json = false;
+  key_args key;
 };
 
 // ---- loading and saving: every failure is the user's file, exit 2 -----------
 
-filter_file load_filter(const std::string& path) {
+filter_file load_filter(const std::string& path, const std::optional<sip_key>& key) {
   try {
-    return io::load(path);
+    return io::load(path, key);
+  } catch (const io::key_error& e) {
+    if (key) throw usage_error(e.what());
+    throw usage_error(fmt::format("{} (--key-file FILE, or name the file in {})", e.what(), key_file_env));
   } catch (const io::format_error& e) {
     throw usage_error(e.what());
   }
@@ -139,9 +153,9 @@ void add_all(filter_file& f, const std::vector<std::string>& items, const std::s
 }
 
 
-int run_build(const build_args& a) {
+int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
-  filter_file f = make_filter(a);
+  filter_file f = make_filter(a, k.key());
   const std::vector<std::string> items = read_list(a.file);
   add_all(f, items, a.file == "-" ? "standard input" : a.file);
   save_filter(a.out, f);
@@ -157,7 +171,7 @@ int run_build(const build_args& a) {
 // ---- query, add, remove, info ----------------------------------------------------
 
 int run_query(const items_args& a) {
-  const filter_file f = load_filter(a.filter);
+  const filter_file f = load_filter(a.filter, a.key.key());
   const std::vector<std::string> items = items_of(a.items);
   // The answers are written as text as they come (a JSON document per item
   // would take several times the list's memory), and printed once all are
@@ -178,7 +192,7 @@ int run_query(const items_args& a) {
 }
 
 int run_add(const items_args& a) {
-  filter_file f = load_filter(a.filter);
+  filter_file f = load_filter(a.filter, a.key.key());
   const std::vector<std::string> items = items_of(a.items);
   const std::uint64_t before = io::item_count(f);
   add_all(f, items, a.filter);
@@ -193,7 +207,7 @@ int run_add(const items_args& a) {
 }
 
 int run_remove(const items_args& a) {
-  filter_file f = load_filter(a.filter);
+  filter_file f = load_filter(a.filter, a.key.key());
   const std::string kind(io::kind_name(io::kind_of(f.filter)));
   if (kind != "counting" && kind != "cuckoo")
     throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only counting "
@@ -225,7 +239,7 @@ int run_remove(const items_args& a) {
 }
 
 int run_info(const items_args& a) {
-  const filter_file f = load_filter(a.filter);
+  const filter_file f = load_filter(a.filter, a.key.key());
   json j = summary(f);
   j["file"] = a.filter;
   report(j, a.json, "");
@@ -237,7 +251,7 @@ int run_info(const items_args& a) {
 template <class Layout>
 filter_file combine_blocked(const basic_blocked_filter<Layout>& x, const basic_blocked_filter<Layout>& y, bool both,
                             std::uint64_t items) {
-  basic_blocked_filter<Layout> out(x.m());
+  basic_blocked_filter<Layout> out(x.m(), {}, x.secret_key());
   out.merge_or(x);
   if (both) out.merge_and(y);
   else out.merge_or(y);
@@ -247,7 +261,8 @@ filter_file combine_blocked(const basic_blocked_filter<Layout>& x, const basic_b
 int run_combine(const pair_args& a, bool both) {
   const char* verb = both ? "intersect" : "merge";
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
-  const filter_file fa = load_filter(a.a), fb = load_filter(a.b);
+  const std::optional<sip_key> key = a.key.key();
+  const filter_file fa = load_filter(a.a, key), fb = load_filter(a.b, key);
   const std::string ka(io::kind_name(io::kind_of(fa.filter))), kb(io::kind_name(io::kind_of(fb.filter)));
   const auto refuse_mismatch = [&](const std::string& fields) {
     throw usage_error(fmt::format("cannot {} {} and {}: they differ in {}", verb, a.a, a.b, fields));
@@ -278,6 +293,10 @@ int run_combine(const pair_args& a, bool both) {
     std::string differs;
     if (ma != mb) differs = fmt::format("m {} vs {}", ma, mb);
     if (ba != bb) differs += fmt::format("{}block_bits {} vs {}", differs.empty() ? "" : ", ", ba, bb);
+    // Both were read under the one key given, so this holds; checked here
+    // too because merge_or() and merge_and() do not look at keys.
+    if (io::key_id_of(fa.filter) != io::key_id_of(fb.filter))
+      differs += fmt::format("{}keying", differs.empty() ? "" : ", ");
     if (!differs.empty()) refuse_mismatch(differs);
     if (const auto* wide = std::get_if<blocked_filter>(&fa.filter))
       out = combine_blocked(*wide, std::get<blocked_filter>(fb.filter), both, items);
@@ -326,16 +345,19 @@ class commands final : public filter_commands {
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
     build_->footer(build_footer());
     json_flag(build_, b_.json);
+    key_flag(build_, bk_, "Make a keyed filter: SipHash-2-4 under the key in FILE");
 
     query_ = app.add_subcommand("query", "Ask a filter about items: one line each, maybe or no; exit 1 if any no");
     query_->add_option("filter", q_.filter, "The filter file")->required();
     query_->add_option("items", q_.items, "Items to look up; - alone reads them from standard input");
     json_flag(query_, q_.json);
+    key_flag(query_, q_.key, "The key of a keyed filter");
 
     add_ = app.add_subcommand("add", "Add items to a filter file (rewritten atomically)");
     add_->add_option("filter", ad_.filter, "The filter file")->required();
     add_->add_option("items", ad_.items, "Items to add; - alone reads them from standard input");
     json_flag(add_, ad_.json);
+    key_flag(add_, ad_.key, "The key of a keyed filter");
 
     remove_ = app.add_subcommand("remove", "Remove items from a counting or cuckoo filter file");
     remove_->add_option("filter", rm_.filter, "The filter file")->required();
@@ -344,16 +366,19 @@ class commands final : public filter_commands {
                     "fingerprint that real members need, and they then answer no. An item that\n"
                     "certainly was never added is refused, and then nothing is removed.");
     json_flag(remove_, rm_.json);
+    key_flag(remove_, rm_.key, "The key of a keyed filter");
 
     info_ = app.add_subcommand("info", "What a filter file holds: kind, parameters, items, fill, rates");
     info_->add_option("filter", in_.filter, "The filter file")->required();
     json_flag(info_, in_.json);
+    key_flag(info_, in_.key, "The key of a keyed filter");
 
     merge_ = app.add_subcommand("merge", "The union (OR) of two filters built alike: the filter of both lists");
     merge_->add_option("a", mg_.a, "The first filter file")->required();
     merge_->add_option("b", mg_.b, "The second filter file")->required();
     merge_->add_option("-o,--output", mg_.out, "The filter file to write")->required();
     json_flag(merge_, mg_.json);
+    key_flag(merge_, mg_.key, "The key of two keyed filters (the same key)");
 
     intersect_ = app.add_subcommand("intersect",
                                     "The intersection (AND) of two filters built alike; it may say maybe more "
@@ -362,10 +387,11 @@ class commands final : public filter_commands {
     intersect_->add_option("b", is_.b, "The second filter file")->required();
     intersect_->add_option("-o,--output", is_.out, "The filter file to write")->required();
     json_flag(intersect_, is_.json);
+    key_flag(intersect_, is_.key, "The key of two keyed filters (the same key)");
   }
 
   std::optional<int> run(const CLI::App* sub) const override {
-    if (sub == build_) return run_build(b_);
+    if (sub == build_) return run_build(b_, bk_);
     if (sub == query_) return run_query(q_);
     if (sub == add_) return run_add(ad_);
     if (sub == remove_) return run_remove(rm_);
@@ -376,7 +402,14 @@ class commands final : public filter_commands {
   }
 
  private:
+  static void key_flag(CLI::App* c, key_args& k, const std::string& what) {
+    k.option = c->add_option("--key-file", k.file,
+                             what + ": a file of 16 raw bytes or 32 hex digits (else the file named by " +
+                                 key_file_env + "); never the key itself");
+  }
+
   build_args b_;
+  key_args bk_;
   items_args q_, ad_, rm_, in_;
   pair_args mg_, is_;
   CLI::App *build_, *query_, *add_, *remove_, *info_, *merge_, *intersect_;

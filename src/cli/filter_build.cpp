@@ -51,13 +51,16 @@ std::string build_footer() {
       "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
       "at 8-bit counters); a size past that is refused before anything is allocated.\n"
       "--hash and --scheme apply to classic, counting and scalable filters; cuckoo and blocked\n"
-      "filters have their own fixed hashing.",
+      "filters have their own fixed hashing.\n"
+      "Keyed: with --key-file FILE (or the file named by BLOOMLAB_KEY_FILE) every kind hashes\n"
+      "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
+      "the file records the key's id, never the key, and reading it needs the same key.",
       thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
       thousands(max_n0_scalable), max_growth, max_tighten, io::max_stages, thousands(lab::max_m_built),
       thousands(max_n_blocked), thousands(lab::max_m_built), thousands(lab::max_m_built));
 }
 
-filter_file make_filter(const build_args& a) {
+filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) {
   const std::string kind = a.kind;
   if (kind != "classic" && kind != "counting" && kind != "cuckoo" && kind != "scalable" && kind != "blocked")
     lab::refuse("--kind", kind, "is not a kind of filter; allowed: classic, counting, cuckoo, scalable, blocked");
@@ -77,8 +80,12 @@ filter_file make_filter(const build_args& a) {
   }
   if (a.prime && (kind == "cuckoo" || kind == "blocked"))
     throw usage_error(fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
-  const indexer idx{a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash),
-                    a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme)};
+  if (key && !a.hash.empty())
+    lab::refuse("--hash", a.hash,
+                "does not apply with a key (--key-file or BLOOMLAB_KEY_FILE): a keyed filter hashes with SipHash-2-4");
+  const scheme sch = a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme);
+  const indexer idx = key ? indexer::siphash(*key, sch)
+                          : indexer{a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash), sch};
 
   const bool by_np = !a.n.empty() || !a.p.empty();
   const bool by_mk = !a.m.empty() || !a.k.empty();
@@ -111,7 +118,7 @@ filter_file make_filter(const build_args& a) {
                                            double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
     }
     if (!a.fingerprint.empty() && !a.p.empty()) parse_rate("--p", a.p);
-    return {cuckoo_filter(cuckoo_filter::buckets_for(n), f), 0, 1};
+    return {cuckoo_filter(cuckoo_filter::buckets_for(n), f, cuckoo_kicks_default, 1, key), 0, 1};
   }
   if (kind == "scalable") {
     not_for("--m", a.m, "size its first stage with --n and --p");
@@ -154,7 +161,7 @@ filter_file make_filter(const build_args& a) {
                                 thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
       }
     }
-    return {blocked_filter(m), 0};
+    return {blocked_filter(m, {}, key), 0};
   }
   // classic, counting
   std::uint64_t m;

@@ -2,8 +2,10 @@
 // of the kind asked for, every flag checked against what that kind takes.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "bloomlab/siphash.hpp"
 #include "filter_file.hpp"
 
 namespace bloomlab::cli {
@@ -16,8 +18,9 @@ struct build_args {
 
 // The empty filter the flags ask for; refuses (usage_error) flags that do
 // not apply to the kind, values out of range, and sizes past
-// lab::max_m_built, before anything is allocated.
-io::filter_file make_filter(const build_args& a);
+// lab::max_m_built, before anything is allocated. With a key the filter is
+// keyed: SipHash-2-4 under it, whatever the kind (--hash is refused then).
+io::filter_file make_filter(const build_args& a, const std::optional<sip_key>& key = std::nullopt);
 
 // build --help's closing text: how each kind is sized, with its limits.
 std::string build_footer();

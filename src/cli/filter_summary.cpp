@@ -142,6 +142,10 @@ json summary(const filter_file& file) {
       file.filter);
   j["items"] = items;
   j["items_saturated"] = items == io::items_max;
+  // The key by its public id only (siphash.hpp key_id), never the key.
+  const std::optional<std::uint64_t> id = io::key_id_of(file.filter);
+  j["keyed"] = id.has_value();
+  if (id) j["key_id"] = fmt::format("{:016x}", *id);
   return j;
 }
 
@@ -180,6 +184,9 @@ void print_summary(const json& j) {
     fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
                num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   }
+  if (j.value("keyed", false))
+    fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
+               j["key_id"].get<std::string>());
   if (j.value("items_saturated", false))
     fmt::print("items: {} or more (the count saturated: it stops at 2^64 - 1)\n", num(j["items"]));
   else

@@ -81,7 +81,14 @@ inline std::vector<std::uint64_t> words_of(std::span<const std::uint8_t> payload
 
 // ---- codes -----------------------------------------------------------------
 
-inline unsigned hash_code(hash_fn h) { return h == hash_fn::murmur3 ? 0 : 1; }
+inline unsigned hash_code(hash_fn h) {
+  switch (h) {
+    case hash_fn::murmur3: return 0;
+    case hash_fn::fnv1a: return 1;
+    case hash_fn::siphash: return 2;
+  }
+  return 0;
+}
 inline unsigned scheme_code(scheme s) {
   switch (s) {
     case scheme::enhanced_double: return 0;
@@ -91,12 +98,23 @@ inline unsigned scheme_code(scheme s) {
   return 0;
 }
 
-inline indexer indexer_of(unsigned hash, unsigned sch) {
-  if (hash > 1) fail("unknown hash code " + std::to_string(hash) + " (known: 0 murmur3, 1 fnv1a)");
+// The policy of hash and scheme codes; `key` is the secret of hash code 2
+// (SipHash-2-4), which the caller has checked against the file's key id.
+inline indexer indexer_of(unsigned hash, unsigned sch, const sip_key& key = {}) {
+  if (hash > 2) fail("unknown hash code " + std::to_string(hash) + " (known: 0 murmur3, 1 fnv1a, 2 siphash)");
   if (sch > 2)
     fail("unknown scheme code " + std::to_string(sch) + " (known: 0 enhanced, 1 double, 2 independent)");
-  return {hash == 0 ? hash_fn::murmur3 : hash_fn::fnv1a,
-          sch == 0 ? scheme::enhanced_double : sch == 1 ? scheme::double_hashing : scheme::independent};
+  return {hash == 0 ? hash_fn::murmur3 : hash == 1 ? hash_fn::fnv1a : hash_fn::siphash,
+          sch == 0 ? scheme::enhanced_double : sch == 1 ? scheme::double_hashing : scheme::independent,
+          hash == 2 ? key : sip_key{}};
+}
+
+// A key id as 16 hex digits, for messages.
+inline std::string hex_id(std::uint64_t id) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, id >>= 4) s[static_cast<std::size_t>(i)] = digits[id & 15];
+  return s;
 }
 
 inline std::string n(std::uint64_t v) { return std::to_string(v); }
@@ -134,8 +152,9 @@ struct extent {
 };
 
 // The most bytes a header can take (a scalable filter's, with max_stages
-// stages): the loader reads this much, or the whole file if shorter, first.
-inline constexpr std::size_t header_max_bytes = 11 + (4 * 8 + 3 + 4) + max_stages * (8 + 1 + 8 + 8 + 8) + 16;
+// stages, and the keying byte and key id of version 2): the loader reads
+// this much, or the whole file if shorter, first.
+inline constexpr std::size_t header_max_bytes = 11 + 9 + (4 * 8 + 3 + 4) + max_stages * (8 + 1 + 8 + 8 + 8) + 16;
 
 // The header at the start of `head` (a prefix of the file), every parameter
 // checked and the payload length matched to them, as decode() does; throws

@@ -28,6 +28,9 @@ struct raw_stage {
 
 struct raw_header {
   kind k;
+  unsigned version = 0, keyed = 0;  // keyed: 1 when the file says SipHash-2-4 under a secret key
+  std::uint64_t key_id = 0;         // that key's public id (siphash.hpp key_id)
+  sip_key key{};                    // the caller's key, once checked against key_id
   std::uint64_t m = 0, buckets = 0, blocks = 0, kick_seed = 0;
   unsigned kk = 0, hash = 0, sch = 0, width = 0, fingerprint = 0, slots = 0, block_bits = 0;
   std::uint32_t kicks = 0;
@@ -130,13 +133,13 @@ payload_need params_of(const raw_header& h) {
 filter_file build_classic(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   const auto words = words_of(payload);
   check_tail(words, h.m, "");
-  return {bloom_from_words(h.m, h.kk, indexer_of(h.hash, h.sch), words), items};
+  return {bloom_from_words(h.m, h.kk, indexer_of(h.hash, h.sch, h.key), words), items};
 }
 
 filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   const std::uint64_t per_word = 64 / h.width;
   const std::uint64_t words = payload.size() / 8;
-  counting_filter f(h.m, h.kk, h.width, indexer_of(h.hash, h.sch));
+  counting_filter f(h.m, h.kk, h.width, indexer_of(h.hash, h.sch, h.key));
   const std::uint64_t mask = (std::uint64_t{1} << h.width) - 1;
   for (std::uint64_t wi = 0; wi < words; ++wi) {
     std::uint64_t w = word_at(payload, static_cast<std::size_t>(wi));
@@ -156,7 +159,8 @@ filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> pa
 
 filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   const std::uint64_t slots = h.buckets * cuckoo_slots;
-  cuckoo_filter f(h.buckets, h.fingerprint, h.kicks, h.kick_seed);
+  cuckoo_filter f(h.buckets, h.fingerprint, h.kicks, h.kick_seed,
+                  h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
   const std::uint64_t top = h.fingerprint == 32 ? 0xffffffffull : (std::uint64_t{1} << h.fingerprint) - 1;
   for (std::uint64_t i = 0; i < slots; ++i) {
     std::uint32_t v = 0;
@@ -174,7 +178,7 @@ filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> pa
   std::uint64_t total = 0;
   for (const raw_stage& s : h.stages) total += s.n;
   if (total != items) fail("the item count says " + n(items) + " but the stages hold " + n(total));
-  const indexer idx = indexer_of(h.hash, h.sch);
+  const indexer idx = indexer_of(h.hash, h.sch, h.key);
   scalable_params sp{h.n0, h.p0, h.growth, h.tighten, h.prime == 1, idx};
   std::vector<scalable_stage> stages;
   stages.reserve(h.stages.size());
@@ -192,7 +196,8 @@ filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> pa
 
 template <class Layout>
 filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits);
+  basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits, {},
+                                 h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
   copy_words(payload, f.words_to_restore());
   return {std::move(f), items};
 }
@@ -265,13 +270,33 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
   r.need(8, "the magic");
   r.pos = 8;
   const unsigned version = r.u16("the format version");
-  if (version != format_version)
-    fail("unsupported format version " + n(version) + "; this bloomlab reads version " + n(format_version));
+  if (version != 1 && version != format_version)
+    fail("unsupported format version " + n(version) + "; this bloomlab reads versions 1 and " + n(format_version));
   const unsigned code = r.u8("the kind");
   if (code < 1 || code > 5)
     fail("unknown kind code " + n(code) + " (known: 1 classic, 2 counting, 3 cuckoo, 4 scalable, 5 blocked)");
+  if (version == 1 && code == 5)
+    fail("a blocked filter of format version 1: its items were hashed by the first version of hash64, which let "
+         "keys of different lengths collide and which this bloomlab no longer computes; build the filter again "
+         "from its items");
   parsed out;
   out.h = read_params(r, static_cast<kind>(code));
+  unsigned keyed = 0;
+  std::uint64_t id = 0;
+  if (version >= 2) {
+    keyed = r.u8("the keying byte");
+    id = r.u64("the key id");
+    if (keyed > 1) fail("the keying byte is " + n(keyed) + " (known: 0 unkeyed, 1 SipHash-2-4 under a secret key)");
+    if (keyed == 0 && id != 0) fail("an unkeyed filter with key id " + hex_id(id) + " (it must be 0)");
+  }
+  out.h.version = version;
+  out.h.keyed = keyed;
+  out.h.key_id = id;
+  const bool indexed = code == 1 || code == 2 || code == 4;
+  if (indexed && (out.h.hash == 2) != (keyed == 1))
+    fail(keyed == 1 ? "the filter says it is keyed but its hash code is " + n(out.h.hash) +
+                          " (a keyed filter hashes with code 2, siphash)"
+                    : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
   out.items = r.u64("the item count");
   const std::uint64_t length = r.u64("the payload length");
   const payload_need need = params_of(out.h);
@@ -292,8 +317,19 @@ void file_parts::check_extent(std::uint64_t file_bytes, const extent& e) {
   if (left - e.length > 4) fail(n(left - e.length - 4) + " unexpected bytes after the checksum");
 }
 
-filter_file decode(std::span<const std::uint8_t> bytes) {
-  const parsed p = parse_header(bytes);
+filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_key>& key) {
+  parsed p = parse_header(bytes);
+  // The key, before the payload is looked at: ids only, never the key.
+  if (p.h.keyed == 1 && !key)
+    throw key_error("the filter is keyed (SipHash-2-4, key id " + hex_id(p.h.key_id) +
+         ") and no key was given; give the key it was built with");
+  if (p.h.keyed == 1 && key_id(*key) != p.h.key_id)
+    throw key_error("wrong key: the filter was built with key id " + hex_id(p.h.key_id) + ", the key given has key id " +
+         hex_id(key_id(*key)));
+  if (p.h.keyed == 0 && key)
+    throw key_error("the filter is not keyed (it uses the public hashes), but a key was given; a key cannot be added to a "
+         "built filter: build it again with the key, or read it without one");
+  if (key) p.h.key = *key;
   check_extent(bytes.size(), p.where);
   const std::span<const std::uint8_t> payload =
       bytes.subspan(static_cast<std::size_t>(p.where.payload_at), static_cast<std::size_t>(p.where.length));

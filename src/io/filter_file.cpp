@@ -157,6 +157,9 @@ void encode_to(byte_sink& out, const filter_file& f) {
   w.u16(format_version);
   w.u8(static_cast<std::uint8_t>(kind_of(f.filter)));
   const std::uint64_t length = std::visit(params_writer{w, f}, f.filter);
+  const std::optional<std::uint64_t> id = key_id_of(f.filter);
+  w.u8(id ? 1 : 0);
+  w.u64(id.value_or(0));
   w.u64(item_count(f));
   w.u64(length);
   out.put(w.out);
@@ -221,6 +224,27 @@ std::string_view kind_name(kind k) {
   return "?";
 }
 
+const sip_key* key_of(const any_filter& f) {
+  const auto of = [](const indexer& i) { return i.keyed() ? &i.key : nullptr; };
+  if (const auto* g = std::get_if<bloom_filter>(&f)) return of(g->index());
+  if (const auto* g = std::get_if<counting_filter>(&f)) return of(g->index());
+  if (const auto* g = std::get_if<scalable_filter>(&f)) return of(g->params().idx);
+  return std::visit(
+      [](const auto& g) -> const sip_key* {
+        if constexpr (requires { g.secret_key(); })
+          return g.secret_key() ? &*g.secret_key() : nullptr;
+        else
+          return nullptr;
+      },
+      f);
+}
+
+std::optional<std::uint64_t> key_id_of(const any_filter& f) {
+  const sip_key* k = key_of(f);
+  if (k == nullptr) return std::nullopt;
+  return key_id(*k);
+}
+
 std::uint64_t item_count(const filter_file& f) {
   if (const auto* c = std::get_if<counting_filter>(&f.filter)) return c->items();
   if (const auto* c = std::get_if<cuckoo_filter>(&f.filter)) return c->items();
@@ -264,7 +288,7 @@ std::vector<std::uint8_t> encode(const filter_file& f) {
   return out;
 }
 
-filter_file load(const std::string& path) {
+filter_file load(const std::string& path, const std::optional<sip_key>& key) {
   const auto refuse = [&](const std::string& what) -> void { throw format_error(path + ": " + what); };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -304,7 +328,9 @@ filter_file load(const std::string& path) {
     } else if (bytes.size() != e.total()) {
       fail("changed while it was read");
     }
-    return decode(bytes);
+    return decode(bytes, key);
+  } catch (const key_error& e) {
+    throw key_error(path + ": " + e.what());
   } catch (const format_error& e) {
     throw format_error(path + ": " + e.what());
   }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -24,11 +25,15 @@
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
+#include "bloomlab/siphash.hpp"
 
 namespace bloomlab::io {
 
 inline constexpr char magic[8] = {'B', 'L', 'O', 'O', 'M', 'L', 'A', 'B'};
-inline constexpr std::uint16_t format_version = 1;
+// Version 2 (written): a keying byte and a key id after the kind, hash code
+// 2 for SipHash-2-4, and the blocked filter's second hash64. Version 1 files
+// still load, except blocked ones (their hash64 is gone; docs/format.md).
+inline constexpr std::uint16_t format_version = 2;
 
 // The kind byte of the file.
 enum class kind : std::uint8_t { classic = 1, counting = 2, cuckoo = 3, scalable = 4, blocked = 5 };
@@ -71,6 +76,12 @@ struct format_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A keyed file read with no key or the wrong key, or an unkeyed file read
+// with a key: what() says which, naming keys only by their public ids.
+struct key_error : format_error {
+  using format_error::format_error;
+};
+
 // A file that cannot be written: what() names the file and the reason.
 struct write_error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -82,10 +93,19 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes);
 // crc32_update(crc32_update(0, a), b) == crc32(a + b).
 std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::uint8_t> bytes);
 
+// The key of a keyed filter (nullptr for an unkeyed one). Its public id,
+// key_id() of siphash.hpp, is what a file records; the key never is.
+const sip_key* key_of(const any_filter& f);
+std::optional<std::uint64_t> key_id_of(const any_filter& f);
+
 std::vector<std::uint8_t> encode(const filter_file& f);
 
-// Throws format_error, with a message that does not name a file.
-filter_file decode(std::span<const std::uint8_t> bytes);
+// Throws format_error, with a message that does not name a file. `key` is
+// the secret a keyed filter was built with: a keyed file read with no key,
+// or with a key whose id is not the file's, is refused, and so is an
+// unkeyed file read with a key (a key cannot be added to a built filter,
+// and quietly ignoring one would hide that the filter is public).
+filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_key>& key = std::nullopt);
 
 // decode() of a file's bytes; errors read "PATH: problem". The header is
 // read and checked first (magic, version, parameters, the payload length
@@ -94,7 +114,7 @@ filter_file decode(std::span<const std::uint8_t> bytes);
 // more than max_file_bytes. A pipe or a device is read as it comes, up to
 // what the header promises (and one byte more, to see that it ends there).
 inline constexpr std::uint64_t max_file_bytes = std::uint64_t{1} << 38;
-filter_file load(const std::string& path);
+filter_file load(const std::string& path, const std::optional<sip_key>& key = std::nullopt);
 
 // Writes atomically: a temporary file in the same folder, flushed to disk
 // (fsync), then renamed over path, so path holds either the old filter or
