@@ -38,68 +38,48 @@ std::optional<attack_kind> parse_attack_kind(std::string_view s) {
 
 namespace {
 
-// Where the filter under attack puts an item's bits. Unkeyed, the public
-// scheme's positions; keyed, enhanced double hashing over the two 64-bit
-// halves of SipHash-2-4-128 under the secret key (independent positions
-// would need k keyed calls; two halves are enough for the rate, as for
-// MurmurHash3).
-class placement {
- public:
-  explicit placement(const attack_request& r) : r_(r), key_(secret_key(r.seed)), pos_(r.k) {}
-
-  const std::uint64_t* operator()(std::string_view x) {
-    if (!r_.keyed) {
-      r_.idx.positions(x, r_.m, r_.k, pos_.data());
-    } else {
-      const hash128 h = siphash24_128(x, key_);
-      positions_from(scheme::enhanced_double, h.h1, h.h2, r_.m, r_.k, pos_.data());
-    }
-    return pos_.data();
-  }
-
- private:
-  static sip_key secret_key(std::uint64_t seed) {
-    rng g(seed ^ 0x6b65795f6b65795full);  // "key_key_": apart from the other draws
-    const std::uint64_t k0 = g.next();
-    return {k0, g.next()};
-  }
-
-  const attack_request& r_;
-  sip_key key_;
-  std::vector<std::uint64_t> pos_;
-};
+// The policy of the filter under attack. Unkeyed, the public scheme the
+// request names; keyed, the engine's keyed hashing, indexer::siphash (two
+// 64-bit halves of SipHash-2-4-128 under the secret key, enhanced double
+// hashing), whatever scheme the request names, with a key drawn from the
+// seed that the attacker never sees.
+indexer filter_policy(const attack_request& r) {
+  if (!r.keyed) return r.idx;
+  rng g(r.seed ^ 0x6b65795f6b65795full);  // "key_key_": apart from the other draws
+  const std::uint64_t k0 = g.next();
+  return indexer::siphash({k0, g.next()}, scheme::enhanced_double);
+}
 
 // One key's public positions and those the filter reads, for drawing.
-void mark(attack_drawing& d, const attack_request& r, const std::string& key, placement& place) {
+template <class Filter>
+void mark(attack_drawing& d, const attack_request& r, const std::string& key, const Filter& f) {
   if (key.empty()) return;
   d.key = key;
   d.aimed.resize(r.k);
   r.idx.positions(key, r.m, r.k, d.aimed.data());
-  const std::uint64_t* actual = place(key);
-  d.actual.assign(actual, actual + r.k);
+  d.actual = f.positions(key);
 }
 
 // The classic filter under attack.
 class target_filter {
  public:
-  explicit target_filter(const attack_request& r) : f_(r.m, r.k, r.idx), place_(r) {}
+  explicit target_filter(const attack_request& r) : f_(r.m, r.k, filter_policy(r)) {}
 
-  void add(std::string_view x) { f_.add_positions(place_(x)); }
-  bool contains(std::string_view x) { return f_.contains_positions(place_(x)); }
+  void add(std::string_view x) { f_.add(x); }
+  bool contains(std::string_view x) const { return f_.contains(x); }
   bool bit(std::uint64_t i) const { return f_.test(i); }
   double fill() const { return f_.fill(); }
 
   // The bits and one key's positions, for drawing.
-  void draw(attack_drawing& d, const attack_request& r, const std::string& key) {
+  void draw(attack_drawing& d, const attack_request& r, const std::string& key) const {
     if (r.m > max_m_drawn) return;
     d.cells.resize(r.m);
     for (std::uint64_t i = 0; i < r.m; ++i) d.cells[i] = bit(i) ? 1 : 0;
-    mark(d, r, key, place_);
+    mark(d, r, key, f_);
   }
 
  private:
   bloom_filter f_;
-  placement place_;
 };
 
 // The attacker: public positions of numbered candidates, and the tries spent.
@@ -248,12 +228,11 @@ forge_result forge(const attack_request& r, attacker& a, attack_drawing& d) {
 
 remove_result remove(const attack_request& r, attacker& a, attack_drawing& d) {
   remove_result out{};
-  counting_filter f(r.m, r.k, counter_width_default, r.idx);
-  placement place(r);
+  counting_filter f(r.m, r.k, counter_width_default, filter_policy(r));
   std::vector<std::string> members;
   for (std::uint64_t i = 1; i <= r.n; ++i) {
     members.push_back(numbered("member-", i));
-    f.add_positions(place(members.back()));
+    f.add(members.back());
   }
   const std::unordered_set<std::string> member_set(members.begin(), members.end());
   while (out.asked < r.count && !a.out_of_tries()) {
@@ -263,13 +242,13 @@ remove_result remove(const attack_request& r, attacker& a, attack_drawing& d) {
     if (std::none_of(ps.begin(), ps.end(), [&](std::uint64_t p) { return f.count(p) == 1; })) continue;
     ++out.asked;
     out.members_among += member_set.count(x);
-    out.accepted += f.remove_positions(place(x)).ok() ? 1 : 0;
+    out.accepted += f.remove(x).ok() ? 1 : 0;
     out.removed.push_back(x);
   }
-  for (const std::string& x : members) out.lost += f.contains_positions(place(x)) ? 0 : 1;
+  for (const std::string& x : members) out.lost += f.contains(x) ? 0 : 1;
   if (r.m <= max_m_drawn) {
     d.cells = f.counts();
-    mark(d, r, out.removed.empty() ? std::string() : out.removed.front(), place);
+    mark(d, r, out.removed.empty() ? std::string() : out.removed.front(), f);
   }
   return out;
 }
