@@ -1,5 +1,5 @@
 // curves: the approximate and exact rate as n, k or m moves, the others
-// held. About 60 points a curve; each exact value costs O(k^3 log(kn)), so
+// held. About 48 points a curve; each exact value costs O(k^3 log(kn)), so
 // each curve spends at most a third of max_curves_exact_cost multiply-adds
 // on them (compute_exact) and leaves the rest out (null): the page answers
 // at once for any filter (k = 64, kn near 2^56 would take minutes).
@@ -20,9 +20,12 @@ namespace bloomlab::lab {
 namespace {
 
 // The multiply-adds a curves request may spend on exact values, cheapest
-// first: about 20 ms in the page's WebAssembly engine (its long double is
-// software, about 150 ns a multiply-add), 2 ms natively.
-constexpr double max_curves_exact_cost = 1.5e5;
+// first: about 15 ms in the page's WebAssembly engine (its long double is
+// software, about 150 ns a multiply-add), 1.5 ms natively. With the rest of
+// the curves and the charts, section 3 then redraws within about 50 ms
+// (tests/e2e/speed.spec.mjs reports it); at 1.5e5 and 60 points it took
+// 20-54 ms for the curves alone.
+constexpr double max_curves_exact_cost = 1e5;
 
 // An exact value still to compute: where it goes, its filter and its cost.
 struct exact_job {
@@ -91,7 +94,7 @@ curves_report curves(const curves_request& r) {
   c.k_best = k_best(m, n);
 
   std::vector<exact_job> jobs;
-  constexpr int points = 60;
+  constexpr int points = 48;
   const std::uint64_t n_top = 2 * r.n;
   std::uint64_t last = UINT64_MAX;
   for (int i = 0; i <= points; ++i) {

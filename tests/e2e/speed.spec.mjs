@@ -94,3 +94,49 @@ test('each interaction answers: typing in section 3 and section 1 (reported, not
   }
   report('interactions (with the inputs\' debounce)', times.join(', '));
 });
+
+// Section 3, input by input: how long until the solved figures show, and
+// until the three curves are drawn for them (the curves follow in the next
+// task, so typing is never held up by them). Reported, not asserted; what
+// is asserted is that the curves drawn are those of the figures shown.
+test('section 3: each input to its figures and to its curves (reported, not asserted)', async ({ page }) => {
+  await page.goto('/#tune');
+  await page.locator('body.ready').waitFor();
+  const steps = [
+    ['type n', '#tune-n', '2,000,000'],
+    ['type p', '#tune-p', '0.1%'],
+    ['p = 1e-7', '#tune-p', '1e-7'],
+    ['mode n, m and k', 'input[value="n_m_k"]', null],
+    ['type m', '#tune-m', '40,000,000'],
+    ['type k', '#tune-k', '12'],
+    ['mode m, p and k', 'input[value="m_p_k"]', null],
+    ['type m', '#tune-m', '1,000,000,000'],
+    ['preset BIP 37', '[data-preset="bip37"]', null],
+  ];
+  const rows = [];
+  for (const [what, sel, value] of steps) {
+    const t = await page.evaluate(async ([sel, value]) => {
+      const out = document.querySelector('#tune-out');
+      const charts = document.querySelector('#tune-charts');
+      const before = `${out.dataset.m} ${out.dataset.n} ${out.dataset.k}`;
+      const drawnBefore = charts.dataset.drawn;
+      const el = document.querySelector(sel);
+      const t0 = performance.now();
+      if (value === null) el.click();
+      else {
+        el.value = value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      // The figures are drawn in the handler itself.
+      const figures = performance.now() - t0;
+      const key = `${out.dataset.m} ${out.dataset.n} ${out.dataset.k}`;
+      const changed = key !== before;
+      while (changed && charts.dataset.drawn !== key && charts.dataset.drawn === drawnBefore) await new Promise((r) => setTimeout(r, 2));
+      return { figures, curves: performance.now() - t0, own: +charts.dataset.ms, engine: +charts.dataset.msEngine, key, drawn: charts.dataset.drawn, changed };
+    }, [sel, value]);
+    if (t.changed) expect(t.drawn, what).toBe(t.key);
+    rows.push(`${what}: figures ${t.figures.toFixed(0)} ms, curves ${t.changed ? t.curves.toFixed(0) : '-'} ms` +
+      (t.changed ? ` (their own work ${t.own.toFixed(0)} ms, of which the engine ${t.engine.toFixed(0)} ms)` : ''));
+  }
+  report('section 3 interactions', rows.join('; '));
+});

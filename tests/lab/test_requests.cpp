@@ -115,13 +115,13 @@ TEST(Requests, Positions) {
 
 TEST(Requests, Stage) {
   const auto want = lab::stage({.m = 32, .k = 3, .idx = {}, .items = {"mango", "banana", "apple", "cherry"},
-                                .queries = {"cherry", "peach", "papaya"}});
+                                .queries = {"cherry", "peach", "papaya"}, .removed = {}});
   EXPECT_EQ(run_request("stage", R"({"m": 32, "k": 3, "items": ["mango", "banana", "apple", "cherry"],
                                      "queries": ["cherry", "peach", "papaya"]})"),
             lab::to_json(want, -1));
   // An empty stage: no items, no queries.
   EXPECT_EQ(run_request("stage", R"({"m": "8", "k": "1"})"),
-            lab::to_json(lab::stage({.m = 8, .k = 1, .idx = {}, .items = {}, .queries = {}}), -1));
+            lab::to_json(lab::stage({.m = 8, .k = 1, .idx = {}, .items = {}, .queries = {}, .removed = {}}), -1));
 }
 
 TEST(Requests, TuneReadsOnlyTheFieldsOfItsMode) {
