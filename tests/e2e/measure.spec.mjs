@@ -69,3 +69,24 @@ test('bad m is refused beside the input, naming the value and the range', async 
   await page.fill('#measure-m', 'lots');
   await expect(page.locator('#measure-m-error')).toContainText("'lots'");
 });
+
+test('k = 1 beside k = 30 on the same list and m: fills and rates as bloomlab measure gives them', async ({ page }) => {
+  await open(page, '/?ms_m=1500');
+  const table = page.locator('#measure-versus-table');
+  for (const [col, k] of [[1, '1'], [2, '30']]) {
+    const want = cli(['measure', '-', '--m', '1500', '--k', k], sample);
+    const a = cli(['analyze', '--m', '1500', '--n', String(want.n), '--k', k]);
+    const cell = (row) => table.locator(`tbody tr:nth-child(${row}) td:nth-child(${col + 1})`);
+    await expect(cell(1)).toHaveText(`${thousands(want.bits_set)} of 1,500 (${pct(want.fill, 1)})`);
+    await expect(cell(2)).toHaveText(pct(a.fill_expected, 1));
+    await expect(cell(3)).toHaveText(`${thousands(want.false_positives)} of ${thousands(want.probes)}`);
+    await expect(cell(4)).toHaveText(pct(want.fpr_measured));
+    await expect(cell(5)).toHaveText(pct(want.fpr_approx));
+    await expect(cell(6)).toHaveText(pct(want.fpr_exact));
+  }
+  // A new list is measured again, both ways.
+  await page.fill('#measure-list', Array.from({ length: 50 }, (_, i) => `w${i}`).join('\n'));
+  const want30 = cli(['measure', '-', '--m', '1500', '--k', '30'], Array.from({ length: 50 }, (_, i) => `w${i}`).join('\n') + '\n');
+  await expect(page.locator('#measure-versus')).toHaveAttribute('data-fp30', String(want30.false_positives));
+  await expect(table.locator('tbody tr:nth-child(1) td:nth-child(3)')).toHaveText(`${thousands(want30.bits_set)} of 1,500 (${pct(want30.fill, 1)})`);
+});

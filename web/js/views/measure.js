@@ -1,7 +1,7 @@
 // Section 2: measure a list against 10,000 probes it never held. The engine's
 // measure operation gives the table, the totals and the probes that said
 // maybe; its stage operation says which items lit a chosen probe's bits.
-import { run } from '../engine.js';
+import { run, runLater } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
 import { clearErrors, debounce, label, showError } from '../form.js';
@@ -86,6 +86,9 @@ export function mount(root) {
     const ms = performance.now() - started;
     if (showError(form, 'measure', r, 'list')) {
       $('#measure-out').classList.add('stale');
+      versusRun++;
+      $('#measure-versus-table tbody').innerHTML = '';
+      $('#measure-versus-status').textContent = 'Not measured: the list or the settings above were refused.';
       return;
     }
     $('#measure-out').classList.remove('stale');
@@ -93,6 +96,45 @@ export function mount(root) {
     $('#measure-out').dataset.runs = String(++runs);
     last = { report: r, items: list_, params: p };
     draw(r);
+    versus(list_, p);
+  }
+
+  // The same list and m with k = 1 and k = 30, side by side: measured in the
+  // worker (k = 30 reads 30 bits for each of 10,000 probes), each with the
+  // fill the formula expects. Only the latest list's answers are shown.
+  const sides = [1, 30];
+  let versusRun = 0;
+  async function versus(list_, p) {
+    const mine = ++versusRun;
+    const status = $('#measure-versus-status');
+    status.textContent = 'Measuring with k = 1 and k = 30…';
+    $('#measure-versus').setAttribute('aria-busy', 'true');
+    const side = async (k) => {
+      const r = await runLater('measure', { ...p, k, items: list_, probes: 10000, step: Math.max(1, list_.length) });
+      return [r, r.error ? r : await runLater('analyze', { m: r.m, n: r.n, k })];
+    };
+    const reports = (await Promise.all(sides.map(side))).flat();
+    if (mine !== versusRun) return;
+    $('#measure-versus').removeAttribute('aria-busy');
+    const failed = reports.find((x) => x.error);
+    if (failed) {
+      status.textContent = `Not measured: ${failed.error.message}`;
+      return;
+    }
+    const [one, oneA, thirty, thirtyA] = reports;
+    const row = (what, f) => `<tr><th scope="row">${what}</th><td>${f(one, oneA)}</td><td>${f(thirty, thirtyA)}</td></tr>`;
+    $('#measure-versus-table tbody').innerHTML = [
+      row('Bits that are 1', (r) => `${thousands(r.bits_set)} of ${thousands(r.m)} (${percent(r.fill, 1)})`),
+      row('Fill the formula expects', (r, a) => percent(a.fill_expected, 1)),
+      row('Never added, said maybe', (r) => `${thousands(r.false_positives)} of ${thousands(r.probes)}`),
+      row('Measured rate', (r) => percent(r.fpr_measured)),
+      row('Formula', (r) => percent(r.fpr_approx)),
+      row('Exact', (r) => percent(r.fpr_exact)),
+    ].join('');
+    $('#measure-versus').dataset.fp1 = String(one.false_positives);
+    $('#measure-versus').dataset.fp30 = String(thirty.false_positives);
+    status.textContent = `Measured: with k = 1, ${thousands(one.false_positives)} of ${thousands(one.probes)} said maybe; ` +
+      `with k = 30, ${thousands(thirty.false_positives)}.`;
   }
 
   function draw(r) {

@@ -122,10 +122,13 @@ export function mount(root) {
       box.appendChild(b);
     }
     setBit(Math.min(bitAt, r.m - 1));
-    $('#stage-summary').textContent =
-      `${count(r.n, 'item')} with ${count(r.k, 'hash', 'hashes')} each set ` +
-      `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}); ` +
-      `the fill formula below expects ${percent(r.fill_expected, 1)}.`;
+    $('#stage-summary').textContent = r.cleared.length
+      ? `${count(r.n, 'item')} went in with ${count(r.k, 'hash', 'hashes')} each; after the removal ` +
+        `${thousands(r.bits_set)} of the ${thousands(r.m)} bits are 1 (${percent(r.fill, 1)}). ` +
+        `For ${count(r.n, 'item')} the fill formula below expects ${percent(r.fill_expected, 1)}.`
+      : `${count(r.n, 'item')} with ${count(r.k, 'hash', 'hashes')} each set ` +
+        `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}); ` +
+        `the fill formula below expects ${percent(r.fill_expected, 1)}.`;
     // This filter's own odds beside the lookups: fill^k for these bits, then
     // the formula and the exact value, which average over all such filters.
     $('#stage-odds').textContent =
