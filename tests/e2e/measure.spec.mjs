@@ -3,7 +3,9 @@ import { open } from './open.mjs';
 import { readFileSync } from 'node:fs';
 import { cli, pct, thousands } from './cli.mjs';
 
-const sample = readFileSync('data/sample.txt', 'utf8');
+// The page starts with the first 150 lines of the sample, leaving room
+// under its 200-line limit.
+const sample = readFileSync('data/sample.txt', 'utf8').split('\n').slice(0, 150).join('\n') + '\n';
 
 test('measuring the sample list shows what bloomlab measure --json gives', async ({ page }) => {
   for (const [m, k, hash, scheme] of [['2000', '7', 'murmur3', 'enhanced'], ['1500', '4', 'fnv1a', 'double']]) {
@@ -89,4 +91,46 @@ test('k = 1 beside k = 30 on the same list and m: fills and rates as bloomlab me
   const want30 = cli(['measure', '-', '--m', '1500', '--k', '30'], Array.from({ length: 50 }, (_, i) => `w${i}`).join('\n') + '\n');
   await expect(page.locator('#measure-versus')).toHaveAttribute('data-fp30', String(want30.false_positives));
   await expect(table.locator('tbody tr:nth-child(1) td:nth-child(3)')).toHaveText(`${thousands(want30.bits_set)} of 1,500 (${pct(want30.fill, 1)})`);
+});
+
+test('the sample leaves room under the limit; a list of your own is kept in the link, packed', async ({ page, context }) => {
+  await open(page, '/');
+  await expect(page.locator('#measure-list-count')).toContainText('150 of 200 lines');
+  const mine = ['kiwi', 'plum', 'https://example.org/a?b=1&c=2', 'naïve café', ...Array.from({ length: 40 }, (_, i) => `word-${i}`)].join('\n') + '\n';
+  await page.fill('#measure-list', mine);
+  await expect(page.locator('#measure-list-link')).toContainText('kept in the link');
+  const url = page.url();
+  expect(url).toContain('ms_list=');
+  expect(new URL(url).searchParams.get('ms_list').length).toBeLessThan(mine.length);
+  // A new tab with that link measures the same list, as the CLI does.
+  const other = await context.newPage();
+  await open(other, url);
+  await expect(other.locator('#measure-list')).toHaveValue(mine);
+  const want = cli(['measure', '-', '--m', '2000', '--k', '7'], mine);
+  await expect(other.locator('#measure-summary')).toContainText(`Added ${want.n} items: ${thousands(want.bits_set)} of 2,000 bits are 1`);
+  await expect(other.locator('#measure-summary')).toContainText(`${thousands(want.false_positives)} said maybe, ${pct(want.fpr_measured)}`);
+  // Back to the sample: the link drops the list.
+  await other.fill('#measure-list', sample);
+  await expect(other.locator('#measure-list-link')).toBeEmpty();
+  expect(other.url()).not.toContain('ms_list=');
+});
+
+test('a list too long for the link is measured but left out of it, and a bad link value is refused', async ({ page }) => {
+  await open(page, '/');
+  // 190 lines of letters that do not repeat: they pack to more than the link keeps.
+  let x = 12345;
+  const noise = Array.from({ length: 190 }, () => Array.from({ length: 90 }, () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return String.fromCharCode(97 + (x >> 16) % 26);
+  }).join('')).join('\n');
+  await page.fill('#measure-list', noise);
+  await expect(page.locator('#measure-list-link')).toContainText('too long to keep in the link');
+  await expect(page.locator('#measure-list-link')).toContainText('up to 6,000');
+  await expect(page.locator('#measure-summary')).toContainText('Added 190 items');
+  expect(page.url()).not.toContain('ms_list=');
+  await open(page, '/?ms_list=not*packed');
+  await expect(page.locator('#measure-list-url')).toContainText('Your list in the link could not be read');
+  await expect(page.locator('#measure-list-count')).toContainText('150 of 200 lines');
+  await open(page, '/?ms_list=AAAA');
+  await expect(page.locator('#measure-list-url')).toContainText('could not be unpacked');
 });

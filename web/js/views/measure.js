@@ -6,10 +6,18 @@ import * as state from '../state.js';
 import { lineChart } from '../charts.js';
 import { clearErrors, debounce, label, showError } from '../form.js';
 import { count, escapeHtml, list, percent, thousands } from '../format.js';
-import sample from '../../../data/sample.txt';
+import { pack, unpack } from '../packed.js';
+import fullSample from '../../../data/sample.txt';
 
 export const maxLines = 200;
 export const maxChars = 20000;
+// The list the box starts with: the first 150 lines of data/sample.txt, so
+// a learner can add their own words under the 200-line limit.
+export const sampleLines = 150;
+const sample = fullSample.split('\n').slice(0, sampleLines).join('\n') + '\n';
+// A list other than the sample is kept in the link, packed (ms_list), up to
+// this many characters of it; a longer one is left out, and the page says so.
+export const linkCap = 6000;
 
 // The lines the page uses: at most maxLines, and only whole lines within
 // maxChars characters. The text in the box is never changed.
@@ -49,6 +57,45 @@ export function mount(root) {
   let last = null;
   let runs = 0;  // measurements so far, so a test can wait for the next one
 
+  // The list in the link: read once (unpacking is asynchronous, so the
+  // sample is measured first), then written after each measurement. Until
+  // the link's list is read, the link is left as it came.
+  const linked = state.get('ms_list', null);
+  let linkRead = linked === null;
+  let packing = 0;
+  function keepInLink(text) {
+    if (!linkRead) return;
+    const mine = ++packing;
+    const note = $('#measure-list-link');
+    if (text === sample) {
+      state.set({ ms_list: null });
+      note.textContent = '';
+      return;
+    }
+    pack(text).then((v) => {
+      if (mine !== packing) return;
+      if (v.length > linkCap) {
+        state.set({ ms_list: null });
+        note.textContent = `Your list is too long to keep in the link: ${thousands(v.length)} characters once packed, ` +
+          `and the link keeps up to ${thousands(linkCap)}. The link keeps the settings, not the list.`;
+        return;
+      }
+      state.set({ ms_list: v });
+      note.textContent = 'Your list is kept in the link (packed), so a reload or a shared link shows it.';
+    });
+  }
+  if (!linkRead) {
+    unpack(linked).then((text) => {
+      linkRead = true;
+      box.value = text;
+      measure();
+    }, (err) => {
+      linkRead = true;
+      state.set({ ms_list: null });
+      state.showRefused($('#measure-list-url'), `Your list in the link could not be read (${err.message}); showing the sample list.`, box);
+    });
+  }
+
   function params() {
     return {
       m: $('#measure-m').value,
@@ -80,6 +127,7 @@ export function mount(root) {
       ms_hash: p.hash === 'murmur3' ? null : p.hash,
       ms_scheme: p.scheme === 'enhanced' ? null : p.scheme,
     });
+    keepInLink(box.value);
     const list_ = items(info.used);
     const started = performance.now();
     const r = run('measure', { ...p, items: list_, probes: 10000, step: 20 });
