@@ -105,7 +105,7 @@ test('section 1: the bits are one Tab stop, moved by arrow keys; items mark thei
   await expect(page.locator('#stage-items li[data-item="1"]')).toBeFocused();
   const want = cli(['positions', '--m', '32', '--k', '3', 'banana']);
   const positions = want[0].positions;
-  await expect(page.locator('#stage-bit-info')).toHaveText(`banana set bits ${positions.slice(0, -1).join(', ')} and ${positions.at(-1)}, marked in the grid.`);
+  await expect(page.locator('#stage-bit-info')).toHaveText(`banana set bits ${positions.slice(0, -1).join(', ')} and ${positions.at(-1)}, marked in the grid and joined to it by lines.`);
   const marked = await page.locator('#stage-bits .bit.focus').evaluateAll((bs) => bs.map((b) => +b.dataset.bit).sort((a, b) => a - b));
   expect(marked).toEqual([...new Set(positions)].sort((a, b) => a - b));
   await expect(page.locator('#stage-items li.lit')).toHaveCount(1);

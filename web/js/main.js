@@ -73,6 +73,9 @@ async function start() {
   const st = mountOne('stage', stage);
   mountOne('measure', measure);
   mountOne('tune', tune);
+  // The questions come after the first three sections, on the page and here:
+  // they quote section 1's filter and section 2's measurement.
+  mountOne('questions', questions, () => ({ stage: st, measured: lastMeasure }));
   mountOne('schemes', schemes);
   mountOne('removal', removal);
   mountOne('cuckoo', cuckoo);
@@ -81,7 +84,6 @@ async function start() {
   mountOne('sizes', sizes);
   mountOne('database', database);
   mountOne('attack', attack);
-  mountOne('questions', questions, () => ({ stage: st, measured: lastMeasure }));
   await setUpAll(queue, setUp);
   document.body.classList.add('ready');
 }

@@ -153,7 +153,10 @@ export function mount(root) {
       solve();
     });
   }
+  // Typing answers as it goes; a change without an input event (a value
+  // filled in by the browser, say) is answered too.
   form.addEventListener('input', solve);
+  form.addEventListener('change', solve);
   form.addEventListener('submit', (e) => e.preventDefault());
   solve();
 }
