@@ -183,8 +183,18 @@ class basic_blocked_filter {
   // The hash this filter gives a key: hash() when unkeyed, SipHash-2-4
   // under the key when keyed. What add() and contains() use; a caller who
   // makes hashes for the *_hash calls of a keyed filter must use this one.
-  std::uint64_t item_hash(std::string_view x) const { return key_ ? siphash24(x, *key_) : hash(x); }
-  std::uint64_t item_hash(std::uint64_t x) const { return key_ ? keyed_int(x, *key_) : hash(x); }
+  // (The keyed call is kept out of line, so that the unkeyed path stays
+  // one test and the inlined hash64 it always was.)
+  std::uint64_t item_hash(std::string_view x) const {
+    if (key_) [[unlikely]]
+      return keyed_str(x, *key_);
+    return hash(x);
+  }
+  std::uint64_t item_hash(std::uint64_t x) const {
+    if (key_) [[unlikely]]
+      return keyed_int(x, *key_);
+    return hash(x);
+  }
 
   void add(std::string_view x) { add_hash(item_hash(x)); }
   bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
@@ -305,8 +315,12 @@ class basic_blocked_filter {
     return p;
   }
   static std::uint32_t key(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
+  // A string key under the secret: SipHash-2-4.
+  [[gnu::noinline]] static std::uint64_t keyed_str(std::string_view x, const sip_key& secret) {
+    return siphash24(x, secret);
+  }
   // An integer key under the secret: SipHash-2-4 of its 8 little-endian bytes.
-  static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
+  [[gnu::noinline]] static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
     char le[8];
     for (int i = 0; i < 8; ++i) le[i] = static_cast<char>(x >> (8 * i));
     return siphash24(std::string_view(le, 8), secret);
