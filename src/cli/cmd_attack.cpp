@@ -11,6 +11,8 @@
 #include "format.hpp"
 #include "json.hpp"
 #include "lab.hpp"
+#include "parse.hpp"
+#include "privacy.hpp"
 
 namespace bloomlab::cli {
 
@@ -19,8 +21,63 @@ namespace {
 struct attack_args {
   std::string kind, m = "10000", k = "7", hash = "murmur3", scheme = "enhanced", seed = "1", n,
                     fill = "0.9", count = "10", tries = "20000000";
+  // privacy: BIP 37's rate as a privacy dial (privacy.hpp)
+  std::string p = "0.001", txs = "3000", own = "2", outputs = "2", tx_bytes = "400", filters = "2";
   bool keyed = false, json = false;
 };
+
+// "1 address", "20 addresses".
+std::string counted(std::uint64_t n, const std::string& one, const std::string& many = "") {
+  return thousands(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
+// Bytes in powers of 1,024, as the page shows them.
+std::string bytes_text(double b) {
+  if (b < 1024) return fmt::format("{:.0f} bytes", b);
+  if (b < 1024.0 * 1024) return fmt::format("{:.1f} KiB", b / 1024);
+  return fmt::format("{:.1f} MiB", b / (1024.0 * 1024));
+}
+
+// privacy: the client's filter (n addresses at rate p, sized as BIP 37
+// says), a block of transactions, and what a peer learns from f filters.
+int run_privacy(const attack_args& a) {
+  lab::privacy_request r;
+  r.n = a.n.empty() ? r.n : parse_count("--n", a.n, 1, lab::max_privacy_n);
+  r.p = parse_rate("--p", a.p);
+  r.txs = parse_count("--txs", a.txs, 1, lab::max_privacy_txs);
+  r.own = parse_count("--own", a.own, 0, r.txs);
+  r.outputs = static_cast<unsigned>(parse_count("--outputs", a.outputs, 1, lab::max_privacy_outputs));
+  r.tx_bytes = parse_count("--tx-bytes", a.tx_bytes, 1, lab::max_privacy_tx_bytes);
+  r.filters = static_cast<unsigned>(parse_count("--filters", a.filters, 1, lab::max_privacy_filters));
+  r.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);
+  const lab::privacy_report rep = lab::privacy(r);
+  if (a.json) {
+    fmt::print("{}\n", lab::to_json(rep));
+    return 0;
+  }
+  fmt::print("A light client's filter of {} at p = {:g}, sized as BIP 37 says: {}, {}; its rate {}.\n",
+             counted(r.n, "address", "addresses"), r.p, counted(rep.bytes, "byte"), counted(rep.n_hash_funcs, "hash", "hashes"),
+             percent_sig(rep.rate));
+  fmt::print("In a block of {} ({} of them the client's, {} each), an unrelated one matches with chance {}:\n",
+             counted(r.txs, "transaction"), thousands(r.own), counted(r.outputs, "address", "addresses"),
+             percent_sig(rep.q));
+  fmt::print("  expected {:.1f} decoys; the client's own are {} of the matches; {} to download.\n",
+             rep.decoys_expected, percent_sig(rep.own_share_expected),
+             bytes_text(rep.download_bytes_expected));
+  fmt::print("A peer that keeps the matches of each filter the wallet sends (a new tweak each) and intersects them:\n");
+  for (const auto& st : rep.steps)
+    fmt::print("  {}: {} decoys left (expected {:.2f}); the client's {} all still match; they are {} of what is left\n",
+               counted(st.filters, "filter"), thousands(st.decoys), st.decoys_expected, thousands(st.own_matched),
+               percent_sig(st.own_share));
+  fmt::print("The dial, from the formulas (this n and block; decoys left after {}):\n", counted(r.filters, "filter"));
+  fmt::print("  {:>8}  {:>7}  {:>6}  {:>10}  {:>10}  {:>9}  {:>10}  {:>12}\n", "p", "bytes", "hashes", "rate", "decoys",
+             "own share", "download", "decoys left");
+  for (const auto& d : rep.dial)
+    fmt::print("  {:>8g}  {:>7}  {:>6}  {:>10}  {:>10.1f}  {:>9}  {:>10}  {:>12.3g}\n", d.p, thousands(d.bytes),
+               d.n_hash_funcs, percent_sig(d.rate), d.decoys_expected, percent_sig(d.own_share),
+               bytes_text(d.download_bytes), d.decoys_after);
+  return 0;
+}
 
 lab::attack_request request_of(const attack_args& a) {
   lab::attack_request r;
@@ -86,6 +143,7 @@ void print_remove(const lab::attack_report& rep) {
 }
 
 int run_attack(const attack_args& a) {
+  if (a.kind == "privacy") return run_privacy(a);
   const lab::attack_request req = request_of(a);
   lab::check_budget(req, "--");
   const lab::attack_report rep = lab::attack(req);
@@ -114,7 +172,8 @@ class attack_command : public family_commands {
                               "Items chosen against the hash: pollute (fill fast), target (make an innocent "
                               "key read maybe), forge (find never-added keys that read maybe), remove (a "
                               "crafted removal from a counting filter); --keyed to see a secret key stop them");
-    cmd_->add_option("kind", a_.kind, "pollute, target, forge or remove")->required();
+    cmd_->add_option("kind", a_.kind, "pollute, target, forge, remove or privacy (BIP 37's rate as a privacy dial)")
+        ->required();
     cmd_->add_option("--m", a_.m, "Bits (1 to 1000000)")->capture_default_str();
     cmd_->add_option("--k", a_.k, "Hashes per item (1 to 64)")->capture_default_str();
     cmd_->add_option("--hash", a_.hash, "The public hash: murmur3 or fnv1a")->capture_default_str();
@@ -127,6 +186,13 @@ class attack_command : public family_commands {
     cmd_->add_option("--fill", a_.fill, "pollute: the share of bits to set (0.01 to 0.99)")->capture_default_str();
     cmd_->add_option("--count", a_.count, "target: victims; forge: keys to forge; remove: removals (1 to 1000)")->capture_default_str();
     cmd_->add_option("--tries", a_.tries, "Most candidates to try in all (1 to 100000000)")->capture_default_str();
+    cmd_->add_option("--p", a_.p, "privacy: the rate the client asks BIP 37 for (0 to 1, exclusive)")->capture_default_str();
+    cmd_->add_option("--txs", a_.txs, "privacy: transactions in the block (1 to 100000)")->capture_default_str();
+    cmd_->add_option("--own", a_.own, "privacy: of them, the client's (0 to --txs)")->capture_default_str();
+    cmd_->add_option("--outputs", a_.outputs, "privacy: addresses each transaction pays (1 to 4)")->capture_default_str();
+    cmd_->add_option("--tx-bytes", a_.tx_bytes, "privacy: bytes a transaction takes to send (1 to 100000)")->capture_default_str();
+    cmd_->add_option("--filters", a_.filters, "privacy: filters of the wallet a peer sees, a new tweak each (1 to 4)")
+        ->capture_default_str();
     cmd_->add_flag("--json", a_.json, "Print the report as one JSON document");
   }
 

@@ -20,6 +20,8 @@
 #include "json.hpp"
 #include "lab.hpp"
 #include "parse.hpp"
+#include "pg_bloom.hpp"
+#include "privacy.hpp"
 #include "request_fields.hpp"
 
 namespace bloomlab::lab {
@@ -293,6 +295,32 @@ std::string op_bip37(const json& j) {
   return to_json(bip37(r), -1);
 }
 
+// PostgreSQL's bloom index, as `bloomlab pgbloom` reports it.
+std::string op_pg_bloom(const json& j) {
+  const fields f(j, "pg_bloom", {"length", "col_bits", "columns", "rows"});
+  pg_bloom_request r;
+  r.length = f.count("length", 1, pg_bloom_max_length, r.length);
+  r.col_bits = static_cast<unsigned>(f.count("col_bits", 1, pg_bloom_max_col_bits, r.col_bits));
+  r.columns = static_cast<unsigned>(f.count("columns", 1, pg_bloom_max_columns, r.columns));
+  r.rows = f.count("rows", 1, pg_bloom_max_rows, 0);
+  return to_json(pg_bloom(r), -1);
+}
+
+// BIP 37's rate as a privacy dial, as `bloomlab attack privacy` reports it.
+std::string op_privacy(const json& j) {
+  const fields f(j, "privacy", {"n", "p", "txs", "own", "outputs", "tx_bytes", "filters", "seed"});
+  privacy_request r;
+  r.n = f.count("n", 1, max_privacy_n, r.n);
+  r.p = f.rate("p", r.p);
+  r.txs = f.count("txs", 1, max_privacy_txs, r.txs);
+  r.own = f.count("own", 0, r.txs, std::min(r.own, r.txs));
+  r.outputs = static_cast<unsigned>(f.count("outputs", 1, max_privacy_outputs, r.outputs));
+  r.tx_bytes = f.count("tx_bytes", 1, max_privacy_tx_bytes, r.tx_bytes);
+  r.filters = static_cast<unsigned>(f.count("filters", 1, max_privacy_filters, r.filters));
+  r.seed = f.count("seed", 0, UINT64_MAX, r.seed);
+  return to_json(privacy(r), -1);
+}
+
 std::string op_cuckoo_stage(const json& j) {
   const fields f(j, "cuckoo_stage", {"items", "deletes", "queries", "buckets", "fingerprint_bits", "max_kicks"});
   cuckoo_stage_request r;
@@ -399,6 +427,7 @@ constexpr operation operations[] = {
     {"walk", op_walk},     {"removal", op_removal},     {"combine", op_combine},
     {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
     {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban}, {"attack", op_attack},
+    {"pg_bloom", op_pg_bloom}, {"privacy", op_privacy},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {

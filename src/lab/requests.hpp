@@ -40,6 +40,11 @@
 //              share=0.01, p=0.01, width=4, seed=1, unban=1000
 //   gate_unban gate_sim's fields, and confirmed=[] (indices of the unban
 //              orders whose delete the database confirmed)
+//   attack     kind=pollute (pollute, target, forge or remove), m, k, hash,
+//              scheme, keyed, seed, n, fill, count, tries (attack.hpp)
+//   pg_bloom   length=80, col_bits=2, columns=6, rows? (pg_bloom.hpp)
+//   privacy    n=20, p=0.001, txs=3000, own=2, outputs=2, tx_bytes=400,
+//              filters=2, seed=1 (privacy.hpp)
 #pragma once
 
 #include <cstdint>

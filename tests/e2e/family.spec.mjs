@@ -97,6 +97,54 @@ test('BIP 37: N = 20,000 and P = 0.001 give the CLI\'s size and hash count', asy
   await expect(page.locator('#systems-table')).toContainText('RocksDB');
 });
 
+test('sizes: PostgreSQL\'s bloom index shows what `bloomlab pgbloom` reports, and refuses beside the input', async ({ page }) => {
+  await open(page, '/#sizes');
+  // The engine's WebAssembly libm may differ from glibc's in the last bits.
+  const shareIs = async (want) => {
+    await expect(page.locator('#pgb-out')).toHaveAttribute('data-share', /\d/);
+    await expect.poll(async () => Math.abs(+(await page.locator('#pgb-out').getAttribute('data-share')) / want - 1))
+      .toBeLessThan(1e-12);
+  };
+  const want = cli(['pgbloom', '--rows', '1000000']);
+  await shareIs(want.share);
+  await expect(page.locator('#pgb-out')).toContainText(`${want.signature_bits} bits (${want.signature_bytes} bytes)`);
+  await expect(page.locator('#pgb-answer')).toContainText(
+    `reads all 1,000,000 signatures and then ${thousands(Math.round(want.rows_rechecked))} rows, ${(want.share * 100).toPrecision(3)}% of the table`);
+  await page.fill('#pgb-length', '20');
+  await page.fill('#pgb-col_bits', '3');
+  const small = cli(['pgbloom', '--length', '20', '--col-bits', '3', '--rows', '1000000']);
+  expect(small.signature_bits).toBe(32);
+  await shareIs(small.share);
+  await expect(page.locator('#pgb-out')).toHaveAttribute('data-signature-bits', '32');
+  await expect(page).toHaveURL(/pg_length=20/);
+  await page.fill('#pgb-columns', '40');
+  await expect(page.locator('#pgb-columns-error')).toContainText('Indexed columns');
+  await expect(page.locator('#pgb-columns-error')).toContainText('32');
+  await expect(page.locator('#pgb-columns')).toHaveValue('40');
+});
+
+test('sizes: the privacy dial shows the decoys `bloomlab attack privacy` measures for the same N, P and block', async ({ page }) => {
+  await open(page, '/#sizes');
+  const want = cli(['attack', 'privacy', '--n', '20000', '--p', '0.001', '--txs', '3000', '--own', '2', '--filters', '2']);
+  await expect(page.locator('#priv-steps')).toHaveAttribute('data-decoys', want.steps.map((s) => s.decoys).join(','));
+  await expect(page.locator('#priv-steps tbody tr')).toHaveCount(2);
+  await expect(page.locator('#priv-dial tbody tr')).toHaveCount(want.dial.length);
+  await expect(page.locator('#priv-answer')).toContainText(`${thousands(want.bytes)} bytes`);
+  // A client asking for a noisier filter: more decoys, from the same engine.
+  await page.fill('#bip-n', '20');
+  await page.fill('#bip-p', '0.05');
+  await page.fill('#priv-filters', '3');
+  const noisy = cli(['attack', 'privacy', '--n', '20', '--p', '0.05', '--filters', '3']);
+  await expect(page.locator('#priv-steps')).toHaveAttribute('data-decoys', noisy.steps.map((s) => s.decoys).join(','));
+  expect(noisy.steps[0].decoys).toBeGreaterThan(noisy.steps[2].decoys);
+  await expect(page).toHaveURL(/pv_filters=3/);
+  // Refused beside the input, the rest of the section kept.
+  await page.fill('#priv-own', '5000');
+  await expect(page.locator('#priv-own-error')).toContainText('5000');
+  await expect(page.locator('#priv-own')).toHaveValue('5000');
+  await expect(page.locator('#priv-steps')).toHaveClass(/stale/);
+});
+
 test('cuckoo: the chain is stepped with the keyboard, slot by slot', async ({ page }) => {
   await open(page, '/#cuckoo');
   const steps = page.locator('#cuckoo-steps li');

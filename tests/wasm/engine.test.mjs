@@ -31,7 +31,7 @@ function bloomlab(...args) {
 const sample = readFileSync(new URL('data/sample.txt', root), 'utf8').split('\n').filter((l) => l.trim() !== '');
 
 // Fields that hold real numbers; every other number is a count or an index.
-const realField = /^(fpr_|fill|bits_per_item|ci_|k_optimal|rates$|one_in_|p$|x$|p0$|s$|r$|load_factor|scalable_|fixed_fpr|direct_fpr|a$|b$|union$|intersection$|[a-z]+_se$)/;
+const realField = /^(fpr_|fill|bits_per_item|ci_|k_optimal|rates$|one_in_|p$|x$|p0$|s$|r$|load_factor|scalable_|fixed_fpr|direct_fpr|a$|b$|union$|intersection$|[a-z]+_se$|share|probability$|rows_rechecked$|fpr$|decoys_|own_share|download_)/;
 
 function assertSame(got, want, path = '', key = '') {
   if (typeof want === 'number' && typeof got === 'number') {
@@ -210,6 +210,23 @@ test('bip37: 20,000 items at 0.1% in 35,943 bytes, and the same message body as 
   const small = run('bip37', { n: 3, p: '1%', tweak: 5, flags: 1, items_hex: items });
   assert.equal(small.message_hex + '\n', cliText('bip37', '--n', '3', '--p', '1%', '--tweak', '5', '--flags', '1', ...items));
   assert.equal(run('bip37', { n: 3, p: 0.01, items_hex: ['xyz'] }).error.field, 'items_hex');
+});
+
+test('pg_bloom: PostgreSQL\'s bloom index as `bloomlab pgbloom` reports it, and its refusals', () => {
+  assertSame(run('pg_bloom', {}), bloomlab('pgbloom'));
+  const r = run('pg_bloom', { length: 64, col_bits: 3, columns: 4, rows: 1000000 });
+  assertSame(r, bloomlab('pgbloom', '--length', '64', '--col-bits', '3', '--columns', '4', '--rows', '1000000'));
+  assert.equal(r.signature_bits, 64);
+  assert.equal(run('pg_bloom', { length: 4097 }).error.field, 'length');
+  assert.equal(run('pg_bloom', { columns: 33 }).error.field, 'columns');
+});
+
+test('privacy: BIP 37\'s rate as a privacy dial, as `bloomlab attack privacy` measures it', () => {
+  assertSame(run('privacy', {}), bloomlab('attack', 'privacy'));
+  const r = run('privacy', { n: 50, p: 0.01, txs: 20000, own: 30, filters: 3, seed: 7 });
+  assertSame(r, bloomlab('attack', 'privacy', '--n', '50', '--p', '0.01', '--txs', '20000', '--own', '30', '--filters', '3', '--seed', '7'));
+  assert.ok(r.steps.every((s) => s.own_matched === 30));
+  assert.equal(run('privacy', { outputs: 5 }).error.field, 'outputs');
 });
 
 test('cuckoo_stage and growing: page-only reports hold together', () => {

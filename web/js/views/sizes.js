@@ -1,13 +1,18 @@
 // Section 9: sizes real systems choose. The engine's bip37 operation sizes a
 // filter as BIP 37 does and rates it with its truncated hash count beside a
 // classic filter of the same size; its tune operation gives the rate of
-// RocksDB's and Cassandra's settings, classic and blocked.
+// RocksDB's and Cassandra's settings, classic and blocked; its pg_bloom
+// operation the rows PostgreSQL's bloom index lets through to its recheck;
+// its privacy operation what BIP 37's rate hides from a peer, and for how long.
 import { run } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
 import { bytes, count, escapeHtml, percentSig, thousands } from '../format.js';
 
-const defaults = { n: '20,000', p: '0.001', keys: '1,000,000' };
+const defaults = { n: '20,000', p: '0.001', keys: '1,000,000',
+  pg: { length: '80', col_bits: '2', columns: '6', rows: '1,000,000' } };
+const pgFields = ['length', 'col_bits', 'columns', 'rows'];
+const privDefaults = { txs: '3,000', own: '2', filters: '2' };
 
 // A rate over its target by less than a tenth is "a hair over"; past that
 // the words say how many times over it is.
@@ -23,10 +28,14 @@ function over(rate, target) {
 export function mount(root) {
   const bform = root.querySelector('#bip-form');
   const sform = root.querySelector('#systems-form');
+  const pform = root.querySelector('#pgb-form');
+  const vform = root.querySelector('#priv-form');
   const $ = (sel) => root.querySelector(sel);
   $('#bip-n').value = state.get('bp_n', defaults.n);
   $('#bip-p').value = state.get('bp_p', defaults.p);
   $('#systems-n').value = state.get('sy_n', defaults.keys);
+  for (const f of pgFields) $(`#pgb-${f}`).value = state.get(`pg_${f}`, defaults.pg[f]);
+  for (const f of Object.keys(privDefaults)) $(`#priv-${f}`).value = state.get(`pv_${f}`, privDefaults[f]);
 
   function bip() {
     clearErrors(bform);
@@ -34,10 +43,10 @@ export function mount(root) {
     state.set({ bp_n: n === defaults.n ? null : n, bp_p: p === defaults.p ? null : p });
     const r = run('bip37', { n, p });
     if (showError(bform, 'bip', r, 'n')) {
-      $('#bip-out').classList.add('stale');
-      $('#bip-answer').classList.add('stale');
+      for (const id of ['#bip-out', '#bip-answer', '#priv-answer', '#priv-steps', '#priv-dial']) $(id).classList.add('stale');
       return;
     }
+    privacy();
     $('#bip-out').classList.remove('stale');
     $('#bip-answer').classList.remove('stale');
     const capped = (yes, what) => (yes ? ` <span class="flag">capped at ${what}</span>` : '');
@@ -100,9 +109,88 @@ export function mount(root) {
     }).join('');
   }
 
+  // PostgreSQL's bloom index: the share of rows a search for an absent value
+  // lets through, and how many of the table's rows that is.
+  function pgBloom() {
+    clearErrors(pform);
+    const req = {};
+    for (const f of pgFields) {
+      req[f] = $(`#pgb-${f}`).value;
+      state.set({ [`pg_${f}`]: req[f] === defaults.pg[f] ? null : req[f] });
+    }
+    const r = run('pg_bloom', req);
+    if (showError(pform, 'pgb', r, 'length')) {
+      $('#pgb-out').classList.add('stale');
+      $('#pgb-answer').classList.add('stale');
+      return;
+    }
+    $('#pgb-out').classList.remove('stale');
+    $('#pgb-answer').classList.remove('stale');
+    const rows = [
+      ['Signature a row', `${count(r.signature_bits, 'bit')} (${count(r.signature_bytes, 'byte')})`, 'signature'],
+      ['Bits a row sets (columns × bits a column, repeats allowed)', thousands(r.row_bits), 'row_bits'],
+      ['Share of a signature set', percentSig(r.fill), 'fill'],
+      ['Rows let through for an absent value (exact)', percentSig(r.share), 'share'],
+      ['The fill form, (1 − (1 − 1/L)^D)^c', percentSig(r.share_fill), 'share_fill'],
+      ['Rows read and thrown away, a search', thousands(Math.round(r.rows_rechecked)), 'rechecked'],
+    ];
+    $('#pgb-out').innerHTML = rows.map(([k, v, f]) => `<div><dt>${k}</dt><dd data-field="${f}">${v}</dd></div>`).join('');
+    $('#pgb-out').dataset.share = String(r.share);
+    $('#pgb-out').dataset.signatureBits = String(r.signature_bits);
+    // A value whose bits land on fewer distinct places asks for less, and
+    // lets more rows through: name the worst such value when it is not rare.
+    const fewer = r.by_query_bits.filter((b) => b.t < r.col_bits && b.probability >= 1e-6);
+    let text = `A search for a value no row holds reads all ${count(r.rows, 'signature')} and ` +
+      `then ${thousands(Math.round(r.rows_rechecked))} rows, ${percentSig(r.share)} of the table, only to throw them away.`;
+    if (fewer.length) {
+      const worst = fewer[0];
+      text += ` Of the values searched for, ${percentSig(worst.probability)} draw ${count(worst.t, 'distinct bit')} ` +
+        `and let ${percentSig(worst.share)} of rows through.`;
+    }
+    $('#pgb-answer').textContent = text;
+  }
+
+  // The client's N and P (the form above) against a generated block.
+  function privacy() {
+    clearErrors(vform);
+    const req = { n: $('#bip-n').value, p: $('#bip-p').value };
+    for (const f of Object.keys(privDefaults)) {
+      req[f] = $(`#priv-${f}`).value;
+      state.set({ [`pv_${f}`]: req[f] === privDefaults[f] ? null : req[f] });
+    }
+    const r = run('privacy', req);
+    const parts = ['#priv-answer', '#priv-steps', '#priv-dial'];
+    if (r.error && (r.error.field === 'n' || r.error.field === 'p')) return;  // shown beside N or P above
+    if (showError(vform, 'priv', r, 'txs')) {
+      for (const id of parts) $(id).classList.add('stale');
+      return;
+    }
+    for (const id of parts) $(id).classList.remove('stale');
+    const last = r.steps[r.steps.length - 1];
+    $('#priv-answer').textContent =
+      `Each transaction here pays ${count(r.outputs, 'address', 'addresses')} and takes ${count(r.tx_bytes, 'byte')}. ` +
+      `The client's filter (${count(r.bytes, 'byte')}, ${count(r.n_hash_funcs, 'hash', 'hashes')}) lets an unrelated ` +
+      `transaction through with chance ${percentSig(r.fpr_tx)}, so a block sends about ${thousands(+r.decoys_expected.toFixed(1))} ` +
+      `decoys with the client's ${thousands(r.own)}: the client's are ${percentSig(r.own_share_expected)} of what it ` +
+      `downloads (${bytes(Math.round(r.download_bytes_expected))}). After ${count(last.filters, 'filter')}, ` +
+      `${count(last.decoys, 'decoy')} ${last.decoys === 1 ? 'is' : 'are'} left and the client's make up ` +
+      `${percentSig(last.own_share)} of the rest.`;
+    $('#priv-steps tbody').innerHTML = r.steps.map((st) =>
+      `<tr><th scope="row">${st.filters}</th><td>${thousands(st.decoys)}</td><td>${st.decoys_expected.toFixed(2)}</td>` +
+      `<td>${percentSig(st.own_share)}</td></tr>`).join('');
+    $('#priv-steps').dataset.decoys = r.steps.map((st) => st.decoys).join(',');
+    $('#priv-dial tbody').innerHTML = r.dial.map((d) =>
+      `<tr><th scope="row">${d.p}</th><td>${count(d.bytes, 'byte')}, k = ${d.n_hash_funcs}</td>` +
+      `<td>${d.decoys_expected.toFixed(1)}</td><td>${percentSig(d.own_share)}</td><td>${bytes(Math.round(d.download_bytes))}</td>` +
+      `<td>${d.decoys_after < 0.01 ? d.decoys_after.toExponential(1) : d.decoys_after.toFixed(2)}</td></tr>`).join('');
+  }
+
   bform.addEventListener('input', debounce(bip, 120));
+  vform.addEventListener('input', debounce(privacy, 120));
   sform.addEventListener('input', debounce(systems, 120));
-  for (const f of [bform, sform]) f.addEventListener('submit', (e) => e.preventDefault());
+  pform.addEventListener('input', debounce(pgBloom, 120));
+  for (const f of [bform, sform, pform, vform]) f.addEventListener('submit', (e) => e.preventDefault());
   bip();
   systems();
+  pgBloom();
 }
