@@ -72,8 +72,8 @@ struct privacy_report {
   std::vector<privacy_dial_row> dial;  // p = 1e-5 .. 0.5 at this n and block
 };
 
-// Needs the request within the limits above (front ends check with
-// parse_privacy_field); throws std::invalid_argument otherwise.
+// Needs the request within the limits above (the front ends check each
+// field first); throws std::invalid_argument otherwise.
 privacy_report privacy(const privacy_request& r);
 
 std::string to_json(const privacy_report& r, int indent = 2);

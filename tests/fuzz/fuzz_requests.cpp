@@ -22,12 +22,14 @@
 
 namespace {
 
-constexpr const char* ops[] = {"size",   "analyze", "measure", "trials",  "hash",  "positions",    "tune",   "stage",
-                               "curves", "walk",    "removal", "combine", "bip37", "cuckoo_stage", "growing"};
+constexpr const char* ops[] = {"size",     "analyze",    "measure", "trials",   "hash",    "positions",
+                               "tune",     "stage",      "curves",  "walk",     "removal", "combine",
+                               "bip37",    "cuckoo_stage", "growing", "gate_sim", "gate_unban", "attack",
+                               "pg_bloom", "privacy"};
 constexpr std::size_t op_count = sizeof ops / sizeof ops[0];
 
 // An error's message holds the refused value cut to about 100 bytes, the
-// field's name and what is allowed (the longest list: the fifteen ops).
+// field's name and what is allowed (the longest list: every op's name).
 constexpr std::size_t most_message_bytes = 600;
 
 }  // namespace
