@@ -51,6 +51,12 @@ sip_key read_key_file(const std::string& path, const std::string& source) {
   ::close(fd);
   std::array<unsigned char, 16> key{};
   if (got == 16) {
+    // 16 bytes that are all hex digits (and line ends) are a mistyped hex
+    // key, not a random one (a random key looks so with chance below 1e-16).
+    bool text = true;
+    for (std::size_t i = 0; i < 16; ++i)
+      text = text && (hex_value(static_cast<char>(buf[i])) >= 0 || buf[i] == '\n' || buf[i] == '\r');
+    if (text) refuse("holds 16 bytes of hex text, too few for a hex key (32 digits); " + shape);
     std::memcpy(key.data(), buf.data(), 16);
   } else {
     std::size_t digits = got;

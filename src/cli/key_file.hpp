@@ -10,7 +10,8 @@
 // Anything else is refused (usage_error, exit 2) with a message that names
 // the flag or variable, the file and what was wrong, never the file's bytes.
 // A key of 16 zero bytes is refused too: it is what an empty or unwritten
-// file would give, and it is no secret.
+// file would give, and it is no secret; and so are 16 bytes that are all hex
+// digits (a hex key cut short, not 16 random bytes).
 #pragma once
 
 #include <optional>

@@ -195,6 +195,7 @@ TEST(Keyed, MalformedKeyFilesAreRefused) {
   refused("nothex.key", hex(key_a).substr(0, 31) + "g", "byte 32 is not a hex digit");
   refused("twolines.key", hex(key_a) + "\n\n", shape);
   refused("zero.key", std::string(16, '\0'), "16 zero bytes");
+  refused("hex15.key", hex(key_a).substr(0, 15) + "\n", "16 bytes of hex text");
   expect_refused({"build", sample_list, "--n", "200", "--p", "0.01", "--key-file", dir / "nope.key", "-o",
                   dir / "f.blf"},
                  {"--key-file", dir / "nope.key", "cannot be read"});
