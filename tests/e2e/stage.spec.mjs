@@ -137,3 +137,14 @@ test('several never-added words looked up at once: each shows its bits and its a
     await expect(queries.nth(i)).toContainText(maybe ? 'false positive' : 'definitely not');
   }
 });
+
+test('a removal in the link is restored, and one of a word never added is refused beside the input', async ({ page }) => {
+  await open(page, '/?st_rm=grape%0Adurian');
+  await expect(page.locator('#stage-items li', { hasText: 'grape' })).toContainText('removed');
+  await expect(page.locator('#stage-rm-url')).toContainText("'durian' is not an added item");
+  const grape = cli(['positions', '--m', '32', '--k', '3', 'grape'])[0].positions;
+  const cleared = await page.$$eval('#stage-bits .bit.cleared', (bits) => bits.map((b) => +b.dataset.bit));
+  expect(new Set(cleared)).toEqual(new Set(grape));
+  expect(page.url()).toContain('st_rm=grape');
+  expect(page.url()).not.toContain('durian');
+});

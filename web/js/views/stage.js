@@ -31,6 +31,13 @@ export function mount(root) {
   };
   $('#stage-m').value = s.m;
   $('#stage-k').value = s.k;
+  // A removal in the link is of an added item, as the Remove button's is.
+  const strays = s.removed.filter((w) => !s.items.includes(w));
+  if (strays.length) {
+    s.removed = s.removed.filter((w) => s.items.includes(w));
+    state.showRefused($('#stage-rm-url'), `Removed, in the link: ${list(strays.map((w) => `'${state.shown(w)}'`))} ` +
+      `${strays.length === 1 ? 'is not an added item' : 'are not added items'}; allowed: added items only. Left out.`, $('#stage-word'));
+  }
 
   // The keyboard: the bits are one Tab stop (arrow keys move by bit and by
   // row, as the grid is laid out), and so are the added items and the
