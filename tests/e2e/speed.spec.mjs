@@ -96,8 +96,8 @@ test('each interaction answers: typing in section 3 and section 1 (reported, not
 });
 
 // Section 3, input by input: how long until the solved figures show, and
-// until the three curves are drawn for them (the curves follow in the next
-// task, so typing is never held up by them). Reported, not asserted; what
+// until the three curves are drawn for them (the curves are computed in the
+// worker, so typing is never held up by them). Reported, not asserted; what
 // is asserted is that the curves drawn are those of the figures shown.
 test('section 3: each input to its figures and to its curves (reported, not asserted)', async ({ page }) => {
   await page.goto('/#tune');
@@ -132,11 +132,11 @@ test('section 3: each input to its figures and to its curves (reported, not asse
       const key = `${out.dataset.m} ${out.dataset.n} ${out.dataset.k}`;
       const changed = key !== before;
       while (changed && charts.dataset.drawn !== key && charts.dataset.drawn === drawnBefore) await new Promise((r) => setTimeout(r, 2));
-      return { figures, curves: performance.now() - t0, own: +charts.dataset.ms, engine: +charts.dataset.msEngine, key, drawn: charts.dataset.drawn, changed };
+      return { figures, curves: performance.now() - t0, worker: +charts.dataset.msEngine, charts: +charts.dataset.msCharts, key, drawn: charts.dataset.drawn, changed };
     }, [sel, value]);
     if (t.changed) expect(t.drawn, what).toBe(t.key);
     rows.push(`${what}: figures ${t.figures.toFixed(0)} ms, curves ${t.changed ? t.curves.toFixed(0) : '-'} ms` +
-      (t.changed ? ` (their own work ${t.own.toFixed(0)} ms, of which the engine ${t.engine.toFixed(0)} ms)` : ''));
+      (t.changed ? ` (in the worker ${t.worker.toFixed(0)} ms, then the charts ${t.charts.toFixed(0)} ms on the page)` : ''));
   }
   report('section 3 interactions', rows.join('; '));
 });
