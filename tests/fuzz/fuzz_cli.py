@@ -75,6 +75,15 @@ def make_inputs(tmp, exe):
         filters.append(out)
     paths["filters"] = filters
     paths["junk_filter"] = write("junk.blf", b"BLOOMLAB" + bytes(64))
+    # Key files for --key-file: raw and hex keys, and ones refused (too
+    # short, not hex, all zeros); and a keyed filter built with the raw key.
+    keys = [write("raw.key", bytes(range(1, 17))), write("hex.key", b"00112233445566778899aabbccddeeff\n"),
+            write("short.key", b"0123"), write("nothex.key", b"z" * 32), write("zero.key", bytes(16))]
+    paths["keys"] = keys + [paths["missing"], paths["dir"], paths["binary"]]
+    keyed = os.path.join(tmp, "keyed.blf")
+    subprocess.run([exe, "build", paths["list"], "--n", "300", "--p", "0.01", "--key-file", keys[0], "-o", keyed],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    paths["filters"].append(keyed)
     return paths
 
 
@@ -100,7 +109,7 @@ PLAUSIBLE = {"--n": ["20", "300", "1000", "100000"], "--m": ["1000", "2000", "10
              "--kind": ["classic", "counting", "blocked", "cuckoo", "scalable"]}
 
 
-def value_for(rng, name, tmp):
+def value_for(rng, name, tmp, inputs=None):
     if name in ("-o", "--output"):
         return rng.choice([os.path.join(tmp, "out.blf")] * 4 +
                           [tmp, os.path.join(tmp, "fifo"), os.path.join(tmp, "link.blf"),
@@ -113,6 +122,8 @@ def value_for(rng, name, tmp):
         return rng.choice(WORDS)
     if name == "--remove":
         return rng.choice(TEXTS)
+    if name == "--key-file" and inputs is not None:
+        return rng.choice(inputs["keys"])
     return rng.choice(NUMBERS)
 
 
@@ -150,7 +161,7 @@ def make_case(rng, command, opts, inputs, tmp):
     for name, takes in sorted(chosen):
         args.append(name)
         if takes:
-            args.append(value_for(rng, name, tmp))
+            args.append(value_for(rng, name, tmp, inputs))
     stdin = rng.choice(["/dev/null", inputs["list"], inputs["small"], inputs["small"], "/dev/zero", inputs["binary"]])
     return args, stdin
 
