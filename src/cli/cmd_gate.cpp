@@ -15,6 +15,7 @@
 #include "filter_file.hpp"
 #include "gate.hpp"
 #include "http.hpp"
+#include "key_file.hpp"
 #include "server.hpp"
 #include "stop_signals.hpp"
 
@@ -47,6 +48,10 @@ int run_gate(const gate_args& a) {
       lab::refuse("--kind", a.kind, "does not apply with --filter; the gate keeps the file's kind");
     opts.filter_file = a.filter;
   }
+
+  opts.key = supplied_key(a.key_file, a.key_file_given);
+  if (opts.key && opts.kind == gate::filter_kind::none)
+    lab::refuse("--kind", a.kind, std::string("has no filter to key; drop --key-file (or ") + key_file_env + ")");
 
   std::string db = a.db, table = a.table, column = a.column;
   if (a.demo) {
@@ -109,10 +114,11 @@ int run_gate(const gate_args& a) {
     fmt::print("bloomlab gate: {} keys in {}, no filter: every check asks the database\n", lab::thousands(s.keys),
                g->store().describe());
   else
-    fmt::print("bloomlab gate: {} keys from {} in a {} filter of {} bits (k = {}, room for {} keys at p = {:g}; "
+    fmt::print("bloomlab gate: {} keys from {} in a {}{} filter of {} bits (k = {}, room for {} keys at p = {:g}; "
                "expected now {:.3g}), loaded in {:.2f} s\n",
-               lab::thousands(s.keys), g->store().describe(), s.kind, lab::thousands(s.m), s.k,
-               lab::thousands(s.planned_n), s.p_target, s.p_expected, l.seconds);
+               lab::thousands(s.keys), g->store().describe(), s.keyed ? "keyed " : "", s.kind, lab::thousands(s.m),
+               s.k, lab::thousands(s.planned_n), s.p_target, s.p_expected, l.seconds);
+  if (s.keyed) fmt::print("bloomlab gate: hashing with SipHash-2-4 under key id {:016x}\n", s.key_id);
   fmt::print("bloomlab gate: serving at http://{}{}{}:{}/ (GET /check?key=K, POST /keys, GET /stats; Ctrl-C to stop)\n",
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);

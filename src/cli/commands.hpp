@@ -52,6 +52,8 @@ struct serve_args {
 
 struct gate_args {
   std::string db, table, column, kind, p, filter, host = "127.0.0.1", port = "8090";
+  std::string key_file;   // --key-file (key_file.hpp); key_file_given: it was on the command line
+  bool key_file_given = false;
   bool demo = false;
 };
 

@@ -137,6 +137,9 @@ int main(int argc, char** argv) {
   c_gate->add_option("--kind", gt.kind, "classic, counting (removals decrement), blocked (default), or none (every check asks the database)");
   c_gate->add_option("--p", gt.p, "Target false-positive rate, 1e-9 to 0.5 (default 0.01)");
   c_gate->add_option("--filter", gt.filter, "Start from this saved filter file instead of building one");
+  auto* gate_key = c_gate->add_option("--key-file", gt.key_file,
+                                      "Hash with SipHash-2-4 under the secret key in this file (16 raw bytes or 32 "
+                                      "hex digits; else the file named by BLOOMLAB_KEY_FILE)");
   c_gate->add_option("--host", gt.host, "Address to listen on")->capture_default_str();
   c_gate->add_option("--port", gt.port, "Port (1 to 65535)")->capture_default_str();
   c_gate->add_flag("--demo", gt.demo,
@@ -179,7 +182,10 @@ int main(int argc, char** argv) {
     if (sub == c_pos) return run_positions(ps);
     if (sub == c_ms) return run_measure(ms);
     if (sub == c_serve) return run_serve(sv);
-    if (sub == c_gate) return run_gate(gt);
+    if (sub == c_gate) {
+      gt.key_file_given = gate_key->count() > 0;
+      return run_gate(gt);
+    }
     if (const auto rc = filters->run(sub)) return *rc;
     if (const auto rc = family->run(sub)) return *rc;
     if (const auto rc = pgbloom->run(sub)) return *rc;

@@ -165,7 +165,7 @@ void gate::load() {
     loaded = build(store_->count());
     loaded_.keys = loaded->keys;
   } else {
-    io::filter_file file = io::load(opts_.filter_file);
+    io::filter_file file = io::load(opts_.filter_file, opts_.key);
     std::unique_ptr<filter_state> st;
     if (auto* b = std::get_if<bloom_filter>(&file.filter)) {
       opts_.kind = filter_kind::classic;
@@ -228,16 +228,17 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
     case filter_kind::counting: {
       const sizing sz = size_for(n, opts_.p, false);
       if (sz.m > io::max_bits) throw std::invalid_argument("the filter would need more than 2^40 bits");
+      const indexer idx = opts_.key ? indexer::siphash(*opts_.key) : indexer{};
       if (opts_.kind == filter_kind::classic)
-        st = std::make_unique<filter_state>(bloom_filter(sz.m, sz.k));
+        st = std::make_unique<filter_state>(bloom_filter(sz.m, sz.k, idx));
       else
-        st = std::make_unique<filter_state>(counting_filter(sz.m, sz.k, counter_width_default));
+        st = std::make_unique<filter_state>(counting_filter(sz.m, sz.k, counter_width_default, idx));
       break;
     }
     case filter_kind::blocked: {
       const std::uint64_t m = size_split_block(n, opts_.p, block_lanes, block_lane_bits, io::max_bits);
       if (m == 0) throw std::invalid_argument("no blocked filter of at most 2^40 bits reaches this p");
-      st = std::make_unique<filter_state>(blocked_filter(m));
+      st = std::make_unique<filter_state>(blocked_filter(m, {}, opts_.key));
       break;
     }
     case filter_kind::none:  // nothing to fill: the table is the only answer
@@ -477,6 +478,8 @@ gate_stats gate::stats() const {
     const std::shared_lock lock(mu_);
     const filter_state& st = *state_;
     s.kind = std::string(kind_name(opts_.kind));
+    s.keyed = opts_.key.has_value();
+    if (opts_.key) s.key_id = key_id(*opts_.key);
     s.m = std::visit([](const auto& x) { return x.m(); }, st.filter);
     s.k = filter_k(st.filter);
     s.planned_n = st.planned_n;

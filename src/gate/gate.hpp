@@ -26,12 +26,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "bloomlab/siphash.hpp"
 #include "store.hpp"
 
 namespace bloomlab::gate {
@@ -64,6 +66,10 @@ struct gate_options {
   filter_kind kind = filter_kind::blocked;
   double p = default_p;            // target false-positive rate
   std::string filter_file;         // a saved filter to start from ("" to build one)
+  // A secret key: the filter hashes with SipHash-2-4 under it, so that
+  // nobody without it can pick keys the filter lets through to the database
+  // (docs/threat-model.md). A keyed filter file needs it to load.
+  std::optional<sip_key> key;
   std::function<void(const std::string&)> progress;  // lines for stderr while loading
 };
 
@@ -82,6 +88,8 @@ enum class remove_outcome {
 // Counters since start; the filter's figures as of now.
 struct gate_stats {
   std::string kind;
+  bool keyed = false;
+  std::uint64_t key_id = 0;  // the key's public id (siphash.hpp key_id), when keyed
   std::uint64_t m = 0;
   unsigned k = 0;
   std::uint64_t planned_n = 0, keys = 0, stale = 0;

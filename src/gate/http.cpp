@@ -206,6 +206,7 @@ struct http_front::impl {
     const gate_stats s = g.stats();
     json j{{"source", g.store().describe()},
            {"kind", s.kind},
+           {"keyed", s.keyed},
            {"m", s.m},
            {"k", s.k},
            {"planned_n", s.planned_n},
@@ -229,6 +230,11 @@ struct http_front::impl {
            {"database", s.database_up ? "up" : "lost"},
            {"unavailable", unavailable.load()}};
     if (!s.last_database_error.empty()) j["last_database_error"] = s.last_database_error;
+    if (s.keyed) {  // the key's public id, never the key
+      char id[17];
+      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(s.key_id));
+      j["key_id"] = id;
+    }
     reply(res, 200, j);
   }
 
@@ -259,6 +265,7 @@ struct http_front::impl {
     metric("unavailable_total", "counter", "Requests answered 503: the database was needed and could not answer.",
            count(unavailable.load()));
     metric("keys", "gauge", "Keys of the table in the filter.", count(s.keys));
+    metric("keyed", "gauge", "1 when the filter hashes under a secret key (SipHash-2-4).", s.keyed ? 1 : 0);
     metric("stale_keys", "gauge", "Removed keys whose bits the filter still holds.", count(s.stale));
     metric("planned_keys", "gauge", "Keys the filter was sized for.", count(s.planned_n));
     metric("bits", "gauge", "The filter's size m in bits.", count(s.m));

@@ -426,6 +426,85 @@ TEST(GateSqlite, StartFromAFilterFileAddsWhatItLacks) {
   EXPECT_EQ(stats(*c)["keys"], 1000);
 }
 
+// Forged false positives against a gate (docs/threat-model.md). The gate
+// starts from a filter file its operator published (5%), made with the public
+// hash; an attacker asks the file (bloomlab query) about never-added keys and
+// keeps those that read maybe, then sends them: each one costs the gate a
+// database query. A gate keyed with a secret built its own filter, whose bits
+// lie elsewhere: the same keys reach its database only at its own rate.
+TEST(GateSqlite, ForgedKeysReachTheDatabaseOnlyWithoutTheKey) {
+  temp_dir dir;
+  const auto keys = numbered("banned-", 2000);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  const fs::path list = dir.path / "keys.txt", published = dir.path / "published.bloom";
+  std::string text;
+  for (const auto& k : keys) text += k + "\n";
+  write_file(list, text);
+  process build({"build", list.string(), "--kind", "blocked", "--n", "2000", "--p", "0.05", "-o", published.string()});
+  ASSERT_EQ(build.wait(exit_timeout), 0) << build.all_stderr();
+
+  // The attacker's search: 20,000 candidates against the published file.
+  std::vector<std::string> ask{"query", published.string(), "--json"};
+  for (const auto& c : numbered("forged-", 20000)) ask.push_back(c);
+  process query(ask);
+  const std::string answers = query.all_stdout();
+  query.wait(exit_timeout);
+  std::vector<std::string> forged;
+  for (const auto& a : json::parse(answers))
+    if (a["maybe"].get<bool>()) forged.push_back(a["item"].get<std::string>());
+  ASSERT_GE(forged.size(), 500u) << "a 5% filter lets through about 1 candidate in 20";
+
+  const auto database_queries = [&](const std::vector<std::string>& extra) {
+    running_gate g(gate_args(db, extra));
+    auto c = g.client();
+    const reply r = check_many(*c, forged);
+    EXPECT_EQ(r.status, 200) << r.text;
+    EXPECT_EQ(r.body["members"], 0);
+    const json s = stats(*c);
+    return std::make_pair(s["database_queries"].get<double>(), s["p_expected"].get<double>());
+  };
+  const auto [unkeyed, p_unkeyed] = database_queries({"--filter", published.string()});
+  EXPECT_EQ(unkeyed, static_cast<double>(forged.size()));
+
+  // The operator's secret: 32 hex digits in a file only it can read.
+  const fs::path key = dir.path / "gate.key";
+  const std::string key_hex = "8f3a5c7e91b2d4f60a1c3e5b7d9f2a4c";
+  write_file(key, key_hex + "\n");
+  const auto [keyed, p_keyed] = database_queries({"--key-file", key.string()});
+  std::printf("%zu forged keys: %.0f database queries without the key, %.0f with it (expected %.1f)\n",
+              forged.size(), unkeyed, keyed, static_cast<double>(forged.size()) * p_keyed);
+  EXPECT_LE(keyed, fp_bound(static_cast<double>(forged.size()), p_keyed));
+  (void)p_unkeyed;
+
+  // No key material in what the keyed gate prints or serves.
+  running_gate g(gate_args(db, {"--key-file", key.string()}));
+  std::string printed;
+  for (const auto& l : g.lines) printed += l + "\n";
+  EXPECT_NE(printed.find("keyed blocked filter"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("key id"), std::string::npos) << printed;
+  auto c = g.client();
+  const json s = stats(*c);
+  EXPECT_EQ(s["keyed"], true);
+  EXPECT_EQ(s["key_id"].get<std::string>().size(), 16u);
+  const std::string metrics = as_reply(c->Get("/metrics")).text;
+  EXPECT_NE(metrics.find("bloomlab_gate_keyed 1"), std::string::npos) << metrics;
+  for (const std::string& out : {printed, s.dump(), metrics}) {
+    EXPECT_EQ(out.find(key_hex), std::string::npos) << out;
+    EXPECT_EQ(out.find(key_hex.substr(0, 8)), std::string::npos) << out;
+  }
+
+  // The published (unkeyed) file cannot be read under a key, nor a gate
+  // without a filter keyed.
+  process with_file({"gate", "--port", std::to_string(free_port()), "--db", db.path().string(), "--table", "t",
+                     "--column", "k", "--filter", published.string(), "--key-file", key.string()});
+  EXPECT_EQ(with_file.wait(exit_timeout), 2);
+  EXPECT_NE(with_file.all_stderr().find("--filter"), std::string::npos);
+  process none({"gate", "--port", std::to_string(free_port()), "--db", db.path().string(), "--table", "t",
+                "--column", "k", "--kind", "none", "--key-file", key.string()});
+  EXPECT_EQ(none.wait(exit_timeout), 2);
+  EXPECT_NE(none.all_stderr().find("no filter to key"), std::string::npos);
+}
+
 // Refusals at start: exit 2, one line naming what is wrong.
 TEST(GateSqlite, RefusesBadStartsWithExit2) {
   temp_dir dir;
