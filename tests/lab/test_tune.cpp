@@ -79,6 +79,26 @@ TEST(Tune, CapacityKIsTheBestWholeK) {
     }
 }
 
+TEST(Tune, AgreesWithTheUsualCalculator) {
+  // hur.st's own example: 4,000 items at 1 in 10,000,000 need 134,191 bits
+  // and 23 hashes; size (the CLI's bloomlab size) and mode n_p say the same.
+  const auto t = lab::tune({.mode = lab::tune_mode::n_p, .n = 4000, .p = 1e-7, .prime = false, .m = 0, .k = 0});
+  EXPECT_EQ(t.m, 134'191u);
+  EXPECT_EQ(t.k, 23u);
+  const auto s = lab::size({.n = 4000, .p = 1e-7, .prime = false, .adversarial = false});
+  EXPECT_EQ(s.m, t.m);
+  EXPECT_EQ(s.k, t.k);
+  // That m comes from the best real k (23.26); at the whole k = 23 its rate
+  // is a hair over the target (1.0006e-7), so the least m that keeps 23
+  // hashes within it is a few bits more: 134,196, which holds the 4,000.
+  EXPECT_GT(t.fpr_approx, 1e-7);
+  const auto m = lab::m_for_rate(4000, 1e-7, 23);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(*m, 134'196u);
+  EXPECT_EQ(lab::n_for_rate(*m, 1e-7, 23), 4000u);
+  EXPECT_EQ(lab::n_for_rate(t.m, 1e-7, 23), 3999u);
+}
+
 TEST(Tune, EachModeReportsItsSolve) {
   const auto m = lab::tune({.mode = lab::tune_mode::n_p_k, .n = 1000, .p = 0.01, .prime = false, .m = 0, .k = 7});
   EXPECT_EQ(m.m, 9593u);
