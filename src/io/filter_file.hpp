@@ -8,7 +8,8 @@
 // before anything is allocated, every code and parameter against what the
 // engine accepts, and the checksum against the whole file, so a truncated,
 // corrupt or foreign file is refused with one message and never half-read.
-// A file that decodes encodes back to the same bytes.
+// A file that decodes encodes back to the same bytes (a version-1 file, to
+// the version-2 bytes of the same filter).
 #pragma once
 
 #include <cstdint>
