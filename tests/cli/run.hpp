@@ -83,4 +83,13 @@ struct temp_file {
 
 inline const std::string sample_list = std::string(BLOOMLAB_DATA) + "/sample.txt";
 
+// The sample list's items: its non-empty lines.
+inline std::vector<std::string> sample_items() {
+  std::vector<std::string> items;
+  std::ifstream in(sample_list);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) items.push_back(line);
+  return items;
+}
+
 }  // namespace cli_test

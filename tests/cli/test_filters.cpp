@@ -17,6 +17,7 @@
 
 using cli_test::expect_refused;
 using cli_test::run;
+using cli_test::sample_items;
 using cli_test::sample_list;
 using cli_test::slurp;
 namespace fs = std::filesystem;
@@ -28,14 +29,6 @@ using files_test::write_bytes;
 namespace {
 
 const std::vector<std::string> kinds = {"classic", "counting", "cuckoo", "scalable", "blocked"};
-
-std::vector<std::string> sample_items() {
-  std::vector<std::string> items;
-  std::ifstream in(sample_list);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) items.push_back(line);
-  return items;
-}
 
 // build --kind KIND from the sample list, sized for it at 1%.
 void build(const std::string& kind, const std::string& out, const std::string& list = sample_list) {

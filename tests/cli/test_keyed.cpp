@@ -16,6 +16,7 @@
 
 using cli_test::expect_refused;
 using cli_test::run;
+using cli_test::sample_items;
 using cli_test::sample_list;
 using files_test::bytes;
 using files_test::temp_dir;
@@ -37,14 +38,6 @@ std::string hex(const std::string& raw) {
     s += digits[c & 15];
   }
   return s;
-}
-
-std::vector<std::string> sample_items() {
-  std::vector<std::string> items;
-  std::ifstream in(sample_list);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) items.push_back(line);
-  return items;
 }
 
 void build_keyed(const std::string& kind, const std::string& out, const std::string& key_file) {
