@@ -11,19 +11,9 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "parse.hpp"
 
 namespace bloomlab::cli {
-
-namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 sip_key read_key_file(const std::string& path, const std::string& source) {
   const auto refuse = [&](const std::string& what) -> void {
@@ -55,7 +45,7 @@ sip_key read_key_file(const std::string& path, const std::string& source) {
     // key, not a random one (a random key looks so with chance below 1e-16).
     bool text = true;
     for (std::size_t i = 0; i < 16; ++i)
-      text = text && (hex_value(static_cast<char>(buf[i])) >= 0 || buf[i] == '\n' || buf[i] == '\r');
+      text = text && (lab::hex_digit(static_cast<char>(buf[i])) >= 0 || buf[i] == '\n' || buf[i] == '\r');
     if (text) refuse("holds 16 bytes of hex text, too few for a hex key (32 digits); " + shape);
     std::memcpy(key.data(), buf.data(), 16);
   } else {
@@ -65,11 +55,11 @@ sip_key read_key_file(const std::string& path, const std::string& source) {
     if (got > 35 || digits != 32)
       refuse(fmt::format("holds {}{} bytes; {}", got, got > 35 ? " or more" : "", shape));
     for (std::size_t i = 0; i < 32; ++i)
-      if (hex_value(static_cast<char>(buf[i])) < 0)
+      if (lab::hex_digit(static_cast<char>(buf[i])) < 0)
         refuse(fmt::format("byte {} is not a hex digit; {}", i + 1, shape));
     for (std::size_t i = 0; i < 16; ++i)
-      key[i] = static_cast<unsigned char>(hex_value(static_cast<char>(buf[2 * i])) * 16 +
-                                          hex_value(static_cast<char>(buf[2 * i + 1])));
+      key[i] = static_cast<unsigned char>(lab::hex_digit(static_cast<char>(buf[2 * i])) * 16 +
+                                          lab::hex_digit(static_cast<char>(buf[2 * i + 1])));
   }
   buf.fill(0);
   bool zero = true;

@@ -25,23 +25,16 @@ std::string to_hex(const std::vector<std::uint8_t>& bytes) {
   return out;
 }
 
-int nibble(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string parse_hex_bytes(const std::string& field, const std::string& text) {
   const std::string allowed = "allowed: hex bytes, two digits (0-9, a-f) each, as 00ff or DEADBEEF";
   for (char c : text)
-    if (nibble(c) < 0) refuse(field, text, "is not hex; " + allowed);
+    if (hex_digit(c) < 0) refuse(field, text, "is not hex; " + allowed);
   if (text.size() % 2 != 0) refuse(field, text, "has an odd number of hex digits; " + allowed);
   std::string out(text.size() / 2, '\0');
   for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<char>(nibble(text[2 * i]) * 16 + nibble(text[2 * i + 1]));
+    out[i] = static_cast<char>(hex_digit(text[2 * i]) * 16 + hex_digit(text[2 * i + 1]));
   return out;
 }
 

@@ -29,6 +29,14 @@ struct input_error : std::runtime_error {
 // A count as refusals and reports write it: 10000 -> "10,000".
 std::string thousands(std::uint64_t v);
 
+// The value of one hex digit (0-9, a-f, A-F), or -1 for any other character.
+inline int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 // A value as a message quotes it: control characters written as \u0000 (a
 // NUL would end the text wherever it is shown as a C string), and at most
 // about 100 bytes, cut at a character boundary with "..." after. What it

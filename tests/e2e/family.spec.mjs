@@ -108,6 +108,14 @@ test('sizes: PostgreSQL\'s bloom index shows what `bloomlab pgbloom` reports, an
   const want = cli(['pgbloom', '--rows', '1000000']);
   await shareIs(want.share);
   await expect(page.locator('#pgb-out')).toContainText(`${want.signature_bits} bits (${want.signature_bytes} bytes)`);
+  // The other figures of the list, as the CLI gives them (three digits).
+  const sig3 = (x) => (x * 100).toPrecision(3) + '%';
+  await expect(page.locator('#pgb-out [data-field="row_bits"]')).toHaveText(String(want.row_bits));
+  await expect(page.locator('#pgb-out [data-field="fill"]')).toHaveText(sig3(want.fill));
+  await expect(page.locator('#pgb-out [data-field="share_fill"]')).toHaveText(sig3(want.share_fill));
+  await expect(page.locator('#pgb-out [data-field="rechecked"]')).toHaveText(thousands(Math.round(want.rows_rechecked)));
+  await expect(page.locator('#pgb-answer')).toContainText(
+    `${sig3(want.by_query_bits[0].probability)} draw 1 distinct bit and let ${sig3(want.by_query_bits[0].share)} of rows through`);
   await expect(page.locator('#pgb-answer')).toContainText(
     `reads all 1,000,000 signatures and then ${thousands(Math.round(want.rows_rechecked))} rows, ${(want.share * 100).toPrecision(3)}% of the table`);
   await page.fill('#pgb-length', '20');
@@ -129,6 +137,11 @@ test('sizes: the privacy dial shows the decoys `bloomlab attack privacy` measure
   await expect(page.locator('#priv-steps')).toHaveAttribute('data-decoys', want.steps.map((s) => s.decoys).join(','));
   await expect(page.locator('#priv-steps tbody tr')).toHaveCount(2);
   await expect(page.locator('#priv-dial tbody tr')).toHaveCount(want.dial.length);
+  // Every row of the dial: its P, filter and decoys a block are the CLI's.
+  expect(await page.locator('#priv-dial tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].slice(0, 3).map((c) => c.textContent))))
+    .toEqual(want.dial.map((d) => [String(d.p), `${thousands(d.bytes)} bytes, k = ${d.n_hash_funcs}`, d.decoys_expected.toFixed(1)]));
+  expect(await page.locator('#priv-steps tbody td:nth-child(3)').allTextContents())
+    .toEqual(want.steps.map((s) => s.decoys_expected.toFixed(2)));
   await expect(page.locator('#priv-answer')).toContainText(`${thousands(want.bytes)} bytes`);
   // A client asking for a noisier filter: more decoys, from the same engine.
   await page.fill('#bip-n', '20');
