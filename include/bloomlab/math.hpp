@@ -345,4 +345,65 @@ inline double pg_bloom_recheck_share_fill(std::uint64_t L, std::uint64_t D, unsi
   return std::pow(fill, static_cast<double>(c));
 }
 
+
+// ---- Static filters: binary fuse and xor layouts --------------------------
+//
+// A static filter (static_filter.hpp) stores one f-bit fingerprint per slot
+// of an array of c slots and answers for y: fp(y) == xor of its 3 slots.
+// Its size is c * f bits, set by n alone; its rate is 2^-f whatever n is.
+//
+// Xor filter (Graf and Lemire, "Xor Filters: Faster and Smaller Than Bloom
+// and Cuckoo Filters", JEA 2020): three blocks of c/3 slots, one slot of each
+// per key, c = floor(32 + 1.23 n) rounded down to a multiple of 3. The 1.23
+// is just above the 3-hypergraph peeling threshold 1/0.818 = 1.222; the 32
+// keeps tiny sets peelable. Bits per key: 1.23 f + 32 f / n (9.84 at f = 8).
+//
+// Binary fuse filter, 3-wise (Graf and Lemire, "Binary Fuse Filters: Fast
+// and Smaller Than Xor Filters", JEA 2022, and their reference code): the
+// array is segment_count + 2 segments of L slots (L a power of two); a key
+// takes one slot in each of three consecutive segments, the first chosen
+// among segment_count. Locality makes peeling work at c close to 1.125 n:
+//   L      = 2^floor(ln n / ln 3.33 + 2.25), at most 2^18 (4 for n <= 1),
+//   factor = max(1.125, 0.875 + 0.25 ln(10^6) / ln n)   (n >= 2; 0 below),
+//   capacity = round(n factor),
+//   segment_count = max(1, ceil(capacity / L) - 2),
+//   c = (segment_count + 2) L.
+// The factor grows for small n (peeling needs more room there: 1.375 at
+// n = 10^3), reaches 1.125 at n = 10^6. Check: n = 10^6 gives L = 8192,
+// 136 segments, c = 1,130,496 slots: 9.044 bits per key at f = 8 and 18.09
+// at f = 16. n = 10^7: L = 2^15, c = 11,272,192 slots (9.018 bits a key).
+
+struct fuse_layout {
+  std::uint64_t segment_length;  // L, a power of two
+  std::uint64_t segment_count;   // where a key's first slot may fall
+  std::uint64_t array_length;    // c = (segment_count + 2) L slots
+};
+
+// L for n keys (3-wise).
+inline std::uint64_t fuse_segment_length(std::uint64_t n) {
+  if (n <= 1) return 4;
+  const double e = std::floor(std::log(static_cast<double>(n)) / std::log(3.33) + 2.25);
+  return std::uint64_t{1} << static_cast<unsigned>(std::min(e, 18.0));
+}
+
+// The size factor c / n aimed at (before rounding to whole segments).
+inline double fuse_size_factor(std::uint64_t n) {
+  if (n <= 1) return 0;
+  return std::max(1.125, 0.875 + 0.25 * std::log(1e6) / std::log(static_cast<double>(n)));
+}
+
+inline fuse_layout fuse_layout_for(std::uint64_t n) {
+  const std::uint64_t L = fuse_segment_length(n);
+  const auto capacity = static_cast<std::uint64_t>(std::llround(static_cast<double>(n) * fuse_size_factor(n)));
+  const std::uint64_t segments = (capacity + L - 1) / L;
+  const std::uint64_t count = segments > 2 ? segments - 2 : 1;
+  return {L, count, (count + 2) * L};
+}
+
+// c for an xor filter of n keys.
+inline std::uint64_t xor_array_length(std::uint64_t n) {
+  const auto c = static_cast<std::uint64_t>(32 + 1.23 * static_cast<double>(n));
+  return c / 3 * 3;
+}
+
 }  // namespace bloomlab

@@ -1,0 +1,481 @@
+// Static filters: the binary fuse filter (8- and 16-bit fingerprints,
+// 3-wise) and the xor filter (8-bit), built once from a set of keys and then
+// only queried. No add, no remove: the array is solved for the whole set at
+// once, and one more key would mean solving it again.
+//
+// The idea (Graf and Lemire, "Xor Filters", JEA 2020; "Binary Fuse
+// Filters", JEA 2022). Each key x gets a 64-bit value g and from it three
+// slots p0, p1, p2 of an array A of f-bit entries and an f-bit fingerprint
+// fp(g). The array is chosen so that, for every key of the set,
+//
+//   A[p0] xor A[p1] xor A[p2] = fp(g)
+//
+// and a lookup of y answers "maybe" exactly when that holds for y. For a
+// key never added the left side is some array value and fp(g) is uniform,
+// so the rate is 2^-f: 1/256 = 0.391% for f = 8, 1/65536 = 0.0015% for
+// f = 16, whatever the number of keys. Every lookup reads three entries and
+// never misses a member.
+//
+// Solving for A: the keys are the edges of a 3-uniform hypergraph on the
+// slots. "Peeling" repeatedly takes a slot that only one remaining key uses,
+// records (key, slot) and removes the key; when every key is removed, the
+// records are replayed backwards and each key's recorded slot is set to
+// make its equation hold (its other two slots are final by then, since they
+// were still in use when it was removed). Peeling succeeds with high
+// probability once the array has enough slots; when it fails (a 2-core
+// remains) the whole attempt is redone with a new seed, at most
+// max_attempts times, after which the constructor throws std::runtime_error
+// saying so. The sizes (math.hpp, "Static filters", which gives the
+// formulas and their source) are the published ones:
+//   xor:         3 blocks of c/3 slots, c = floor(32 + 1.23 n) down to a
+//                multiple of 3; one slot per block;
+//   binary fuse: segment_count + 2 segments of L slots (L a power of two),
+//                c = (segment_count + 2) L ~ 1.125 n for large n; a key's
+//                first slot is in one of the first segment_count segments
+//                and the other two in the next two segments.
+// Bits per key at n = 10^6: xor8 9.84, fuse8 9.04, fuse16 18.09.
+//
+// Slots and fingerprint of g (as in the authors' reference code):
+//   fuse: p0 = floor(g * segment_count * L / 2^64),
+//         p1 = (p0 + L) xor ((g >> 18) & (L - 1)),
+//         p2 = (p0 + 2L) xor (g & (L - 1));
+//   xor:  p_i = i c/3 + floor(r_i * (c/3) / 2^32), r_i the low 32 bits of
+//         rotl(g, 21 i);
+//   fp(g) = the low f bits of g xor (g >> 32).
+//
+// Keys and hashes. A key's hash h: a byte string's is detail::hash64 (the
+// blocked filter's hash); a 64-bit integer is its own h, unchanged (the
+// seeded mix below is the integer's mix: MurmurHash3's fmix64, a bijection
+// with full avalanche, as in the reference code); keyed filters use
+// SipHash-2-4 under the secret for both (an integer as its 8 little-endian
+// bytes), like the other kinds. The build's seed s enters as
+//   g = fmix64(h + s),
+// a bijection of h for each s, so distinct hashes stay distinct under every
+// seed. Duplicates: the g values are sorted (radix by their top bits, then
+// within each bucket) and equal neighbours dropped, so a set with repeats
+// builds the same filter as the set without them; items() counts distinct
+// hashes. The *_hash calls take h as the caller made it (item_hash() for
+// keys).
+//
+// Thread safety: a built filter is immutable; every call on it is const and
+// may run on many threads at once.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/hash.hpp"
+#include "bloomlab/math.hpp"
+#include "bloomlab/random.hpp"
+#include "bloomlab/siphash.hpp"
+
+namespace bloomlab {
+
+// The most keys a static filter takes (its slots stay below 2^32).
+inline constexpr std::uint64_t static_filter_max_items = std::uint64_t{1} << 31;
+inline constexpr unsigned static_filter_attempts_default = 100;
+inline constexpr unsigned static_filter_attempts_max = 100000;
+// "bloomlab" + 1, the first seed's source (splitmix64 of it is the first seed).
+inline constexpr std::uint64_t static_filter_seed_default = 0x62616c6d6f6f6c63ull;
+
+struct static_options {
+  std::uint64_t seed = static_filter_seed_default;    // the seeds tried are splitmix64's stream from it
+  unsigned max_attempts = static_filter_attempts_default;  // 1 to static_filter_attempts_max
+};
+
+namespace detail {
+
+// The three slots of a binary fuse filter (3-wise).
+struct fuse3_geometry {
+  static constexpr bool fuse = true;
+  std::uint64_t segment_length = 0, segment_count = 0, array_length = 0;
+  std::uint64_t span = 0;  // segment_count * segment_length: where p0 falls
+
+  explicit fuse3_geometry(std::uint64_t n) {
+    const fuse_layout l = fuse_layout_for(n);
+    segment_length = l.segment_length;
+    segment_count = l.segment_count;
+    array_length = l.array_length;
+    span = segment_count * segment_length;
+  }
+  void slots(std::uint64_t g, std::uint64_t p[3]) const {
+    const std::uint64_t mask = segment_length - 1;
+    p[0] = static_cast<std::uint64_t>((static_cast<block_u128>(g) * span) >> 64);
+    p[1] = (p[0] + segment_length) ^ ((g >> 18) & mask);
+    p[2] = (p[0] + 2 * segment_length) ^ (g & mask);
+  }
+};
+
+// The three slots of an xor filter.
+struct xor3_geometry {
+  static constexpr bool fuse = false;
+  std::uint64_t block = 0, array_length = 0;
+
+  explicit xor3_geometry(std::uint64_t n) : block(xor_array_length(n) / 3), array_length(xor_array_length(n)) {}
+  void slots(std::uint64_t g, std::uint64_t p[3]) const {
+    const auto reduce = [this](std::uint64_t r) { return ((r & 0xffffffffull) * block) >> 32; };
+    p[0] = reduce(g);
+    p[1] = block + reduce(rotl64(g, 21));
+    p[2] = 2 * block + reduce(rotl64(g, 42));
+  }
+};
+
+// Sorts g values (all of them 64-bit) in place: by their top bits into
+// about n/4 buckets, then each bucket on its own. Linear for hashed input.
+inline void sort_hashes(std::vector<std::uint64_t>& gs, std::vector<std::uint64_t>& scratch,
+                        std::vector<std::uint32_t>& starts) {
+  const std::size_t n = gs.size();
+  if (n < 64) {
+    std::sort(gs.begin(), gs.end());
+    return;
+  }
+  const unsigned b = static_cast<unsigned>(std::bit_width(n)) - 2;  // 2^b buckets, 4 to 8 values each
+  starts.assign((std::size_t{1} << b) + 1, 0);
+  for (std::uint64_t g : gs) ++starts[static_cast<std::size_t>(g >> (64 - b)) + 1];
+  for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
+  scratch.resize(n);
+  for (std::uint64_t g : gs) scratch[starts[static_cast<std::size_t>(g >> (64 - b))]++] = g;
+  // starts[i] is now where bucket i ends, so bucket i is [starts[i-1], starts[i]).
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+    const std::size_t end = starts[i];
+    if (end - begin > 32) {
+      std::sort(scratch.begin() + static_cast<std::ptrdiff_t>(begin), scratch.begin() + static_cast<std::ptrdiff_t>(end));
+    } else {
+      for (std::size_t j = begin + 1; j < end; ++j) {
+        const std::uint64_t v = scratch[j];
+        std::size_t k = j;
+        for (; k > begin && scratch[k - 1] > v; --k) scratch[k] = scratch[k - 1];
+        scratch[k] = v;
+      }
+    }
+    begin = end;
+  }
+  gs.swap(scratch);
+}
+
+inline std::uint64_t static_mix(std::uint64_t h, std::uint64_t seed) { return fmix64(h + seed); }
+
+// The inverse of an odd number mod 2^64 (Newton's iteration: each step
+// doubles the correct low bits, and x is its own inverse mod 8).
+constexpr std::uint64_t inverse_mod_2_64(std::uint64_t x) {
+  std::uint64_t y = x;
+  for (int i = 0; i < 6; ++i) y *= 2 - x * y;
+  return y;
+}
+
+// fmix64's inverse: x ^= x >> 33 undoes itself, and each multiply is undone
+// by its inverse, in reverse order. fmix64_inverse(fmix64(x)) == x.
+inline std::uint64_t fmix64_inverse(std::uint64_t h) {
+  constexpr std::uint64_t a = inverse_mod_2_64(0xff51afd7ed558ccdull), b = inverse_mod_2_64(0xc4ceb9fe1a85ec53ull);
+  static_assert(a * 0xff51afd7ed558ccdull == 1 && b * 0xc4ceb9fe1a85ec53ull == 1);
+  h ^= h >> 33;
+  h *= b;
+  h ^= h >> 33;
+  h *= a;
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace detail
+
+template <class Fp, class Geometry>
+class basic_static_filter {
+  static_assert(std::is_same_v<Fp, std::uint8_t> || std::is_same_v<Fp, std::uint16_t>);
+
+ public:
+  using fingerprint_type = Fp;
+  using geometry = Geometry;
+  static constexpr unsigned fingerprint_bits = 8 * sizeof(Fp);
+  static constexpr std::string_view name =
+      Geometry::fuse ? (fingerprint_bits == 8 ? "fuse8" : "fuse16") : "xor8";
+
+  // The empty set: every lookup answers with rate 2^-f (all slots zero).
+  basic_static_filter() : basic_static_filter(std::span<const std::uint64_t>{}) {}
+
+  // Built from keys (repeats allowed). key: a secret for keyed hashing
+  // (SipHash-2-4), or nullopt for the public hashes. Throws
+  // std::invalid_argument for more than static_filter_max_items keys or
+  // max_attempts outside 1 to static_filter_attempts_max (before allocating
+  // anything), and std::runtime_error when max_attempts seeds all failed to
+  // peel (with the defaults, never seen: each attempt fails with chance well
+  // under 1/2).
+  explicit basic_static_filter(std::span<const std::string_view> keys, std::optional<sip_key> key = std::nullopt,
+                               static_options opts = {})
+      : geo_(0), key_(key) {
+    check(keys.size(), opts);
+    std::vector<std::uint64_t> hs(keys.size());
+    if (key_) {
+      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = siphash24(keys[i], *key_);
+    } else {
+      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = hash(keys[i]);
+    }
+    build(std::move(hs), opts);
+  }
+  explicit basic_static_filter(std::span<const std::uint64_t> keys, std::optional<sip_key> key = std::nullopt,
+                               static_options opts = {})
+      : geo_(0), key_(key) {
+    check(keys.size(), opts);
+    std::vector<std::uint64_t> hs(keys.begin(), keys.end());
+    if (key_)
+      for (auto& h : hs) h = keyed_int(h, *key_);
+    build(std::move(hs), opts);
+  }
+
+  // Built from the keys' hashes as item_hash() gives them (or the caller's
+  // own 64-bit hashes, for an unkeyed filter). Same checks as above.
+  static basic_static_filter from_hashes(std::span<const std::uint64_t> hs, std::optional<sip_key> key = std::nullopt,
+                                         static_options opts = {}) {
+    check(hs.size(), opts);
+    basic_static_filter f(key);
+    f.build(std::vector<std::uint64_t>(hs.begin(), hs.end()), opts);
+    return f;
+  }
+
+  // A saved filter put back: its item count, the seed it was solved with
+  // (seed()), its key and its array. Throws std::invalid_argument when
+  // items exceeds static_filter_max_items or the array is not the
+  // array_length the layout gives for items.
+  static basic_static_filter restore(std::uint64_t items, std::uint64_t seed, std::optional<sip_key> key,
+                                     std::vector<Fp> fingerprints) {
+    if (items > static_filter_max_items)
+      throw std::invalid_argument(std::string(name) + " filter: items = " + std::to_string(items) +
+                                  " is out of range (0 to " + std::to_string(static_filter_max_items) + ")");
+    basic_static_filter f(key);
+    f.geo_ = Geometry(items);
+    if (fingerprints.size() != f.geo_.array_length)
+      throw std::invalid_argument(std::string(name) + " filter: fingerprints = " + std::to_string(fingerprints.size()) +
+                                  " entries, but " + std::to_string(items) + " items take exactly " +
+                                  std::to_string(f.geo_.array_length));
+    f.items_ = items;
+    f.seed_ = seed;
+    f.fp_ = std::move(fingerprints);
+    return f;
+  }
+
+  // The hash of a byte-string key (hash64) and of an integer key (itself).
+  static std::uint64_t hash(std::string_view x) { return detail::hash64(x); }
+  static std::uint64_t hash(std::uint64_t x) { return x; }
+
+  const std::optional<sip_key>& secret_key() const { return key_; }
+  bool keyed() const { return key_.has_value(); }
+
+  // The hash this filter gives a key: hash() unkeyed, SipHash-2-4 keyed.
+  std::uint64_t item_hash(std::string_view x) const { return key_ ? siphash24(x, *key_) : hash(x); }
+  std::uint64_t item_hash(std::uint64_t x) const { return key_ ? keyed_int(x, *key_) : hash(x); }
+
+  bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
+  bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
+  bool contains_hash(std::uint64_t h) const { return test(detail::static_mix(h, seed_)); }
+
+  // out[i] = contains(keys[i]); out.size() must be keys.size()
+  // (std::invalid_argument otherwise).
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    check_out(keys.size(), out.size());
+    if (key_) {
+      const sip_key secret = *key_;
+      batch(keys.size(), [&keys, secret](std::size_t i) { return siphash24(keys[i], secret); }, out);
+    } else {
+      batch(keys.size(), [&keys](std::size_t i) { return hash(keys[i]); }, out);
+    }
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    check_out(keys.size(), out.size());
+    if (key_) {
+      const sip_key secret = *key_;
+      batch(keys.size(), [&keys, secret](std::size_t i) { return keyed_int(keys[i], secret); }, out);
+    } else {
+      batch(keys.size(), [&keys](std::size_t i) { return keys[i]; }, out);
+    }
+  }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    check_out(hs.size(), out.size());
+    batch(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out);
+  }
+
+  std::uint64_t bits() const { return static_cast<std::uint64_t>(fp_.size()) * fingerprint_bits; }
+  std::uint64_t items() const { return items_; }
+  double fpr() const { return fpr_for(); }
+  std::span<const Fp> words() const { return fp_; }
+  std::span<const Fp> fingerprints() const { return fp_; }
+  std::uint64_t array_length() const { return fp_.size(); }
+  const Geometry& layout() const { return geo_; }
+  // The seed the array was solved with, and how many seeds were tried.
+  std::uint64_t seed() const { return seed_; }
+  unsigned attempts() const { return attempts_; }
+
+  // Storage for n distinct keys, and the rate (2^-f for every n).
+  static std::uint64_t bits_for(std::uint64_t n) { return Geometry(n).array_length * fingerprint_bits; }
+  static constexpr double fpr_for() { return 1.0 / static_cast<double>(std::uint64_t{1} << fingerprint_bits); }
+
+  friend bool operator==(const basic_static_filter& a, const basic_static_filter& b) {
+    return a.items_ == b.items_ && a.seed_ == b.seed_ && a.key_ == b.key_ && a.fp_ == b.fp_;
+  }
+
+ private:
+  explicit basic_static_filter(std::optional<sip_key> key) : geo_(0), key_(key) {}
+
+  static void check(std::size_t n, const static_options& opts) {
+    if (n > static_filter_max_items)
+      throw std::invalid_argument(std::string(name) + " filter: keys = " + std::to_string(n) +
+                                  " is out of range (0 to " + std::to_string(static_filter_max_items) + ")");
+    if (opts.max_attempts < 1 || opts.max_attempts > static_filter_attempts_max)
+      throw std::invalid_argument(std::string(name) + " filter: max_attempts = " + std::to_string(opts.max_attempts) +
+                                  " is out of range (1 to " + std::to_string(static_filter_attempts_max) + ")");
+  }
+  static void check_out(std::size_t keys, std::size_t out) {
+    if (keys != out)
+      throw std::invalid_argument(std::string(name) + " filter: out has " + std::to_string(out) +
+                                  " entries for " + std::to_string(keys) + " keys (must be equal)");
+  }
+  static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
+    char le[8];
+    for (int i = 0; i < 8; ++i) le[i] = static_cast<char>(x >> (8 * i));
+    return siphash24(std::string_view(le, 8), secret);
+  }
+  static Fp fingerprint(std::uint64_t g) { return static_cast<Fp>(g ^ (g >> 32)); }
+
+  bool test(std::uint64_t g) const {
+    std::uint64_t p[3];
+    geo_.slots(g, p);
+    const Fp* a = fp_.data();
+    return static_cast<Fp>(fingerprint(g) ^ a[p[0]] ^ a[p[1]] ^ a[p[2]]) == 0;
+  }
+
+  // Arrays above 1 MiB: the g of key i + 16 is made and its three slots
+  // prefetched while key i is tested, so that misses overlap.
+  template <class HashAt>
+  void batch(std::size_t count, const HashAt& hash_at, std::span<bool> out) const {
+    const std::uint64_t seed = seed_;
+    if (fp_.size() * sizeof(Fp) <= (std::size_t{1} << 20)) {
+      for (std::size_t i = 0; i < count; ++i) out[i] = test(detail::static_mix(hash_at(i), seed));
+      return;
+    }
+    constexpr std::size_t ahead = 16;
+    std::uint64_t ring[ahead];
+    const auto fetch = [this](std::uint64_t g) {
+      std::uint64_t p[3];
+      geo_.slots(g, p);
+      for (std::uint64_t q : p) __builtin_prefetch(fp_.data() + q);
+    };
+    const std::size_t head = std::min(count, ahead);
+    for (std::size_t i = 0; i < head; ++i) fetch(ring[i] = detail::static_mix(hash_at(i), seed));
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint64_t g = ring[i % ahead];
+      if (i + ahead < count) fetch(ring[i % ahead] = detail::static_mix(hash_at(i + ahead), seed));
+      out[i] = test(g);
+    }
+  }
+
+  // Solves the array for the hashes hs (repeats allowed): the g values of
+  // the first seed are sorted and made distinct; a retry maps each back to
+  // its h (fmix64 is invertible) and on to the next seed's g.
+  void build(std::vector<std::uint64_t> gs, const static_options& opts) {
+    std::uint64_t source = opts.seed;
+    std::uint64_t seed = splitmix64(source);
+    for (auto& h : gs) h = detail::static_mix(h, seed);
+    std::vector<std::uint64_t> scratch;
+    std::vector<std::uint32_t> starts;
+    detail::sort_hashes(gs, scratch, starts);
+    gs.erase(std::unique(gs.begin(), gs.end()), gs.end());
+    items_ = gs.size();
+    geo_ = Geometry(items_);
+    const auto c = static_cast<std::size_t>(geo_.array_length);
+    peeling w{std::vector<std::uint8_t>(c), std::vector<std::uint64_t>(c), {}, std::vector<std::uint64_t>(gs.size()),
+              std::vector<std::uint32_t>(gs.size())};
+    w.queue.reserve(c);
+    for (unsigned attempt = 1;; ++attempt) {
+      if (peel(gs, w)) {
+        seed_ = seed;
+        attempts_ = attempt;
+        break;
+      }
+      if (attempt == opts.max_attempts)
+        throw std::runtime_error(std::string(name) + " filter: no seed of " + std::to_string(opts.max_attempts) +
+                                 " tried solved the array for " + std::to_string(items_) +
+                                 " keys (max_attempts = " + std::to_string(opts.max_attempts) + ")");
+      const std::uint64_t next = splitmix64(source);
+      for (auto& g : gs) g = detail::static_mix(detail::fmix64_inverse(g) - seed, next);
+      seed = next;
+      detail::sort_hashes(gs, scratch, starts);
+    }
+    // Replay backwards: each key's recorded slot makes its equation hold.
+    fp_.assign(c, 0);
+    Fp* a = fp_.data();
+    for (std::size_t i = gs.size(); i-- > 0;) {
+      const std::uint64_t g = w.order_g[i];
+      std::uint64_t p[3];
+      geo_.slots(g, p);
+      a[w.order_slot[i]] = static_cast<Fp>(fingerprint(g) ^ a[p[0]] ^ a[p[1]] ^ a[p[2]]);
+    }
+  }
+
+  struct peeling {
+    std::vector<std::uint8_t> count;   // keys using each slot (up to 255)
+    std::vector<std::uint64_t> xors;   // xor of the g values using each slot
+    std::vector<std::uint32_t> queue;  // slots found with one key
+    std::vector<std::uint64_t> order_g;     // the keys in the order peeled
+    std::vector<std::uint32_t> order_slot;  // and the slot each was peeled from
+  };
+
+  // One attempt: true when every key was peeled (w.order_* then hold them).
+  bool peel(const std::vector<std::uint64_t>& gs, peeling& w) const {
+    std::fill(w.count.begin(), w.count.end(), std::uint8_t{0});
+    std::fill(w.xors.begin(), w.xors.end(), std::uint64_t{0});
+    std::uint8_t* count = w.count.data();
+    std::uint64_t* xors = w.xors.data();
+    for (std::uint64_t g : gs) {
+      std::uint64_t p[3];
+      geo_.slots(g, p);
+      for (std::uint64_t q : p) {
+        if (count[q] == 255) return false;  // a slot this crowded cannot peel: another seed
+        ++count[q];
+        xors[q] ^= g;
+      }
+    }
+    w.queue.clear();
+    for (std::size_t q = 0; q < w.count.size(); ++q)
+      if (count[q] == 1) w.queue.push_back(static_cast<std::uint32_t>(q));
+    std::size_t done = 0;
+    while (!w.queue.empty()) {
+      const std::uint32_t s = w.queue.back();
+      w.queue.pop_back();
+      if (count[s] != 1) continue;  // emptied since it was queued
+      const std::uint64_t g = xors[s];
+      w.order_g[done] = g;
+      w.order_slot[done] = s;
+      ++done;
+      std::uint64_t p[3];
+      geo_.slots(g, p);
+      for (std::uint64_t q : p) {
+        --count[q];
+        xors[q] ^= g;
+        if (count[q] == 1) w.queue.push_back(static_cast<std::uint32_t>(q));
+      }
+    }
+    return done == gs.size();
+  }
+
+  std::uint64_t items_ = 0;
+  std::uint64_t seed_ = 0;
+  unsigned attempts_ = 0;
+  Geometry geo_;
+  std::optional<sip_key> key_;
+  std::vector<Fp> fp_;
+};
+
+using fuse8_filter = basic_static_filter<std::uint8_t, detail::fuse3_geometry>;
+using fuse16_filter = basic_static_filter<std::uint16_t, detail::fuse3_geometry>;
+using xor8_filter = basic_static_filter<std::uint8_t, detail::xor3_geometry>;
+
+}  // namespace bloomlab
