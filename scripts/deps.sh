@@ -13,11 +13,15 @@ packages=(
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev
   clang-14 libclang-rt-14-dev
   python3
+  python3-dev pybind11-dev python3-pybind11 python3-numpy
   libsqlite3-dev libpq-dev libsodium-dev
 )
 if [ "${1:-}" = test ]; then
   # The gate's tests start their own PostgreSQL cluster and load it with wrk.
   packages+=(chromium sqlite3 postgresql-15 wrk)
+  # The Python module's tests (pytest, Dask on a local cluster) and the
+  # peer its benchmark measures against (flor).
+  packages+=(python3-pytest python3-dask python3-distributed python3-pandas python3-flor)
 fi
 # Node.js and npm bundle the page; a machine that has them from elsewhere
 # keeps its own.

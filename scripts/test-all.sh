@@ -22,6 +22,10 @@ suite() {
     node*)
       p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
       f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1) ;;
+    pytest*)
+      # The summary: "2 failed, 40 passed, 1 skipped in 12.34s".
+      p=$(sed -n 's/.*\b\([0-9][0-9]*\) passed\b.* in [0-9.]*s.*/\1/p' "$log" | tail -1)
+      f=$(sed -n 's/.*\b\([0-9][0-9]*\) failed\b.* in [0-9.]*s.*/\1/p' "$log" | tail -1) ;;
     playwright*)
       p=$(sed -n 's/^ *\([0-9]*\) passed.*/\1/p' "$log" | tail -1)
       f=$(sed -n 's/^ *\([0-9]*\) failed.*/\1/p' "$log" | tail -1) ;;
@@ -34,6 +38,8 @@ suite() {
 
 suite "ctest (release)" ctest --preset release
 suite "node (WebAssembly engine)" node --test tests/wasm/
+suite "pytest (Python module)" env PYTHONPATH="$PWD/build/release/python" \
+  BLOOMLAB_CLI="$PWD/build/release/src/bloomlab" /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 suite "ctest (asan + ubsan)" ctest --preset asan
 suite "playwright (the page in Chromium)" npx playwright test
 

@@ -1,0 +1,107 @@
+"""bloomlab: Bloom filters and their relatives, from bloomlab's C++ engine.
+
+Filter kinds (each with add, contains, add_many, contains_many, bits, items,
+fpr, ==, save/to_bytes and pickling; | and & where the engine defines them):
+
+    BloomFilter(m, k)             the classic filter
+    CountingFilter(m, k, width)   counters: remove()
+    BlockedFilter(m)              one 512-bit block a key (BlockedFilter256: 256-bit blocks)
+    CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
+    ScalableFilter(n0, p0)        grows in classic stages
+
+sized(kind, n=, p=) makes one sized as `bloomlab build --kind KIND --n N --p P`
+makes it; size() and analyze() give the sizing and rates; load(path) reads a
+filter file. bloomlab.dask builds filters over Dask collections.
+"""
+
+from ._bloomlab import (
+    BlockedFilter,
+    BlockedFilter256,
+    BloomFilter,
+    CountingFilter,
+    CuckooFilter,
+    FormatError,
+    ScalableFilter,
+    WriteError,
+    analyze,
+    bits_per_item,
+    fpr_approx,
+    fpr_exact,
+    fpr_fill,
+    fpr_split_block,
+    from_bytes,
+    load,
+    max_k,
+    size,
+)
+
+__all__ = [
+    "BlockedFilter",
+    "BlockedFilter256",
+    "BloomFilter",
+    "CountingFilter",
+    "CuckooFilter",
+    "FormatError",
+    "ScalableFilter",
+    "WriteError",
+    "KINDS",
+    "analyze",
+    "bits_per_item",
+    "fpr_approx",
+    "fpr_exact",
+    "fpr_fill",
+    "fpr_split_block",
+    "from_bytes",
+    "kind_of",
+    "load",
+    "max_k",
+    "size",
+    "sized",
+]
+
+# The kind names, as the CLI's --kind spells them (blocked256: 256-bit blocks).
+KINDS = ("classic", "counting", "blocked", "blocked256", "cuckoo", "scalable")
+
+_CLASSES = {
+    "classic": BloomFilter,
+    "counting": CountingFilter,
+    "blocked": BlockedFilter,
+    "blocked256": BlockedFilter256,
+    "cuckoo": CuckooFilter,
+    "scalable": ScalableFilter,
+}
+
+
+def kind_of(f):
+    """The kind name of a filter object ("classic", "blocked", ...)."""
+    for name, cls in _CLASSES.items():
+        if type(f) is cls:
+            return name
+    raise TypeError(f"filter: a {type(f).__name__} is not a bloomlab filter")
+
+
+def sized(kind="classic", *, n, p, key=None):
+    """An empty filter of `kind` for n keys at rate p, sized as `bloomlab build
+    --kind KIND --n N --p P` sizes it (so the two build equal filters):
+
+    classic, counting: m = ceil(n * -ln(p) / (ln 2)^2), k the best whole k;
+    blocked, blocked256: the fewest blocks whose split-block rate
+        sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p;
+    cuckoo: f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two
+        buckets that hold n at 95% load;
+    scalable: a first stage for n keys at p (it grows past n).
+
+    key: 16 bytes for a keyed filter (SipHash-2-4), or None.
+    """
+    if kind not in _CLASSES:
+        raise ValueError(f"kind: {kind!r} (allowed: {', '.join(KINDS)})")
+    if kind == "scalable":
+        return ScalableFilter(n0=float(n), p0=float(p), prime=False, key=key)
+    s = size(n=float(n), p=float(p), kind=kind)
+    if kind == "classic":
+        return BloomFilter(s["m"], s["k"], key=key)
+    if kind == "counting":
+        return CountingFilter(s["m"], s["k"], key=key)
+    if kind == "cuckoo":
+        return CuckooFilter(s["buckets"], s["fingerprint_bits"], key=key)
+    return _CLASSES[kind](s["m"], key=key)

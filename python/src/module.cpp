@@ -1,0 +1,784 @@
+// The bloomlab Python module (import bloomlab; this is bloomlab._bloomlab).
+//
+// Each filter kind is one Python class over a handle that holds the filter
+// as the file codec does (io::filter_file: the filter, its item count and
+// the cuckoo kick seed), so that save(), to_bytes() and pickling write the
+// filter itself without a copy. Every call into the engine goes through
+// engine_calls.hpp.
+//
+// Keys: a str (its UTF-8 bytes), bytes, or an int from 0 to 2^64 - 1.
+// Batches: a one-dimensional numpy uint64 array, read in place through the
+// buffer protocol (a non-contiguous one is copied first), or a sequence of
+// str/bytes (or of ints). The GIL is released while the engine works on a
+// batch, so batches on different filters run in parallel on threads.
+//
+// Each handle has a readers-writer lock: calls that change the filter take
+// it alone, lookups share it. The lock is taken after the GIL is released
+// and let go before the GIL is taken back, so it never waits on the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "bloomlab/math.hpp"
+#include "engine_calls.hpp"
+#include "filter_file.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace bloomlab::py_module {
+
+namespace engine = bloomlab::engine_calls;
+
+// ---- keys ---------------------------------------------------------------------
+
+[[noreturn]] void refuse_key(const py::handle& key) {
+  throw py::type_error("key: a " + std::string(py::str(py::type::of(key).attr("__name__"))) +
+                       " is not a key (allowed: str, bytes, or an int from 0 to 2^64 - 1)");
+}
+
+std::uint64_t int_key(const py::handle& key) {
+  // Any object with __index__ (int, numpy integers).
+  const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(key.ptr()));
+  if (!i) {
+    PyErr_Clear();
+    refuse_key(key);
+  }
+  int overflow = 0;
+  const unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
+  (void)overflow;
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::value_error("key: " + std::string(py::str(i)) + " is out of range (0 to 2^64 - 1)");
+  }
+  return static_cast<std::uint64_t>(v);
+}
+
+// The bytes of a str or bytes object, valid while the object lives.
+std::optional<std::string_view> byte_key(const py::handle& key) {
+  if (PyUnicode_Check(key.ptr())) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(key.ptr(), &size);
+    if (data == nullptr) throw py::error_already_set();
+    return std::string_view(data, static_cast<std::size_t>(size));
+  }
+  if (PyBytes_Check(key.ptr()))
+    return std::string_view(PyBytes_AS_STRING(key.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(key.ptr())));
+  if (PyByteArray_Check(key.ptr()))
+    return std::string_view(PyByteArray_AS_STRING(key.ptr()), static_cast<std::size_t>(PyByteArray_GET_SIZE(key.ptr())));
+  return std::nullopt;
+}
+
+// Calls fn(std::string_view) or fn(std::uint64_t) for one key.
+template <class Fn>
+decltype(auto) with_key(const py::handle& key, Fn&& fn) {
+  if (const auto bytes = byte_key(key)) return fn(*bytes);
+  return fn(int_key(key));
+}
+
+// A batch of keys, ready for the engine: a span of integers (in place in a
+// numpy array, or converted from a sequence of ints), or views of the bytes
+// of str/bytes objects that `owner` keeps alive.
+struct key_batch {
+  std::span<const std::uint64_t> ints;
+  std::vector<std::uint64_t> int_store;
+  std::vector<std::string_view> views;
+  py::object owner;
+  bool integers = false;
+  std::size_t size() const { return integers ? ints.size() : views.size(); }
+};
+
+key_batch batch_of(const py::handle& keys) {
+  key_batch b;
+  if (py::isinstance<py::array>(keys)) {
+    const auto arr = py::reinterpret_borrow<py::array>(keys);
+    if (arr.ndim() != 1)
+      throw py::value_error("keys: an array of " + std::to_string(arr.ndim()) +
+                            " dimensions (allowed: one dimension)");
+    const char kind = arr.dtype().kind();
+    if (kind == 'u' || kind == 'i' || kind == 'b' || kind == 'f' || kind == 'c') {
+      if (!arr.dtype().is(py::dtype::of<std::uint64_t>()))
+        throw py::type_error("keys: an array of dtype " + std::string(py::str(arr.dtype())) +
+                             " (allowed: uint64, or a sequence of str/bytes; convert with keys.astype(numpy.uint64))");
+      // In place when contiguous; else one contiguous copy.
+      auto contiguous = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(keys);
+      if (!contiguous) throw py::error_already_set();
+      b.ints = {contiguous.data(), static_cast<std::size_t>(contiguous.size())};
+      b.owner = std::move(contiguous);
+      b.integers = true;
+      return b;
+    }
+  }
+  if (PyUnicode_Check(keys.ptr()) || PyBytes_Check(keys.ptr()) || PyByteArray_Check(keys.ptr()))
+    throw py::type_error("keys: a single str or bytes is one key, not a batch (use add()/contains(), or wrap it in a list)");
+  // A tuple of the keys: it holds a reference to each, and nothing can change it
+  // while the GIL is released.
+  py::object tuple = py::reinterpret_steal<py::object>(PySequence_Tuple(keys.ptr()));
+  if (!tuple) {
+    PyErr_Clear();
+    throw py::type_error("keys: a " + std::string(py::str(py::type::of(keys).attr("__name__"))) +
+                         " is not a batch of keys (allowed: a numpy uint64 array, or a sequence of str/bytes or ints)");
+  }
+  const Py_ssize_t n = PyTuple_GET_SIZE(tuple.ptr());
+  bool any_int = false, any_bytes = false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(tuple.ptr(), i);
+    if (PyUnicode_Check(item) || PyBytes_Check(item)) {
+      any_bytes = true;
+      b.views.push_back(*byte_key(item));
+    } else if (PyByteArray_Check(item)) {
+      throw py::type_error("keys[" + std::to_string(i) + "]: a bytearray in a batch (it may change while the batch runs; pass bytes(x))");
+    } else {
+      any_int = true;
+      b.int_store.push_back(int_key(item));
+    }
+    if (any_int && any_bytes)
+      throw py::type_error("keys[" + std::to_string(i) + "]: a batch mixes integer and str/bytes keys (allowed: one kind)");
+  }
+  b.integers = any_int;
+  if (b.integers) b.ints = b.int_store;
+  b.owner = std::move(tuple);
+  return b;
+}
+
+std::optional<sip_key> key_arg(const std::optional<py::bytes>& key) {
+  if (!key) return std::nullopt;
+  const std::string s = *key;
+  if (s.size() != 16)
+    throw py::value_error("key: " + std::to_string(s.size()) + " bytes (allowed: exactly 16 bytes, a SipHash-2-4 key)");
+  std::array<unsigned char, 16> raw{};
+  for (std::size_t i = 0; i < 16; ++i) raw[i] = static_cast<unsigned char>(s[i]);
+  return sip_key::from_bytes(raw);
+}
+
+// ---- the handle ---------------------------------------------------------------
+
+template <class F>
+struct handle {
+  io::filter_file file;
+  mutable std::shared_mutex lock;
+
+  explicit handle(io::filter_file f) : file(std::move(f)) {}
+  explicit handle(F f) : file{io::any_filter(std::move(f)), 0, 1} {}
+
+  F& f() { return std::get<F>(file.filter); }
+  const F& f() const { return std::get<F>(file.filter); }
+
+  static constexpr bool counts_itself = !(std::is_same_v<F, bloom_filter> || engine::is_blocked<F>);
+  void counted(std::uint64_t fresh) {
+    if constexpr (!counts_itself) file.items = io::add_items(file.items, fresh);
+  }
+  std::uint64_t items() const {
+    if constexpr (counts_itself)
+      return engine::own_items(f());
+    else
+      return file.items;
+  }
+};
+
+// Runs fn with the GIL released and the lock taken (shared or alone).
+template <bool Exclusive, class H, class Fn>
+decltype(auto) unlocked(H& h, Fn&& fn) {
+  py::gil_scoped_release no_gil;
+  if constexpr (Exclusive) {
+    std::unique_lock guard(h.lock);
+    return fn();
+  } else {
+    std::shared_lock guard(h.lock);
+    return fn();
+  }
+}
+
+py::bytes to_bytes(const io::filter_file& f) {
+  const std::vector<std::uint8_t> bytes = io::encode(f);
+  return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+io::filter_file from_bytes(const py::bytes& data, const std::optional<sip_key>& key) {
+  const std::string_view s = data;
+  const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  return io::decode(bytes, key);
+}
+
+// A loaded or decoded filter as the Python object of its kind.
+py::object wrap(io::filter_file f) {
+  return std::visit(
+      [&](auto& filter) -> py::object {
+        using F = std::decay_t<decltype(filter)>;
+        (void)filter;
+        return py::cast(std::make_unique<handle<F>>(std::move(f)));
+      },
+      f.filter);
+}
+
+template <class F>
+std::string kind_label() {
+  if constexpr (std::is_same_v<F, bloom_filter>) return "BloomFilter";
+  else if constexpr (std::is_same_v<F, counting_filter>) return "CountingFilter";
+  else if constexpr (std::is_same_v<F, cuckoo_filter>) return "CuckooFilter";
+  else if constexpr (std::is_same_v<F, scalable_filter>) return "ScalableFilter";
+  else if constexpr (std::is_same_v<F, blocked_filter>) return "BlockedFilter";
+  else return "BlockedFilter256";
+}
+
+// The verbs every kind has.
+template <class F>
+py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* fpr_doc) {
+  using H = handle<F>;
+  py::class_<H> c(m, kind_label<F>().c_str(), doc);
+  c.def(
+       "add",
+       [](H& h, const py::handle& key) {
+         return with_key(key, [&](auto k) {
+           std::unique_lock guard(h.lock);
+           const bool fresh = engine::add(h.f(), k);
+           h.counted(fresh);
+           return fresh;
+         });
+       },
+       "key"_a,
+       "Adds one key (str, bytes or an int from 0 to 2^64 - 1). Returns True when the key read absent "
+       "before the call (the filter changed); for a cuckoo filter False means the table is full and nothing changed.")
+      .def(
+          "contains",
+          [](const H& h, const py::handle& key) {
+            return with_key(key, [&](auto k) {
+              std::shared_lock guard(h.lock);
+              return engine::contains(h.f(), k);
+            });
+          },
+          "key"_a, "True when the key may have been added (a false positive is possible), False when it certainly was not.")
+      .def("__contains__",
+           [](const H& h, const py::handle& key) {
+             return with_key(key, [&](auto k) {
+               std::shared_lock guard(h.lock);
+               return engine::contains(h.f(), k);
+             });
+           })
+      .def(
+          "add_many",
+          [](H& h, const py::handle& keys) {
+            key_batch b = batch_of(keys);
+            return unlocked<true>(h, [&] {
+              const std::uint64_t fresh = b.integers ? engine::add_many(h.f(), b.ints)
+                                                     : engine::add_many(h.f(), std::span<const std::string_view>(b.views));
+              h.counted(fresh);
+              return fresh;
+            });
+          },
+          "keys"_a,
+          "Adds every key of a batch, in order: a numpy uint64 array (read in place) or a sequence of str/bytes "
+          "(or ints). Returns how many adds returned True. The GIL is released while the filter works.")
+      .def(
+          "contains_many",
+          [](const H& h, const py::handle& keys) {
+            key_batch b = batch_of(keys);
+            py::array_t<bool> out(static_cast<py::ssize_t>(b.size()));
+            const std::span<bool> o(out.mutable_data(), b.size());
+            unlocked<false>(h, [&] {
+              if (b.integers)
+                engine::contains_many(h.f(), b.ints, o);
+              else
+                engine::contains_many(h.f(), std::span<const std::string_view>(b.views), o);
+            });
+            return out;
+          },
+          "keys"_a,
+          "contains() of every key of a batch (a numpy uint64 array or a sequence of str/bytes or ints), as a numpy "
+          "bool array. The GIL is released while the filter works.")
+      .def(
+          "bits",
+          [](const H& h) {
+            std::shared_lock guard(h.lock);
+            return engine::bits(h.f());
+          },
+          "The filter's size in bits: m (classic, blocked), m * width (counting), slots * fingerprint bits (cuckoo), "
+          "the sum of the stages' m (scalable).")
+      .def(
+          "items",
+          [](const H& h) {
+            std::shared_lock guard(h.lock);
+            return h.items();
+          },
+          "Items held: adds that returned True (minus removals) for classic and blocked filters; the filter's own "
+          "count for counting (every add), cuckoo (fingerprints stored) and scalable filters.")
+      .def(
+          "fpr",
+          [](const H& h) {
+            return unlocked<false>(h, [&] { return engine::fpr(h.f()); });
+          },
+          fpr_doc)
+      .def(
+          "to_bytes",
+          [](const H& h) {
+            std::shared_lock guard(h.lock);
+            return to_bytes(h.file);
+          },
+          "The filter in bloomlab's file format (docs/format.md): what save() writes.")
+      .def(
+          "save",
+          [](const H& h, const std::string& path) {
+            unlocked<false>(h, [&] { io::save(path, h.file); });
+          },
+          "path"_a,
+          "Writes the filter to path in bloomlab's file format (atomically: a temporary file renamed over path); "
+          "`bloomlab info/query PATH` reads it.")
+      .def(
+          "__eq__",
+          [](const H& a, const py::object& other) -> py::object {
+            if (!py::isinstance<H>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            const H& b = other.cast<const H&>();
+            if (&a == &b) return py::bool_(true);
+            std::shared_lock ga(a.lock), gb(b.lock);
+            return py::bool_(engine::equal(a.f(), b.f()));
+          },
+          "other"_a, "Same kind, parameters, key and contents.")
+      .def("__hash__", [](const H&) -> py::object { throw py::type_error("unhashable type: a filter changes"); })
+      .def(py::pickle([](const H& h) {
+                        std::shared_lock guard(h.lock);
+                        return to_bytes(h.file);
+                      },
+                      [](const py::bytes& data) {
+                        io::filter_file f = from_bytes(data, std::nullopt);
+                        if (!std::holds_alternative<F>(f.filter))
+                          throw py::value_error("pickled data holds a " + std::string(io::kind_name(io::kind_of(f.filter))) +
+                                                " filter, not a " + kind_label<F>());
+                        return std::make_unique<H>(std::move(f));
+                      }))
+      .def("__copy__",
+           [](const H& h) {
+             std::shared_lock guard(h.lock);
+             return std::make_unique<H>(io::filter_file(h.file));
+           })
+      .def("__deepcopy__", [](const H& h, const py::object&) {
+        std::shared_lock guard(h.lock);
+        return std::make_unique<H>(io::filter_file(h.file));
+      });
+  c.def_property_readonly(
+      "keyed", [](const H& h) { return io::key_of(h.file.filter) != nullptr; }, "Whether the filter hashes with a secret key (SipHash-2-4).");
+  return c;
+}
+
+// | & |= &= for the kinds whose union and intersection are defined.
+template <class F>
+void bind_combine(py::class_<handle<F>>& c) {
+  using H = handle<F>;
+  const auto combine = [](const H& a, const H& b, bool is_or) {
+    auto out = std::make_unique<H>(io::filter_file(a.file));
+    if (&a == &b) return out;
+    std::shared_lock gb(b.lock);
+    if (is_or)
+      engine::or_into(out->f(), b.f());
+    else
+      engine::and_into(out->f(), b.f());
+    if constexpr (!H::counts_itself)
+      out->file.items = is_or ? io::add_items(a.file.items, b.file.items) : std::min(a.file.items, b.file.items);
+    return out;
+  };
+  const auto in_place = [](H& a, const H& b, bool is_or) {
+    if (&a == &b) return;
+    std::unique_lock ga(a.lock, std::defer_lock);
+    std::shared_lock gb(b.lock, std::defer_lock);
+    std::lock(ga, gb);
+    if (is_or)
+      engine::or_into(a.f(), b.f());
+    else
+      engine::and_into(a.f(), b.f());
+    if constexpr (!H::counts_itself)
+      a.file.items = is_or ? io::add_items(a.file.items, b.file.items) : std::min(a.file.items, b.file.items);
+  };
+  c.def(
+       "__or__", [combine](const H& a, const H& b) { return combine(a, b, true); }, py::is_operator(),
+       "The union: bit for bit the filter built from both key sets (counting: counters added, saturating). "
+       "The parameters must match, else ValueError names what differs.")
+      .def(
+          "__and__", [combine](const H& a, const H& b) { return combine(a, b, false); }, py::is_operator(),
+          "The intersection: bits (counting: the smaller counter) set in both. It holds every bit of the filter of "
+          "the common keys, perhaps more, so its rate is at least that filter's.")
+      .def(
+          "__ior__",
+          [in_place](H& a, const H& b) -> H& {
+            in_place(a, b, true);
+            return a;
+          },
+          py::is_operator(), py::return_value_policy::reference)
+      .def(
+          "__iand__",
+          [in_place](H& a, const H& b) -> H& {
+            in_place(a, b, false);
+            return a;
+          },
+          py::is_operator(), py::return_value_policy::reference);
+}
+
+template <class F>
+void bind_clear(py::class_<handle<F>>& c) {
+  c.def(
+      "clear",
+      [](handle<F>& h) {
+        std::unique_lock guard(h.lock);
+        engine::clear(h.f());
+        if constexpr (!handle<F>::counts_itself) h.file.items = 0;
+      },
+      "Empties the filter (its parameters stay).");
+}
+
+template <class F>
+void bind_remove(py::class_<handle<F>>& c, const char* doc) {
+  c.def(
+      "remove",
+      [](handle<F>& h, const py::handle& key) {
+        return with_key(key, [&](auto k) {
+          std::unique_lock guard(h.lock);
+          return engine::remove(h.f(), k);
+        });
+      },
+      "key"_a, doc);
+}
+
+// ---- sizing and rates -----------------------------------------------------------
+
+void check_rate(const char* name, double p) {
+  if (!(p > 0 && p < 1)) throw py::value_error(std::string(name) + ": " + std::to_string(p) + " is out of range (0 < p < 1)");
+}
+void check_count(const char* name, double n, double most) {
+  if (!(n >= 1 && n <= most))
+    throw py::value_error(std::string(name) + ": " + std::to_string(n) + " is out of range (1 to " + std::to_string(most) + ")");
+}
+void check_k(unsigned long long k) {
+  if (k < 1 || k > max_k)
+    throw py::value_error("k: " + std::to_string(k) + " is out of range (1 to " + std::to_string(max_k) + ")");
+}
+
+py::dict size(double n, double p, const std::string& kind, bool prime) {
+  check_count("n", n, 1e18);
+  check_rate("p", p);
+  py::dict d;
+  d["kind"] = kind;
+  d["n"] = n;
+  d["p"] = p;
+  if (kind == "classic" || kind == "counting") {
+    const double need = n * bits_per_item(p);
+    if (!(need <= static_cast<double>(io::max_bits)))
+      throw py::value_error("n: " + std::to_string(n) + " at p " + std::to_string(p) + " needs " + std::to_string(need) +
+                            " bits (allowed: at most 2^40 bits, the file format's limit)");
+    const sizing s = size_for(n, p, prime);
+    d["m"] = s.m;
+    d["k"] = s.k;
+    d["bits_per_item"] = static_cast<double>(s.m) / n;
+    d["fpr"] = fpr_approx(static_cast<double>(s.m), n, s.k);
+    d["bits"] = kind == "counting" ? s.m * counter_width_default : s.m;
+  } else if (kind == "blocked" || kind == "blocked256") {
+    const unsigned lanes = 8, lane_bits = kind == "blocked" ? 64 : 32;
+    const std::uint64_t m = size_split_block(n, p, lanes, lane_bits, io::max_bits);
+    if (m == 0)
+      throw py::value_error("p: " + std::to_string(p) + " is out of reach for n " + std::to_string(n) +
+                            " within 2^40 bits (the file format's limit)");
+    d["m"] = m;
+    d["bits_per_item"] = static_cast<double>(m) / n;
+    d["fpr"] = fpr_split_block(static_cast<double>(m), n, lanes, lane_bits);
+    d["bits"] = m;
+  } else if (kind == "cuckoo") {
+    const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
+    if (p < best)
+      throw py::value_error("p: " + std::to_string(p) + " is out of reach for a cuckoo filter (allowed: from " +
+                            std::to_string(best) + ", 2*4/2^32)");
+    const auto f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)),
+                                                    double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
+    const std::uint64_t buckets = cuckoo_filter::buckets_for(static_cast<std::uint64_t>(std::ceil(n)));
+    if (buckets > io::max_buckets)
+      throw py::value_error("n: " + std::to_string(n) + " needs " + std::to_string(buckets) + " buckets (allowed: at most 2^32)");
+    d["buckets"] = buckets;
+    d["fingerprint_bits"] = f;
+    d["fpr"] = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f));
+    d["bits"] = buckets * cuckoo_slots * f;
+    d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots * f) / n;
+  } else {
+    throw py::value_error("kind: '" + kind + "' (allowed: classic, counting, blocked, blocked256, cuckoo)");
+  }
+  return d;
+}
+
+void check_mnk(double m, double n, unsigned long long k) {
+  check_count("m", m, static_cast<double>(bloom_filter::max_m));
+  if (!(n >= 0 && std::isfinite(n))) throw py::value_error("n: " + std::to_string(n) + " is out of range (0 or more)");
+  check_k(k);
+}
+
+py::dict analyze(std::uint64_t m, std::uint64_t n, unsigned long long k) {
+  check_mnk(static_cast<double>(m), static_cast<double>(n), k);
+  const auto kk = static_cast<unsigned>(k);
+  const double dm = static_cast<double>(m), dn = static_cast<double>(n);
+  if (static_cast<double>(n) * kk >= 9.2e18) throw py::value_error("n: k * n must stay below 2^63");
+  double exact;
+  {
+    py::gil_scoped_release no_gil;
+    exact = fpr_exact(m, n, kk);
+  }
+  py::dict d;
+  d["m"] = m;
+  d["n"] = n;
+  d["k"] = kk;
+  d["fill"] = fill_expected(dm, dn, kk);
+  d["fpr_approx"] = fpr_approx(dm, dn, kk);
+  d["fpr_fill"] = fpr_fill(dm, dn, kk);
+  d["fpr_exact"] = exact;
+  d["fpr_adversarial"] = fpr_adversarial(dm, dn, kk);
+  d["bits_per_item"] = n == 0 ? std::numeric_limits<double>::infinity() : dm / dn;
+  d["k_optimal"] = n == 0 ? std::numeric_limits<double>::infinity() : k_optimal(dm, dn);
+  d["k_best"] = n == 0 ? max_k : k_best(dm, dn);
+  return d;
+}
+
+// ---- the module -----------------------------------------------------------------
+
+void bind(py::module_& m) {
+  m.doc() = "bloomlab's filter engine (C++), its sizing and rate formulas, and its file format.";
+
+  py::register_exception<io::format_error>(m, "FormatError", PyExc_ValueError);
+  py::register_exception<io::write_error>(m, "WriteError", PyExc_OSError);
+
+  // classic
+  auto classic = bind_common<bloom_filter>(
+      m,
+      "The classic Bloom filter: m bits, k positions a key (MurmurHash3, enhanced double hashing; SipHash-2-4 "
+      "when keyed). BloomFilter(m, k, key=None). No false negatives; the rate of n random keys is about "
+      "(1 - e^(-kn/m))^k (exact: analyze()).",
+      "Estimated rate from the filter's state: (X/m)^k, X the bits set (the rate a key never added reads 'maybe', "
+      "given these bits and independent uniform positions).");
+  classic
+      .def(py::init([](std::uint64_t mm, unsigned k, const std::optional<py::bytes>& key) {
+             const auto secret = key_arg(key);
+             return std::make_unique<handle<bloom_filter>>(
+                 bloom_filter(mm, k, secret ? indexer::siphash(*secret) : indexer{}));
+           }),
+           "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
+      .def_property_readonly("m", [](const handle<bloom_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<bloom_filter>& h) { return h.f().k(); })
+      .def_property_readonly("hash", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().hash)); })
+      .def_property_readonly("scheme", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().kind)); })
+      .def("bits_set", [](const handle<bloom_filter>& h) { return h.f().bits_set(); }, "Bits set to 1 (X).")
+      .def("__repr__", [](const handle<bloom_filter>& h) {
+        return "BloomFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
+               ", items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(classic);
+  bind_clear(classic);
+
+  // counting
+  auto counting = bind_common<counting_filter>(
+      m,
+      "The counting Bloom filter: m counters of `width` bits (1 to 8, default 4) at the classic filter's positions, "
+      "so keys can be removed. CountingFilter(m, k, width=4, key=None). A counter that reaches 2^width - 1 stays "
+      "there. Removing a key never added (a false positive) turns other keys into false negatives.",
+      "Estimated rate from the filter's state: (X/m)^k, X the counters above zero.");
+  counting
+      .def(py::init([](std::uint64_t mm, unsigned k, unsigned width, const std::optional<py::bytes>& key) {
+             const auto secret = key_arg(key);
+             return std::make_unique<handle<counting_filter>>(
+                 counting_filter(mm, k, width, secret ? indexer::siphash(*secret) : indexer{}));
+           }),
+           "m"_a, "k"_a, "width"_a = counter_width_default, py::kw_only(), "key"_a = py::none())
+      .def_property_readonly("m", [](const handle<counting_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<counting_filter>& h) { return h.f().k(); })
+      .def_property_readonly("width", [](const handle<counting_filter>& h) { return h.f().width(); })
+      .def("__repr__", [](const handle<counting_filter>& h) {
+        return "CountingFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
+               ", width=" + std::to_string(h.f().width()) + ", items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(counting);
+  bind_clear(counting);
+  bind_remove(counting,
+              "Decrements the key's counters. False (and nothing changes) when one is zero: the key was certainly "
+              "never added. Remove only keys that were added.");
+
+  // blocked
+  const auto bind_blocked = [&m](auto tag, const char* doc) {
+    using F = decltype(tag);
+    auto c = bind_common<F>(
+        m, doc,
+        "Estimated rate from the filter's state: the mean over blocks of prod_j (ones in lane j / w), w the lane's "
+        "bits. For n random keys it is about sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 (bloomlab.fpr_split_block).");
+    c.def(py::init([](std::uint64_t mm, const std::optional<py::bytes>& key) {
+            return std::make_unique<handle<F>>(F(mm, {}, key_arg(key)));
+          }),
+          "m"_a, py::kw_only(), "key"_a = py::none())
+        .def_property_readonly("m", [](const handle<F>& h) { return h.f().m(); })
+        .def_property_readonly("blocks", [](const handle<F>& h) { return h.f().blocks(); })
+        .def_property_readonly_static("block_bits", [](const py::object&) { return F::block_bits; })
+        .def("bits_set", [](const handle<F>& h) { return h.f().bits_set(); }, "Bits set to 1.")
+        .def("__repr__", [](const handle<F>& h) {
+          return kind_label<F>() + "(m=" + std::to_string(h.f().m()) + ", items=" + std::to_string(h.items()) + ")";
+        });
+    bind_combine(c);
+    bind_clear(c);
+  };
+  bind_blocked(blocked_filter(1),
+               "The blocked (split-block) Bloom filter: all of a key's 8 bits in one 512-bit block (one cache line), "
+               "one bit in each 64-bit lane. BlockedFilter(m, key=None): m rounded up to whole blocks. Integer keys "
+               "are hashed with the filter's own 64-bit integer hash. Rate of n random keys: sum_i Pois(i; nB/m) "
+               "(1 - (1 - 1/64)^i)^8, B = 512.");
+  bind_blocked(blocked_filter_256(1),
+               "The blocked filter with 256-bit blocks (eight 32-bit lanes). BlockedFilter256(m, key=None). Rate of "
+               "n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/32)^i)^8, B = 256.");
+
+  // cuckoo
+  auto cuckoo = bind_common<cuckoo_filter>(
+      m,
+      "The cuckoo filter: `buckets` (a power of two) buckets of 4 slots, each empty or an f-bit fingerprint "
+      "(f = fingerprint_bits, 4 to 32). CuckooFilter(buckets, fingerprint_bits=12, max_kicks=500, seed=1, key=None). "
+      "add() returns False when the table is full (nothing changes). Rate bound 2*4/2^f.",
+      "Estimated rate from the filter's state: 1 - (1 - q)^(2 b a), q = (2^f + 2)/4^f, b = 4 slots, a = the load.");
+  cuckoo
+      .def(py::init([](std::uint64_t buckets, unsigned f, unsigned kicks, std::uint64_t seed,
+                       const std::optional<py::bytes>& key) {
+             if (kicks > io::max_kicks)
+               throw py::value_error("max_kicks: " + std::to_string(kicks) + " is out of range (0 to " +
+                                     std::to_string(io::max_kicks) + ")");
+             auto h = std::make_unique<handle<cuckoo_filter>>(cuckoo_filter(buckets, f, kicks, seed, key_arg(key)));
+             h->file.kick_seed = seed;
+             return h;
+           }),
+           "buckets"_a, "fingerprint_bits"_a = cuckoo_fingerprint_default, "max_kicks"_a = cuckoo_kicks_default,
+           "seed"_a = 1, py::kw_only(), "key"_a = py::none())
+      .def_property_readonly("buckets", [](const handle<cuckoo_filter>& h) { return h.f().buckets(); })
+      .def_property_readonly("fingerprint_bits", [](const handle<cuckoo_filter>& h) { return h.f().fingerprint_bits(); })
+      .def_property_readonly("max_kicks", [](const handle<cuckoo_filter>& h) { return h.f().max_kicks(); })
+      .def("load", [](const handle<cuckoo_filter>& h) { return h.f().load(); }, "Share of the slots in use.")
+      .def("fpr_bound", [](const handle<cuckoo_filter>& h) { return h.f().fpr_bound(); },
+           "The paper's bound on the rate at any load: 2b/2^f = 8/2^f.")
+      .def("__repr__", [](const handle<cuckoo_filter>& h) {
+        return "CuckooFilter(buckets=" + std::to_string(h.f().buckets()) + ", fingerprint_bits=" +
+               std::to_string(h.f().fingerprint_bits()) + ", items=" + std::to_string(h.items()) + ")";
+      });
+  bind_remove(cuckoo,
+              "Deletes one copy of the key's fingerprint. False when neither bucket holds it: the key was certainly "
+              "never added. Remove only keys that were added.");
+
+  // scalable
+  auto scalable = bind_common<scalable_filter>(
+      m,
+      "The scalable Bloom filter: classic stages, stage i sized for n0*growth^i keys at p0*tighten^i, a new one "
+      "made when the newest is full. ScalableFilter(n0=1000, p0=0.01, growth=2, tighten=0.85, prime=True, "
+      "key=None). Planned rate 1 - prod_i (1 - p0 r^i) < p0 / (1 - r). add() skips a key that reads present.",
+      "Estimated rate from the filter's state: 1 - prod_i (1 - (X_i/m_i)^k_i) over the stages.");
+  scalable
+      .def(py::init([](double n0, double p0, double growth, double tighten, bool prime,
+                       const std::optional<py::bytes>& key) {
+             scalable_params sp;
+             sp.n0 = n0;
+             sp.p0 = p0;
+             sp.growth = growth;
+             sp.tighten = tighten;
+             sp.prime = prime;
+             if (const auto secret = key_arg(key)) sp.idx = indexer::siphash(*secret);
+             if (!(n0 <= io::max_n0))
+               throw py::value_error("n0: " + std::to_string(n0) + " is out of range (1 to 1e15)");
+             return std::make_unique<handle<scalable_filter>>(scalable_filter(sp));
+           }),
+           "n0"_a = 1000.0, "p0"_a = 0.01, "growth"_a = 2.0, "tighten"_a = 0.85, "prime"_a = true, py::kw_only(),
+           "key"_a = py::none())
+      .def_property_readonly("stages", [](const handle<scalable_filter>& h) { return h.f().stages().size(); })
+      .def("fpr_bound", [](const handle<scalable_filter>& h) { return h.f().fpr_bound(); },
+           "The plan's rate for the stages made so far: 1 - prod_i (1 - p0 r^i).")
+      .def("fpr_limit", [](const handle<scalable_filter>& h) { return h.f().fpr_limit(); },
+           "The plan's limit for any number of stages: p0 / (1 - r).")
+      .def("__repr__", [](const handle<scalable_filter>& h) {
+        return "ScalableFilter(n0=" + std::to_string(h.f().params().n0) + ", p0=" + std::to_string(h.f().params().p0) +
+               ", stages=" + std::to_string(h.f().stages().size()) + ", items=" + std::to_string(h.items()) + ")";
+      });
+
+  // files
+  m.def(
+      "load",
+      [](const std::string& path, const std::optional<py::bytes>& key) {
+        const auto secret = key_arg(key);
+        std::optional<io::filter_file> f;
+        {
+          py::gil_scoped_release no_gil;
+          f.emplace(io::load(path, secret));
+        }
+        return wrap(std::move(*f));
+      },
+      "path"_a, py::kw_only(), "key"_a = py::none(),
+      "Reads a filter file (bloomlab's format, as `bloomlab build` and save() write it); returns the filter object "
+      "of its kind. A keyed filter needs its 16-byte key.");
+  m.def(
+      "from_bytes",
+      [](const py::bytes& data, const std::optional<py::bytes>& key) { return wrap(from_bytes(data, key_arg(key))); },
+      "data"_a, py::kw_only(), "key"_a = py::none(), "A filter from the bytes of a filter file (to_bytes()).");
+
+  // formulas
+  m.def("size", &size, "n"_a, "p"_a, "kind"_a = "classic", "prime"_a = false,
+        "Sizing for n keys at rate p, as `bloomlab build --n --p` sizes. classic/counting: m = ceil(n (-ln p)/(ln 2)^2) "
+        "(prime-rounded if asked), k the whole k nearest (m/n) ln 2 with the lower (1 - e^(-kn/m))^k. blocked/blocked256: "
+        "the least whole number of blocks with sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 <= p. cuckoo: f = "
+        "ceil(log2(8/p)), buckets the least power of two holding n at 95% load.");
+  m.def("analyze", &analyze, "m"_a, "n"_a, "k"_a,
+        "The rates of a classic filter of m bits, n keys, k positions: fill = 1 - (1 - 1/m)^(kn); fpr_approx = "
+        "(1 - e^(-kn/m))^k (Bloom); fpr_fill = fill^k; fpr_exact = E[(X/m)^k] for independent uniform positions "
+        "(exact, Bose et al. 2008); fpr_adversarial = (kn/m)^k (every key chosen to set k new bits); k_optimal = "
+        "(m/n) ln 2; k_best, the whole k with the lowest fpr_approx.");
+  m.def(
+      "fpr_approx",
+      [](double mm, double n, unsigned long long k) {
+        check_mnk(mm, n, k);
+        return fpr_approx(mm, n, static_cast<unsigned>(k));
+      },
+      "m"_a, "n"_a, "k"_a, "Bloom's approximation (1 - e^(-kn/m))^k.");
+  m.def(
+      "fpr_fill",
+      [](double mm, double n, unsigned long long k) {
+        check_mnk(mm, n, k);
+        return fpr_fill(mm, n, static_cast<unsigned>(k));
+      },
+      "m"_a, "n"_a, "k"_a, "The fill form (1 - (1 - 1/m)^(kn))^k; the true rate is above it for k >= 2.");
+  m.def(
+      "fpr_exact",
+      [](std::uint64_t mm, std::uint64_t n, unsigned long long k) {
+        check_mnk(static_cast<double>(mm), static_cast<double>(n), k);
+        if (static_cast<double>(n) * static_cast<double>(k) >= 9.2e18) throw py::value_error("n: k * n must stay below 2^63");
+        py::gil_scoped_release no_gil;
+        return fpr_exact(mm, n, static_cast<unsigned>(k));
+      },
+      "m"_a, "n"_a, "k"_a, "The exact rate E[(X/m)^k], X the bits set by kn independent uniform positions.");
+  m.def(
+      "fpr_split_block",
+      [](double mm, double n, unsigned lanes, unsigned lane_bits) {
+        check_count("m", mm, static_cast<double>(bloom_filter::max_m));
+        if (!(n >= 0 && std::isfinite(n))) throw py::value_error("n: " + std::to_string(n) + " is out of range (0 or more)");
+        if (lane_bits != 32 && lane_bits != 64) throw py::value_error("lane_bits: " + std::to_string(lane_bits) + " (allowed: 32, 64)");
+        if (lanes < 1 || lanes > 64) throw py::value_error("lanes: " + std::to_string(lanes) + " is out of range (1 to 64)");
+        return fpr_split_block(mm, n, lanes, lane_bits);
+      },
+      "m"_a, "n"_a, "lanes"_a = 8, "lane_bits"_a = 64,
+      "The blocked filter's rate: sum_i Pois(i; lambda) (1 - (1 - 1/w)^i)^L, lambda = n L w / m (Putze, Sanders and "
+      "Singler 2007).");
+  m.def(
+      "bits_per_item",
+      [](double p) {
+        check_rate("p", p);
+        return bits_per_item(p);
+      },
+      "p"_a, "Bits per key of a classic filter at rate p with the best k: -ln p / (ln 2)^2.");
+  m.attr("max_k") = max_k;
+}
+
+}  // namespace bloomlab::py_module
+
+PYBIND11_MODULE(_bloomlab, m) { bloomlab::py_module::bind(m); }

@@ -1,0 +1,76 @@
+"""Filter files cross between the module and the bloomlab command."""
+
+import subprocess
+
+import pytest
+
+import bloomlab
+
+# The CLI's kinds and how `bloomlab build` sizes each.
+CLI_KINDS = ["classic", "counting", "blocked", "cuckoo", "scalable"]
+
+
+def items(count, prefix):
+    return [f"{prefix}{i}" for i in range(count)]
+
+
+def run(cli, *args, stdin=None):
+    return subprocess.run([cli, *args], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def query(cli, path, keys):
+    """{key: True for maybe, False for no} from `bloomlab query PATH -`."""
+    r = run(cli, "query", path, "-", stdin="".join(k + "\n" for k in keys))
+    assert r.returncode in (0, 1), r.stderr
+    out = {}
+    for line in r.stdout.splitlines():
+        answer, key = line.split("\t", 1)
+        out[key] = answer == "maybe"
+    assert len(out) == len(keys)
+    return out
+
+
+@pytest.mark.parametrize("kind", CLI_KINDS)
+def test_cli_builds_what_python_builds(cli, kind, tmp_path):
+    keys = items(3000, "url-")
+    listing = tmp_path / "keys.txt"
+    listing.write_text("".join(k + "\n" for k in keys))
+    path = str(tmp_path / "cli.bloom")
+    r = run(cli, "build", "--kind", kind, "--n", "3000", "--p", "0.01", "-o", path, str(listing))
+    assert r.returncode == 0, r.stderr
+    from_cli = bloomlab.load(path)
+    mine = bloomlab.sized(kind, n=3000, p=0.01)
+    mine.add_many(keys)
+    assert bloomlab.kind_of(from_cli) == kind
+    assert from_cli == mine
+    assert from_cli.contains_many(keys).all()
+    probe = items(5000, "absent-")
+    assert list(from_cli.contains_many(probe)) == list(mine.contains_many(probe))
+
+
+@pytest.mark.parametrize("kind", CLI_KINDS)
+def test_cli_reads_what_python_saves(cli, kind, tmp_path):
+    f = bloomlab.sized(kind, n=2000, p=0.02)
+    keys = items(2000, "client-")
+    f.add_many(keys)
+    path = str(tmp_path / "py.bloom")
+    f.save(path)
+    probe = keys[:500] + items(2000, "other-")
+    answers = query(cli, path, probe)
+    assert all(answers[k] for k in keys[:500])
+    assert [answers[k] for k in probe] == list(f.contains_many(probe))
+    r = run(cli, "info", "--json", path)
+    assert r.returncode == 0, r.stderr
+    assert f'"{kind}"' in r.stdout
+
+
+def test_cli_adds_to_a_python_filter(cli, tmp_path):
+    f = bloomlab.BloomFilter(20011, 7)
+    f.add_many(["a", "b"])
+    path = str(tmp_path / "grow.bloom")
+    f.save(path)
+    r = run(cli, "add", path, "c", "d")
+    assert r.returncode == 0, r.stderr
+    g = bloomlab.load(path)
+    f.add_many(["c", "d"])
+    assert g == f and g.items() == 4

@@ -1,0 +1,276 @@
+"""The module's filters: verbs, batches, keys, errors, combining, pickling."""
+
+import copy
+import math
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+import bloomlab
+
+KINDS = bloomlab.KINDS
+
+
+def make(kind, n=2000, p=0.01):
+    return bloomlab.sized(kind, n=n, p=p)
+
+
+def words(count, prefix="key"):
+    return [f"{prefix}-{i}" for i in range(count)]
+
+
+def ints(count, seed):
+    return np.random.default_rng(seed).integers(0, 2**64, size=count, dtype=np.uint64)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_false_negatives_strings_bytes_ints(kind):
+    f = make(kind, n=3000)
+    keys = words(1000)
+    f.add_many(keys)
+    f.add_many([k.encode() for k in words(1000, "bytes")])
+    f.add_many(ints(1000, seed=1))
+    assert f.contains_many(keys).all()
+    assert f.contains_many([k.encode() for k in words(1000, "bytes")]).all()
+    assert f.contains_many(ints(1000, seed=1)).all()
+    assert all(k in f for k in keys)
+    assert all(f.contains(int(x)) for x in ints(1000, seed=1))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_batch_equals_single_calls(kind):
+    keys = words(1500) + words(200)  # repeats: later adds of a key return False
+    one, many = make(kind), make(kind)
+    singles = sum(one.add(k) for k in keys)
+    assert many.add_many(keys) == singles
+    assert one == many
+    assert one.items() == many.items()
+    xs = ints(1500, seed=2)
+    singles = sum(one.add(int(x)) for x in xs)
+    assert many.add_many(xs) == singles
+    assert one == many
+    probe = words(3000, "probe")
+    assert list(one.contains_many(probe)) == [one.contains(k) for k in probe]
+    probe_ints = ints(3000, seed=3)
+    assert list(one.contains_many(probe_ints)) == [one.contains(int(x)) for x in probe_ints]
+
+
+@pytest.mark.parametrize("kind", ["classic", "blocked", "blocked256", "scalable"])
+def test_add_says_whether_the_key_was_new(kind):
+    f = make(kind)
+    assert f.add("alpha") is True
+    assert f.add("alpha") is False
+    assert f.items() == 1
+    assert f.add_many(["alpha", "beta", "beta"]) == 1
+    assert f.items() == 2
+
+
+def test_keys_str_is_utf8_and_ints_are_le_bytes():
+    f = bloomlab.BloomFilter(10007, 7)
+    f.add("héllo")
+    assert "héllo".encode() in f
+    f.add(0x0102030405060708)
+    assert bytes([8, 7, 6, 5, 4, 3, 2, 1]) in f
+    f.add(np.uint64(2**64 - 1))
+    assert b"\xff" * 8 in f
+
+
+def test_arrays_are_read_in_place_or_copied_when_strided():
+    f = bloomlab.BlockedFilter(1 << 16)
+    xs = ints(4000, seed=4)
+    f.add_many(xs[::2])  # not contiguous: copied, same keys
+    got = f.contains_many(xs[::2])
+    assert got.dtype == np.bool_ and got.shape == (2000,) and got.all()
+    assert f.contains_many(np.array([], dtype=np.uint64)).shape == (0,)
+
+
+def test_bad_keys_are_refused_by_name():
+    f = bloomlab.BloomFilter(1000, 3)
+    with pytest.raises(ValueError, match=r"key: -1 is out of range \(0 to 2\^64 - 1\)"):
+        f.add(-1)
+    with pytest.raises(ValueError, match="out of range"):
+        f.add(2**64)
+    with pytest.raises(TypeError, match="a float is not a key"):
+        f.add(1.5)
+    with pytest.raises(TypeError, match="dtype int64"):
+        f.add_many(np.arange(10))
+    with pytest.raises(ValueError, match="2 dimensions"):
+        f.contains_many(np.zeros((2, 2), dtype=np.uint64))
+    with pytest.raises(TypeError, match="mixes integer and str/bytes"):
+        f.add_many(["a", 1])
+    with pytest.raises(TypeError, match="single str"):
+        f.add_many("abc")
+    with pytest.raises(TypeError, match="not a batch"):
+        f.add_many(5)
+
+
+def test_bad_parameters_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"m = 0 is out of range"):
+        bloomlab.BloomFilter(0, 7)
+    with pytest.raises(ValueError, match=r"k = 65 is out of range \(1 to 64\)"):
+        bloomlab.BloomFilter(100, 65)
+    with pytest.raises(ValueError, match=r"width = 9 bits is out of range \(1 to 8\)"):
+        bloomlab.CountingFilter(100, 3, 9)
+    with pytest.raises(ValueError, match="3 buckets is not a power of two"):
+        bloomlab.CuckooFilter(3)
+    with pytest.raises(ValueError, match=r"p0 = .* is out of range"):
+        bloomlab.ScalableFilter(p0=1.5)
+    with pytest.raises(ValueError, match="exactly 16 bytes"):
+        bloomlab.BlockedFilter(1000, key=b"short")
+    with pytest.raises(ValueError, match=r"p: 2\.0+ is out of range"):
+        bloomlab.size(n=10, p=2.0)
+    with pytest.raises(ValueError, match="kind: 'bogus'"):
+        bloomlab.sized("bogus", n=10, p=0.1)
+
+
+def test_sizing_and_rates_match_the_formulas():
+    s = bloomlab.size(n=20, p=0.01)
+    assert (s["m"], s["k"]) == (192, 7)
+    assert bloomlab.size(n=20, p=0.01, prime=True)["m"] == 193
+    a = bloomlab.analyze(m=2000, n=200, k=7)
+    assert round(a["fpr_approx"] * 100, 3) == 0.819
+    assert round(a["fpr_exact"] * 100, 3) == 0.823
+    assert a["fpr_fill"] < a["fpr_exact"]
+    assert a["k_best"] == 7
+    assert math.isclose(bloomlab.bits_per_item(0.01), 9.585, rel_tol=1e-3)
+    # The blocked layouts need 10.10 and 10.53 bits an item for 1%.
+    assert round(bloomlab.size(n=1e6, p=0.01, kind="blocked")["bits_per_item"], 2) == 10.10
+    assert round(bloomlab.size(n=1e6, p=0.01, kind="blocked256")["bits_per_item"], 2) == 10.53
+    c = bloomlab.size(n=1000, p=0.002, kind="cuckoo")
+    assert c["fingerprint_bits"] == 12 and c["buckets"] == 512
+
+
+# Measured rates against each filter's own estimate. Fixed keys, so the
+# outcome is fixed; the tolerance is 5 binomial standard deviations of the
+# estimate over the number of probes.
+@pytest.mark.parametrize("kind", ["classic", "counting", "blocked", "blocked256", "scalable", "cuckoo"])
+def test_measured_rate_matches_fpr(kind):
+    n, probes = 20000, 200000
+    f = make(kind, n=n, p=0.02)
+    f.add_many(ints(n, seed=10))
+    est = f.fpr()
+    measured = float(f.contains_many(ints(probes, seed=11)).mean())
+    sd = math.sqrt(est * (1 - est) / probes)
+    assert abs(measured - est) <= 5 * sd + 1e-4, (measured, est)
+    if kind not in ("scalable",):
+        assert est < 0.03
+
+
+@pytest.mark.parametrize("kind", ["classic", "counting", "blocked", "blocked256"])
+def test_union_is_the_filter_of_both_sets(kind):
+    a_keys, b_keys = words(800, "a"), words(800, "b")
+    a, b, both = make(kind), make(kind), make(kind)
+    a.add_many(a_keys)
+    b.add_many(b_keys)
+    both.add_many(a_keys + b_keys)
+    assert (a | b) == both
+    shared = words(300, "s")
+    a.add_many(shared)
+    b.add_many(shared)
+    assert (a & b).contains_many(shared).all()
+    c = copy.copy(a)
+    c |= b
+    assert c == (a | b)
+    assert c != a
+
+
+def test_combining_different_filters_names_the_difference():
+    with pytest.raises(ValueError, match="m 1000 vs 2000"):
+        bloomlab.BloomFilter(1000, 7) | bloomlab.BloomFilter(2000, 7)
+    with pytest.raises(ValueError, match="m 1024 vs 2048"):
+        bloomlab.BlockedFilter(1024) | bloomlab.BlockedFilter(2048)
+    with pytest.raises(TypeError):
+        bloomlab.CuckooFilter(16) | bloomlab.CuckooFilter(16)
+    assert (bloomlab.BloomFilter(100, 3) == bloomlab.BlockedFilter(512)) is False
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_pickle_bytes_and_files_round_trip(kind, tmp_path):
+    f = make(kind)
+    f.add_many(words(500))
+    g = pickle.loads(pickle.dumps(f))
+    assert type(g) is type(f) and g == f and g.items() == f.items()
+    assert bloomlab.from_bytes(f.to_bytes()) == f
+    path = tmp_path / "f.bloom"
+    f.save(str(path))
+    h = bloomlab.load(str(path))
+    assert h == f and h.items() == f.items() and h.bits() == f.bits()
+    assert copy.deepcopy(f) == f
+
+
+def test_keyed_filters_need_their_key(tmp_path):
+    key = bytes(range(16))
+    f = bloomlab.BlockedFilter(4096, key=key)
+    g = bloomlab.BlockedFilter(4096)
+    f.add("x")
+    g.add("x")
+    assert f.keyed and not g.keyed
+    assert f != g
+    path = str(tmp_path / "keyed.bloom")
+    f.save(path)
+    with pytest.raises(ValueError, match="key"):
+        bloomlab.load(path)
+    assert bloomlab.load(path, key=key) == f
+
+
+def test_remove():
+    c = bloomlab.CountingFilter(10007, 5)
+    c.add("x")
+    assert c.remove("x") is True and "x" not in c
+    assert c.remove("never") is False
+    q = bloomlab.CuckooFilter(64)
+    q.add(b"y")
+    assert q.remove(b"y") is True and b"y" not in q and q.items() == 0
+
+
+def test_cuckoo_full_table_says_false():
+    q = bloomlab.CuckooFilter(1, fingerprint_bits=16)
+    assert sum(q.add(f"k{i}") for i in range(10)) == 4
+    assert q.items() == 4
+    assert q.add_many(words(10)) == 0
+
+
+def test_scalable_grows_and_keeps_every_key():
+    f = bloomlab.ScalableFilter(n0=1000, p0=0.01)
+    keys = words(10000)
+    # Keys that read present (false positives of the stages so far) are
+    # skipped; the plan's limit bounds their share.
+    assert f.add_many(keys) > len(keys) * (1 - f.fpr_limit())
+    assert f.stages >= 4
+    assert f.contains_many(keys).all()
+    assert f.fpr() < f.fpr_limit()
+
+
+def test_threads_adding_to_one_filter_lose_nothing():
+    # add_many releases the GIL; the filter's lock keeps writers apart.
+    xs = ints(400000, seed=5)
+    serial = bloomlab.BlockedFilter(1 << 22)
+    serial.add_many(xs)
+    shared = bloomlab.BlockedFilter(1 << 22)
+    parts = np.array_split(xs, 8)
+    threads = [threading.Thread(target=shared.add_many, args=(p,)) for p in parts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert shared == serial
+    results = [None] * 4
+
+    def look(i):
+        results[i] = shared.contains_many(xs)
+
+    threads = [threading.Thread(target=look, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.all() for r in results)
+
+
+def test_docstrings_state_the_rates():
+    assert "(1 - e^(-kn/m))^k" in bloomlab.analyze.__doc__
+    assert "(X/m)^k" in bloomlab.BloomFilter.fpr.__doc__
+    assert "Pois" in bloomlab.BlockedFilter.__doc__
+    assert "8/2^f" in bloomlab.CuckooFilter.fpr_bound.__doc__
