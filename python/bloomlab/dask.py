@@ -1,0 +1,182 @@
+"""Filters over Dask collections: built per partition and combined by OR.
+
+    import bloomlab.dask
+    f = bloomlab.dask.build(bag_or_array_or_series, p=0.01, kind="blocked")
+    hits = bloomlab.dask.contains(f, other_collection)   # same shape, bool
+
+build() makes one empty filter per partition, every one with the same
+parameters (sized for the whole collection's n at p, as bloomlab.sized()
+sizes it), adds the partition's keys as one batch, then ORs the filters
+together in a tree (split_every at a time), so no worker ever holds more
+than split_every + 1 filters. The OR of filters of the same parameters is,
+bit for bit, the filter of all the keys: the result equals a serial build.
+Only kinds whose union is exact can be built this way: classic, counting
+(counters added), blocked and blocked256.
+
+Keys: a partition is a numpy uint64 array (dask.array chunks, or a column
+of unsigned integers) read in place, a column of non-negative integers
+(converted to uint64), or a list of str/bytes (dask.bag partitions, object
+columns).
+
+It runs on whatever scheduler is active: a distributed Client (a
+LocalCluster or a real cluster) or Dask's local schedulers.
+"""
+
+import numpy as np
+
+import dask
+import dask.array as da
+import dask.bag as db
+
+import bloomlab
+
+# Kinds whose OR is the filter of the union (cuckoo and scalable filters
+# have no exact union).
+COMBINABLE = ("classic", "counting", "blocked", "blocked256")
+
+
+def _partitions(collection):
+    """The collection's partitions as delayed objects, and a label for errors."""
+    if isinstance(collection, db.Bag):
+        return list(collection.to_delayed()), "bag"
+    if isinstance(collection, da.Array):
+        if collection.ndim != 1:
+            raise ValueError(f"collection: an array of {collection.ndim} dimensions (allowed: one dimension)")
+        return list(collection.to_delayed().ravel()), "array"
+    try:
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover - dask.dataframe needs pandas
+        dd = None
+    if dd is not None and isinstance(collection, dd.Series):
+        return list(collection.to_delayed()), "series"
+    if dd is not None and isinstance(collection, dd.DataFrame):
+        raise TypeError("collection: a dataframe; pass one column (df['name'])")
+    raise TypeError(
+        f"collection: a {type(collection).__name__} (allowed: a dask bag, a one-dimensional dask array, or a dataframe column)"
+    )
+
+
+def _keys(part):
+    """A partition's keys in a form add_many/contains_many take."""
+    if isinstance(part, np.ndarray):
+        values = part
+    elif hasattr(part, "to_numpy"):  # a pandas Series
+        values = part.to_numpy()
+    else:
+        return list(part)
+    if values.dtype == np.uint64:
+        return values
+    if values.dtype.kind in "iu":
+        if values.size and values.min() < 0:
+            raise ValueError(f"keys: {values.min()} is out of range (integer keys are 0 to 2^64 - 1)")
+        return values.astype(np.uint64)
+    if values.dtype.kind == "b" or values.dtype.kind == "f":
+        raise TypeError(f"keys: a column of dtype {values.dtype} (allowed: unsigned or non-negative integers, str, bytes)")
+    return values.tolist()
+
+
+def _length(collection, kind_label):
+    if kind_label == "array":
+        n = collection.shape[0]
+        if n == n:  # known (not NaN)
+            return int(n)
+        return int(collection.size.compute())
+    if kind_label == "bag":
+        return int(collection.count().compute())
+    return int(collection.size.compute())
+
+
+def _partition_filter(part, kind, n, p, key):
+    f = bloomlab.sized(kind, n=n, p=p, key=key)
+    f.add_many(_keys(part))
+    return f
+
+
+def _union(*filters):
+    # A new filter: the inputs may be held elsewhere (a worker's memory, a retry).
+    out = filters[0] | filters[1] if len(filters) > 1 else filters[0]
+    for f in filters[2:]:
+        out |= f
+    return out
+
+
+def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
+    """One filter of every key in `collection` (a dask bag, a one-dimensional
+    dask array, or a dataframe column), at target rate p for n keys.
+
+    n: the keys the filter is planned for. By default the collection's
+    length (all keys, repeats included: an upper bound on the distinct keys,
+    so the filter is never smaller than needed; pass the distinct count
+    when it is known and much smaller). kind: classic, counting, blocked or
+    blocked256. key: 16 bytes for a keyed filter.
+
+    One filter a partition, each sized by bloomlab.sized(kind, n=n, p=p),
+    combined by OR in a tree of fan-in split_every; equal bit for bit to a
+    serial build of the same keys. items() of the result is the sum of the
+    partitions' counts (a key in two partitions counts twice).
+    """
+    if kind not in COMBINABLE:
+        raise ValueError(f"kind: {kind!r} cannot be combined by OR (allowed: {', '.join(COMBINABLE)})")
+    if not (0 < p < 1):
+        raise ValueError(f"p: {p} is out of range (0 < p < 1)")
+    if split_every < 2:
+        raise ValueError(f"split_every: {split_every} is out of range (2 or more)")
+    parts, label = _partitions(collection)
+    if n is None:
+        n = max(1, _length(collection, label))
+    if not (n >= 1):
+        raise ValueError(f"n: {n} is out of range (1 or more)")
+    bloomlab.size(n=float(n), p=float(p), kind="classic" if kind == "counting" else kind)  # refuses bad n, p early
+    make = dask.delayed(_partition_filter, pure=True)
+    level = [make(part, kind, float(n), float(p), key) for part in parts]
+    if not level:
+        return bloomlab.sized(kind, n=n, p=p, key=key)
+    union = dask.delayed(_union, pure=True)
+    while len(level) > 1:
+        level = [union(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
+    return level[0].compute()
+
+
+def _lookup(f, part):
+    return f.contains_many(_keys(part))
+
+
+def _shared(f):
+    """The filter where every task can reach it: scattered once to every
+    worker of an active distributed Client (broadcast), else one delayed
+    value the local scheduler shares."""
+    try:
+        from distributed import get_client
+
+        client = get_client()
+    except (ImportError, ValueError):
+        return dask.delayed(f, pure=True)
+    return client.scatter(f, broadcast=True)
+
+
+def contains(f, collection):
+    """contains() of every key of `collection`, as a collection of the same
+    partitions: a dask array of bools for an array, a bag of bools for a
+    bag, a bool Series for a column. Lazy:
+    call .compute(). The filter is sent to the workers once."""
+    parts, label = _partitions(collection)
+    shared = _shared(f)
+    look = dask.delayed(_lookup, pure=True)
+    results = [look(shared, part) for part in parts]
+    if label == "array":
+        chunks = collection.chunks[0]
+        return da.concatenate(
+            [da.from_delayed(r, shape=(c,), dtype=bool) for r, c in zip(results, chunks)]
+        ) if results else da.zeros((0,), dtype=bool)
+    if label == "bag":
+        return db.from_delayed(results)
+    import dask.dataframe as dd
+    import pandas as pd
+
+    def as_series(values, part):
+        return pd.Series(values, index=part.index, name=part.name)
+
+    wrap = dask.delayed(as_series, pure=True)
+    meta = pd.Series([], dtype=bool, name=collection.name)
+    return dd.from_delayed([wrap(r, part) for r, part in zip(results, parts)], meta=meta,
+                           divisions=collection.divisions)

@@ -1,0 +1,60 @@
+"""bloomlab.dask: builds on a LocalCluster of two worker processes equal
+serial builds bit for bit, and a filter built there is read by the CLI."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bloomlab
+import bloomlab.dask
+
+dask = pytest.importorskip("dask")  # python3-dask is a test dependency: scripts/deps.sh test
+import dask.array as da  # noqa: E402
+import dask.bag as db  # noqa: E402
+
+
+def test_cluster_builds_equal_serial_builds_and_the_cli_reads_them(cli, tmp_path):
+    script = pathlib.Path(__file__).with_name("dask_cluster.py")
+    # The workers import bloomlab from where this process found it.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(pathlib.Path(bloomlab.__file__).resolve().parents[1])] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    r = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=600,
+                       env=env)
+    assert r.returncode == 0, r.stderr[-3000:]
+    report = json.loads(r.stdout.strip().splitlines()[-1])
+    assert report.pop("workers") == 2
+    expected = report.pop("expected")
+    assert report == {k: True for k in report}, report
+    keys = (tmp_path / "keys.txt").read_text().splitlines()
+    q = subprocess.run([cli, "query", str(tmp_path / "cluster.bloom"), "-"], input="\n".join(keys) + "\n",
+                       capture_output=True, text=True, timeout=120)
+    assert q.returncode in (0, 1), q.stderr
+    answers = [line.split("\t", 1)[0] == "maybe" for line in q.stdout.splitlines()]
+    assert answers == expected
+    assert all(answers[:1000])
+
+
+def test_local_scheduler_build_and_errors():
+    with dask.config.set(scheduler="synchronous"):
+        xs = np.arange(1, 5001, dtype=np.uint64)
+        built = bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.02, kind="classic")
+        serial = bloomlab.sized("classic", n=5000, p=0.02)
+        serial.add_many(xs)
+        assert built == serial
+        # n defaults to the length; the sizing follows it.
+        assert built.bits() == bloomlab.size(n=5000, p=0.02)["m"]
+        assert bloomlab.dask.build(db.from_sequence(["a", "b"], npartitions=2), p=0.1, n=100).bits() == \
+            bloomlab.size(n=100, p=0.1, kind="blocked")["m"]
+        with pytest.raises(ValueError, match="kind: 'cuckoo' cannot be combined"):
+            bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.01, kind="cuckoo")
+        with pytest.raises(ValueError, match="out of range"):
+            bloomlab.dask.build(da.from_array(np.array([-1, 2]), chunks=1), p=0.01)
+        with pytest.raises(ValueError, match="2 dimensions"):
+            bloomlab.dask.build(da.zeros((2, 2), dtype=np.uint64), p=0.01)
+        with pytest.raises(TypeError, match="allowed: a dask bag"):
+            bloomlab.dask.build([1, 2, 3], p=0.01)
