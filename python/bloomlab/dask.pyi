@@ -1,0 +1,12 @@
+"""Type stubs of bloomlab.dask (see docs/python.md)."""
+
+from typing import Any
+
+from ._bloomlab import AnyFilter
+
+COMBINABLE: tuple[str, ...]
+
+def build(
+    collection: Any, p: float, kind: str = "blocked", n: int | None = None, *, key: bytes | None = None, split_every: int = 8
+) -> AnyFilter: ...
+def contains(f: AnyFilter, collection: Any) -> Any: ...

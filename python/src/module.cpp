@@ -215,13 +215,23 @@ io::filter_file from_bytes(const py::bytes& data, const std::optional<sip_key>& 
   return io::decode(bytes, key);
 }
 
+// The kinds this module binds (a file may hold another the codec knows).
+template <class F>
+inline constexpr bool is_bound =
+    std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
+    std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F>;
+
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
   return std::visit(
       [&](auto& filter) -> py::object {
         using F = std::decay_t<decltype(filter)>;
         (void)filter;
-        return py::cast(std::make_unique<handle<F>>(std::move(f)));
+        if constexpr (is_bound<F>)
+          return py::cast(std::make_unique<handle<F>>(std::move(f)));
+        else
+          throw py::value_error("a " + std::string(io::kind_name(io::kind_of(f.filter))) +
+                                " filter, a kind this module does not have");
       },
       f.filter);
 }

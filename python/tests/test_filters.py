@@ -274,3 +274,27 @@ def test_docstrings_state_the_rates():
     assert "(X/m)^k" in bloomlab.BloomFilter.fpr.__doc__
     assert "Pois" in bloomlab.BlockedFilter.__doc__
     assert "8/2^f" in bloomlab.CuckooFilter.fpr_bound.__doc__
+
+
+def test_stubs_list_every_public_name():
+    import ast
+    import pathlib
+
+    import bloomlab._bloomlab as core
+
+    tree = ast.parse((pathlib.Path(bloomlab.__file__).with_name("_bloomlab.pyi")).read_text())
+    stub_classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    stub_functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    for name in dir(core):
+        obj = getattr(core, name)
+        if name.startswith("_"):
+            continue
+        if isinstance(obj, type) and issubclass(obj, Exception):
+            assert name in stub_classes
+        elif isinstance(obj, type):
+            members = {n.name for n in stub_classes[name].body if isinstance(n, ast.FunctionDef)}
+            members |= {n.target.id for n in stub_classes[name].body if isinstance(n, ast.AnnAssign)}
+            public = {m for m in vars(obj) if not m.startswith("_") or m in ("__or__", "__and__", "__contains__")}
+            assert public <= members, (name, public - members)
+        elif callable(obj):
+            assert name in stub_functions, name
