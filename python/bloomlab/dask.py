@@ -137,6 +137,66 @@ def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
     return level[0].compute()
 
 
+_BLOCKED = {"blocked": bloomlab.BlockedFilter, "blocked256": bloomlab.BlockedFilter256}
+
+
+def _route(part, kind, m, slices, key):
+    """A partition's hashes, split by the slice of blocks they fall in."""
+    cls = _BLOCKED[kind]
+    hs = cls(cls.block_bits, key=key).hashes(_keys(part))  # the hash does not depend on m
+    which = cls.slices_of(hs, m, slices)
+    # A stable sort keeps each slice's hashes in the partition's order.
+    order = np.argsort(which, kind="stable")
+    bounds = np.searchsorted(which[order], np.arange(slices + 1))
+    routed = hs[order]
+    return [routed[bounds[s] : bounds[s + 1]] for s in range(slices)]
+
+
+def _slice(kind, m, slices, s, *groups):
+    return _BLOCKED[kind].build_slice(m, slices, s, list(groups))
+
+
+def partitioned_build(collection, p, kind="blocked", n=None, *, slices=None, key=None):
+    """A blocked filter built in slices: for filters bigger than a worker
+    should hold. Each partition's keys are hashed and routed by the block
+    their hash falls in; slice s (blocks floor(sB/S) to floor((s+1)B/S) - 1
+    of the filter's B blocks) is built by one task from the hashes routed to
+    it, so a worker holds m/S bits of filter, not m. The slices, laid end to
+    end on the client, are the filter: bit for bit a serial build's, and
+    items() counts the keys that read absent when added, as a serial
+    add_many would (a slice sees its keys in the collection's order).
+
+    slices: S, by default the number of workers of the active distributed
+    Client (else 2). n and key as in build(); kind: blocked or blocked256.
+    Network: every key's 8-byte hash moves once (partition to slice task),
+    and the filter's m bits once (slices to the client).
+    """
+    if kind not in _BLOCKED:
+        raise ValueError(f"kind: {kind!r} (allowed for a partitioned build: {', '.join(_BLOCKED)})")
+    if not (0 < p < 1):
+        raise ValueError(f"p: {p} is out of range (0 < p < 1)")
+    parts, label = _partitions(collection)
+    if n is None:
+        n = max(1, _length(collection, label))
+    m = bloomlab.size(n=float(n), p=float(p), kind=kind)["m"]
+    if slices is None:
+        try:
+            from distributed import get_client
+
+            slices = max(1, len(get_client().scheduler_info()["workers"]))
+        except (ImportError, ValueError):
+            slices = 2
+    blocks = m // _BLOCKED[kind].block_bits
+    if not (1 <= slices <= blocks):
+        raise ValueError(f"slices: {slices} is out of range (1 to the filter's {blocks} blocks)")
+    route = dask.delayed(_route, pure=True, nout=slices)
+    routed = [route(part, kind, m, slices, key) for part in parts]
+    build_slice = dask.delayed(_slice, pure=True)
+    tasks = [build_slice(kind, m, slices, s, *[r[s] for r in routed]) for s in range(slices)]
+    built = dask.compute(*tasks)
+    return _BLOCKED[kind].from_slices(m, [w for w, _ in built], sum(int(f) for _, f in built), key=key)
+
+
 def _lookup(f, part):
     return f.contains_many(_keys(part))
 

@@ -317,4 +317,77 @@ void and_into(F& a, const F& b) {
   a.merge_and(b);
 }
 
+
+// ---- the partitioned build of a blocked filter -------------------------------
+//
+// A blocked filter of B blocks, cut into S slices of whole blocks: slice s
+// holds blocks [first(s), first(s + 1)), first(s) = floor(s B / S). A key's
+// block depends only on its hash and B, so each slice can be built apart
+// from the hashes that fall in it, and the slices laid end to end are the
+// filter's words, bit for bit.
+
+__extension__ typedef unsigned __int128 slice_u128;
+
+inline std::uint64_t slice_first(std::uint64_t s, std::uint64_t slices, std::uint64_t blocks) {
+  return static_cast<std::uint64_t>(static_cast<slice_u128>(s) * blocks / slices);
+}
+
+// The slice of the block a hash falls in: the s with first(s) <= block < first(s + 1).
+inline std::uint64_t slice_of(std::uint64_t h, std::uint64_t slices, std::uint64_t blocks) {
+  const std::uint64_t b = detail::block_index(h, blocks);
+  return static_cast<std::uint64_t>(((static_cast<slice_u128>(b) + 1) * slices - 1) / blocks);
+}
+
+// The hash a filter gives a key (keyed or not): what the slices are built from.
+template <class F, class Key>
+  requires is_blocked<F>
+std::uint64_t key_hash(const F& f, const Key& x) {
+  return f.item_hash(x);
+}
+
+// Sets the bits of hashes hs in the words of blocks [first, first + words.size() / block words)
+// of a filter of `blocks` blocks, in order; returns how many read absent
+// before (as add() would). Every hash must fall in the slice (else
+// std::invalid_argument).
+template <class F>
+  requires is_blocked<F>
+std::uint64_t add_hashes_to_slice(std::span<std::uint64_t> words, std::uint64_t first, std::uint64_t blocks,
+                                  std::span<const std::uint64_t> hs) {
+  using L = typename F::layout;
+  const std::uint64_t count = words.size() / L::words;
+  std::uint64_t fresh = 0;
+  for (const std::uint64_t h : hs) {
+    const std::uint64_t b = detail::block_index(h, blocks);
+    if (b < first || b - first >= count)
+      throw std::invalid_argument("slice: a hash falls in block " + std::to_string(b) + ", outside the slice's blocks " +
+                                  std::to_string(first) + " to " + std::to_string(first + count - 1));
+    std::uint64_t mask[L::words];
+    detail::block_mask<L>(static_cast<std::uint32_t>(h), mask);
+    std::uint64_t* block = words.data() + (b - first) * L::words;
+    std::uint64_t missing = 0;
+    for (unsigned w = 0; w < L::words; ++w) {
+      missing |= mask[w] & ~block[w];
+      block[w] |= mask[w];
+    }
+    fresh += missing != 0;
+  }
+  return fresh;
+}
+
+// Words per block of a layout, and the words of a filter put back from its slices.
+template <class F>
+  requires is_blocked<F>
+constexpr unsigned block_words() {
+  return F::layout::words;
+}
+template <class F>
+  requires is_blocked<F>
+void restore_words(F& f, std::size_t offset, std::span<const std::uint64_t> words) {
+  const auto dst = f.words_to_restore();
+  if (offset > dst.size() || words.size() > dst.size() - offset)
+    throw std::invalid_argument("slices: " + std::to_string(offset + words.size()) + " words for a filter of " +
+                                std::to_string(dst.size()));
+  std::copy(words.begin(), words.end(), dst.begin() + static_cast<std::ptrdiff_t>(offset));
+}
+
 }  // namespace bloomlab::engine_calls

@@ -461,6 +461,110 @@ void bind_remove(py::class_<handle<F>>& c, const char* doc) {
       "key"_a, doc);
 }
 
+
+// The partitioned build (engine_calls.hpp): hashes, their slices, a slice's
+// words, and a filter put together from its slices.
+std::uint64_t check_slices(std::uint64_t slices, std::uint64_t blocks) {
+  if (slices < 1 || slices > blocks)
+    throw py::value_error("slices: " + std::to_string(slices) + " is out of range (1 to the filter's " +
+                          std::to_string(blocks) + " blocks)");
+  return slices;
+}
+
+// The blocks of a filter of m bits, without making one.
+template <class F>
+std::uint64_t blocks_of(std::uint64_t m) {
+  if (m < 1 || m > F::max_m)
+    throw py::value_error("m: " + std::to_string(m) + " bits is out of range (1 to " + std::to_string(F::max_m) + ")");
+  return (m + F::block_bits - 1) / F::block_bits;
+}
+
+template <class F>
+void bind_slices(py::class_<handle<F>>& c) {
+  using H = handle<F>;
+  c.def(
+       "hashes",
+       [](const H& h, const py::handle& keys) {
+         key_batch b = batch_of(keys);
+         py::array_t<std::uint64_t> out(static_cast<py::ssize_t>(b.size()));
+         std::uint64_t* o = out.mutable_data();
+         unlocked<false>(h, [&] {
+           if (b.integers)
+             for (std::size_t i = 0; i < b.ints.size(); ++i) o[i] = engine::key_hash(h.f(), b.ints[i]);
+           else
+             for (std::size_t i = 0; i < b.views.size(); ++i) o[i] = engine::key_hash(h.f(), b.views[i]);
+         });
+         return out;
+       },
+       "keys"_a,
+       "The filter's 64-bit hash of each key (keyed when the filter is), as a numpy uint64 array: what the "
+       "partitioned build routes and builds slices from.")
+      .def_static(
+          "slices_of",
+          [](const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& hs, std::uint64_t m,
+             std::uint64_t slices) {
+            const std::uint64_t blocks = blocks_of<F>(m);
+            check_slices(slices, blocks);
+            py::array_t<std::uint64_t> out(hs.size());
+            const std::uint64_t* in = hs.data();
+            std::uint64_t* o = out.mutable_data();
+            const auto n = static_cast<std::size_t>(hs.size());
+            py::gil_scoped_release no_gil;
+            for (std::size_t i = 0; i < n; ++i) o[i] = engine::slice_of(in[i], slices, blocks);
+            return out;
+          },
+          "hashes"_a, "m"_a, "slices"_a,
+          "The slice (0 to slices - 1) each hash falls in, for a filter of m bits cut into `slices` runs of whole "
+          "blocks: slice s holds blocks floor(s B / S) to floor((s + 1) B / S) - 1.")
+      .def_static(
+          "build_slice",
+          [](std::uint64_t m, std::uint64_t slices, std::uint64_t s, const py::list& hash_arrays) {
+            const std::uint64_t blocks = blocks_of<F>(m);
+            check_slices(slices, blocks);
+            if (s >= slices)
+              throw py::value_error("slice: " + std::to_string(s) + " is out of range (0 to " + std::to_string(slices - 1) + ")");
+            const std::uint64_t first = engine::slice_first(s, slices, blocks);
+            const std::uint64_t end = engine::slice_first(s + 1, slices, blocks);
+            std::vector<py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>> arrays;
+            for (const auto& a : hash_arrays)
+              arrays.push_back(py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(a));
+            py::array_t<std::uint64_t> words(static_cast<py::ssize_t>((end - first) * engine::block_words<F>()));
+            std::uint64_t* w = words.mutable_data();
+            std::uint64_t fresh = 0;
+            {
+              py::gil_scoped_release no_gil;
+              std::fill(w, w + words.size(), 0);
+              const std::span<std::uint64_t> span(w, static_cast<std::size_t>(words.size()));
+              for (const auto& a : arrays)
+                fresh += engine::add_hashes_to_slice<F>(span, first, blocks,
+                                                        {a.data(), static_cast<std::size_t>(a.size())});
+            }
+            return py::make_tuple(words, fresh);
+          },
+          "m"_a, "slices"_a, "slice"_a, "hashes"_a,
+          "The words of one slice of a filter of m bits, built from lists of hashes that all fall in it (in order), "
+          "and how many read absent when set: (numpy uint64 array, int).")
+      .def_static(
+          "from_slices",
+          [](std::uint64_t m, const py::list& slices, std::uint64_t items, const std::optional<py::bytes>& key) {
+            auto h = std::make_unique<H>(F(m, {}, key_arg(key)));
+            std::size_t offset = 0;
+            for (const auto& a : slices) {
+              const auto words = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+              engine::restore_words(h->f(), offset, {words.data(), static_cast<std::size_t>(words.size())});
+              offset += static_cast<std::size_t>(words.size());
+            }
+            if (offset != h->f().words().size())
+              throw py::value_error("slices: " + std::to_string(offset) + " words in all, for a filter of " +
+                                    std::to_string(h->f().words().size()));
+            h->file.items = items;
+            return h;
+          },
+          "m"_a, "slices"_a, "items"_a = 0, py::kw_only(), "key"_a = py::none(),
+          "A filter of m bits whose words are the slices' words, end to end (key: the key the hashes were made "
+          "with).");
+}
+
 // ---- sizing and rates -----------------------------------------------------------
 
 void check_rate(const char* name, double p) {
@@ -637,6 +741,7 @@ void bind(py::module_& m) {
         });
     bind_combine(c);
     bind_clear(c);
+    bind_slices<F>(c);
   };
   bind_blocked(blocked_filter(1),
                "The blocked (split-block) Bloom filter: all of a key's 8 bits in one 512-bit block (one cache line), "

@@ -39,6 +39,13 @@ def main(out_dir):
             serial.add_many(ints)
             report[f"array_{kind}_equal"] = built == serial
 
+        # The partitioned build: a slice of the blocks a task.
+        for kind, slices in (("blocked", 2), ("blocked256", 3)):
+            built = bloomlab.dask.partitioned_build(arr, p=0.01, kind=kind, slices=slices)
+            serial = bloomlab.sized(kind, n=len(ints), p=0.01)
+            fresh = serial.add_many(ints)
+            report[f"partitioned_{kind}_equal"] = built == serial and built.items() == fresh
+
         # A bag of strings, and a dataframe column of the same strings.
         bag = db.from_sequence(words, npartitions=6)
         serial = bloomlab.sized("counting", n=len(words), p=0.01)
@@ -49,6 +56,7 @@ def main(out_dir):
         serial = bloomlab.sized("blocked", n=len(words), p=0.01)
         serial.add_many(words)
         report["column_blocked_equal"] = built == serial
+        report["partitioned_bag_equal"] = bloomlab.dask.partitioned_build(bag, p=0.01) == serial
 
         # Lookups on the cluster, the filter scattered once.
         absent = [f"https://example.org/other/{i}" for i in range(20_000)]

@@ -50,6 +50,14 @@ def test_local_scheduler_build_and_errors():
         assert built.bits() == bloomlab.size(n=5000, p=0.02)["m"]
         assert bloomlab.dask.build(db.from_sequence(["a", "b"], npartitions=2), p=0.1, n=100).bits() == \
             bloomlab.size(n=100, p=0.1, kind="blocked")["m"]
+        for slices in (1, 2, 5):
+            part = bloomlab.dask.partitioned_build(da.from_array(xs, chunks=700), p=0.02, kind="blocked256",
+                                                   slices=slices)
+            serial = bloomlab.sized("blocked256", n=5000, p=0.02)
+            assert part.items() == serial.add_many(xs)
+            assert part == serial
+        with pytest.raises(ValueError, match="kind: 'classic'"):
+            bloomlab.dask.partitioned_build(da.from_array(xs, chunks=700), p=0.01, kind="classic")
         with pytest.raises(ValueError, match="kind: 'cuckoo' cannot be combined"):
             bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.01, kind="cuckoo")
         with pytest.raises(ValueError, match="out of range"):

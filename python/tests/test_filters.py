@@ -298,3 +298,25 @@ def test_stubs_list_every_public_name():
             assert public <= members, (name, public - members)
         elif callable(obj):
             assert name in stub_functions, name
+
+
+@pytest.mark.parametrize("cls", [bloomlab.BlockedFilter, bloomlab.BlockedFilter256])
+def test_slices_make_the_whole_filter(cls):
+    m = 100 * cls.block_bits
+    keys = words(3000)
+    whole = cls(m)
+    fresh = whole.add_many(keys)
+    hs = whole.hashes(keys)
+    which = cls.slices_of(hs, m, 3)
+    assert set(which.tolist()) == {0, 1, 2}
+    assert (np.diff(which[np.argsort(hs)].astype(np.int64)) >= 0).all()  # slices are runs of blocks
+    built = [cls.build_slice(m, 3, s, [hs[which == s]]) for s in range(3)]
+    assert sum(len(w) for w, _ in built) == m // 64
+    f = cls.from_slices(m, [w for w, _ in built], sum(c for _, c in built))
+    assert f == whole and f.items() == fresh
+    with pytest.raises(ValueError, match="outside the slice's blocks"):
+        cls.build_slice(m, 3, 0, [hs[which == 2]])
+    with pytest.raises(ValueError, match="words in all"):
+        cls.from_slices(m, [w for w, _ in built[:2]])
+    with pytest.raises(ValueError, match=r"slices: 101 is out of range \(1 to the filter's 100 blocks\)"):
+        cls.slices_of(hs, m, 101)
