@@ -51,10 +51,10 @@
 // bytes), like the other kinds. The build's seed s enters as
 //   g = fmix64(h + s),
 // a bijection of h for each s, so distinct hashes stay distinct under every
-// seed. Duplicates: the g values are sorted (radix by their top bits, then
-// within each bucket) and equal neighbours dropped, so a set with repeats
-// builds the same filter as the set without them; items() counts distinct
-// hashes. The *_hash calls take h as the caller made it (item_hash() for
+// seed. Repeats: equal hashes share all three slots and never peel, so the
+// first failed attempt sorts the g values and drops equal neighbours (then
+// starts over from the first seed): a set with repeats builds the same
+// filter as the set without them, and items() counts distinct hashes. The *_hash calls take h as the caller made it (item_hash() for
 // keys).
 //
 // Thread safety: a built filter is immutable; every call on it is const and
@@ -130,40 +130,6 @@ struct xor3_geometry {
   }
 };
 
-// Sorts g values (all of them 64-bit) in place: by their top bits into
-// about n/4 buckets, then each bucket on its own. Linear for hashed input.
-inline void sort_hashes(std::vector<std::uint64_t>& gs, std::vector<std::uint64_t>& scratch,
-                        std::vector<std::uint32_t>& starts) {
-  const std::size_t n = gs.size();
-  if (n < 64) {
-    std::sort(gs.begin(), gs.end());
-    return;
-  }
-  const unsigned b = static_cast<unsigned>(std::bit_width(n)) - 2;  // 2^b buckets, 4 to 8 values each
-  starts.assign((std::size_t{1} << b) + 1, 0);
-  for (std::uint64_t g : gs) ++starts[static_cast<std::size_t>(g >> (64 - b)) + 1];
-  for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
-  scratch.resize(n);
-  for (std::uint64_t g : gs) scratch[starts[static_cast<std::size_t>(g >> (64 - b))]++] = g;
-  // starts[i] is now where bucket i ends, so bucket i is [starts[i-1], starts[i]).
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
-    const std::size_t end = starts[i];
-    if (end - begin > 32) {
-      std::sort(scratch.begin() + static_cast<std::ptrdiff_t>(begin), scratch.begin() + static_cast<std::ptrdiff_t>(end));
-    } else {
-      for (std::size_t j = begin + 1; j < end; ++j) {
-        const std::uint64_t v = scratch[j];
-        std::size_t k = j;
-        for (; k > begin && scratch[k - 1] > v; --k) scratch[k] = scratch[k - 1];
-        scratch[k] = v;
-      }
-    }
-    begin = end;
-  }
-  gs.swap(scratch);
-}
-
 inline std::uint64_t static_mix(std::uint64_t h, std::uint64_t seed) { return fmix64(h + seed); }
 
 // The inverse of an odd number mod 2^64 (Newton's iteration: each step
@@ -216,7 +182,7 @@ class basic_static_filter {
     check(keys.size(), opts);
     std::vector<std::uint64_t> hs(keys.size());
     if (key_) {
-      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = siphash24(keys[i], *key_);
+      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = keyed_str(keys[i], *key_);
     } else {
       for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = hash(keys[i]);
     }
@@ -271,8 +237,18 @@ class basic_static_filter {
   bool keyed() const { return key_.has_value(); }
 
   // The hash this filter gives a key: hash() unkeyed, SipHash-2-4 keyed.
-  std::uint64_t item_hash(std::string_view x) const { return key_ ? siphash24(x, *key_) : hash(x); }
-  std::uint64_t item_hash(std::uint64_t x) const { return key_ ? keyed_int(x, *key_) : hash(x); }
+  // (The keyed hashes are called out of line, so that the unkeyed lookup
+  // stays one test and an inlined hash.)
+  std::uint64_t item_hash(std::string_view x) const {
+    if (key_) [[unlikely]]
+      return keyed_str(x, *key_);
+    return hash(x);
+  }
+  std::uint64_t item_hash(std::uint64_t x) const {
+    if (key_) [[unlikely]]
+      return keyed_int(x, *key_);
+    return hash(x);
+  }
 
   bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
   bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
@@ -338,7 +314,10 @@ class basic_static_filter {
       throw std::invalid_argument(std::string(name) + " filter: out has " + std::to_string(out) +
                                   " entries for " + std::to_string(keys) + " keys (must be equal)");
   }
-  static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
+  [[gnu::noinline]] static std::uint64_t keyed_str(std::string_view x, const sip_key& secret) {
+    return siphash24(x, secret);
+  }
+  [[gnu::noinline]] static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
     char le[8];
     for (int i = 0; i < 8; ++i) le[i] = static_cast<char>(x >> (8 * i));
     return siphash24(std::string_view(le, 8), secret);
@@ -377,28 +356,42 @@ class basic_static_filter {
     }
   }
 
-  // Solves the array for the hashes hs (repeats allowed): the g values of
-  // the first seed are sorted and made distinct; a retry maps each back to
-  // its h (fmix64 is invertible) and on to the next seed's g.
+  // Solves the array for the hashes (repeats allowed), held as their g
+  // values under the current seed; a retry maps each back to its h (fmix64
+  // is invertible) and on to the next seed's g. Repeats share all three
+  // slots, so they never peel: the first failure sorts the g values and
+  // drops equal neighbours, and when that removed any, the seeds start over
+  // on the distinct set (which the first seed's g values already are). So
+  // a set with repeats builds exactly the filter of the set without them
+  // (peeling's outcome does not depend on the order of the keys).
   void build(std::vector<std::uint64_t> gs, const static_options& opts) {
     std::uint64_t source = opts.seed;
     std::uint64_t seed = splitmix64(source);
     for (auto& h : gs) h = detail::static_mix(h, seed);
     std::vector<std::uint64_t> scratch;
-    std::vector<std::uint32_t> starts;
-    detail::sort_hashes(gs, scratch, starts);
-    gs.erase(std::unique(gs.begin(), gs.end()), gs.end());
-    items_ = gs.size();
-    geo_ = Geometry(items_);
-    const auto c = static_cast<std::size_t>(geo_.array_length);
-    peeling w{std::vector<std::uint8_t>(c), std::vector<std::uint64_t>(c), {}, std::vector<std::uint64_t>(gs.size()),
-              std::vector<std::uint32_t>(gs.size())};
-    w.queue.reserve(c);
+    peeling w;
+    bool checked_repeats = false;
     for (unsigned attempt = 1;; ++attempt) {
+      if (attempt == 1) {
+        items_ = gs.size();
+        geo_ = Geometry(items_);
+        w.reset(gs.size(), static_cast<std::size_t>(geo_.array_length));
+      }
+      group(gs, scratch);
       if (peel(gs, w)) {
         seed_ = seed;
         attempts_ = attempt;
         break;
+      }
+      if (!checked_repeats) {
+        checked_repeats = true;
+        const std::size_t before = gs.size();
+        std::sort(gs.begin(), gs.end());
+        gs.erase(std::unique(gs.begin(), gs.end()), gs.end());
+        if (gs.size() != before) {
+          attempt = 0;  // the first failure is the first seed's: start again from it
+          continue;
+        }
       }
       if (attempt == opts.max_attempts)
         throw std::runtime_error(std::string(name) + " filter: no seed of " + std::to_string(opts.max_attempts) +
@@ -407,9 +400,9 @@ class basic_static_filter {
       const std::uint64_t next = splitmix64(source);
       for (auto& g : gs) g = detail::static_mix(detail::fmix64_inverse(g) - seed, next);
       seed = next;
-      detail::sort_hashes(gs, scratch, starts);
     }
     // Replay backwards: each key's recorded slot makes its equation hold.
+    const auto c = static_cast<std::size_t>(geo_.array_length);
     fp_.assign(c, 0);
     Fp* a = fp_.data();
     for (std::size_t i = gs.size(); i-- > 0;) {
@@ -420,12 +413,41 @@ class basic_static_filter {
     }
   }
 
+  // Binary fuse: orders the g values by their top bits, about one bucket a
+  // segment (a counting sort: two passes), so that the first slots the
+  // peeling touches run through the array in order. Xor: its three slots
+  // are spread over the whole array whatever the order; nothing to gain.
+  void group(std::vector<std::uint64_t>& gs, std::vector<std::uint64_t>& scratch) const {
+    if constexpr (Geometry::fuse) {
+      if (gs.size() < 4096) return;
+      const unsigned b = std::max(1u, static_cast<unsigned>(std::bit_width(geo_.segment_count)));
+      std::vector<std::size_t> starts((std::size_t{1} << b) + 1, 0);
+      for (std::uint64_t g : gs) ++starts[static_cast<std::size_t>(g >> (64 - b)) + 1];
+      for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
+      scratch.resize(gs.size());
+      for (std::uint64_t g : gs) scratch[starts[static_cast<std::size_t>(g >> (64 - b))]++] = g;
+      gs.swap(scratch);
+    } else {
+      (void)gs;
+      (void)scratch;
+    }
+  }
+
   struct peeling {
     std::vector<std::uint8_t> count;   // keys using each slot (up to 255)
     std::vector<std::uint64_t> xors;   // xor of the g values using each slot
     std::vector<std::uint32_t> queue;  // slots found with one key
     std::vector<std::uint64_t> order_g;     // the keys in the order peeled
     std::vector<std::uint32_t> order_slot;  // and the slot each was peeled from
+
+    void reset(std::size_t n, std::size_t c) {
+      count.assign(c, 0);
+      xors.assign(c, 0);
+      queue.clear();
+      queue.reserve(c);
+      order_g.assign(n, 0);
+      order_slot.assign(n, 0);
+    }
   };
 
   // One attempt: true when every key was peeled (w.order_* then hold them).

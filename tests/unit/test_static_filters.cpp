@@ -235,6 +235,19 @@ TYPED_TEST(StaticFilter, HashesKeysRestoreAndEquality) {
   k.contains_many(sv, std::span<bool>(out.get(), sv.size()));
   for (std::size_t i = 0; i < sv.size(); ++i) ASSERT_TRUE(out[i]);
 
+  // Repeats at a larger n (a tenth of the keys twice), and with one attempt
+  // allowed: the attempt that meets the repeats does not count against it.
+  const auto base = int_keys(100000, 3);
+  auto with_repeats = base;
+  with_repeats.insert(with_repeats.begin(), base.begin(), base.begin() + 10000);
+  const TypeParam once(base), twice(with_repeats);
+  EXPECT_EQ(twice.items(), base.size());
+  EXPECT_TRUE(twice == once);
+  if (once.attempts() == 1) {
+    EXPECT_TRUE(TypeParam(with_repeats, std::nullopt, bloomlab::static_options{bloomlab::static_filter_seed_default, 1}) ==
+                once);
+  }
+
   // Another seed: another array, the same members.
   const TypeParam o(sv, std::nullopt, bloomlab::static_options{12345, 100});
   EXPECT_FALSE(o == f);
