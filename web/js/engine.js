@@ -4,9 +4,39 @@
 // that was refused, the value and what is allowed.
 let module = null;
 
+//
+// The page's head starts both of the engine's files as the page starts
+// (window.bloomlabStart, index.html): the module of JavaScript around it,
+// and its WebAssembly, compiled as it arrives. If both are there when load()
+// is called, the engine is ready within the same task: no wait for the
+// network or for another task. Without them (a worker, a test), or if the
+// early compile failed, the module fetches and compiles its WebAssembly
+// itself, and says why if it cannot.
 export async function load() {
-  const { default: createModule } = await import('./bloomlab.mjs');
-  module = await createModule();
+  const early = typeof window === 'object' ? window.bloomlabStart : undefined;
+  const { default: createModule } = await (early && early.glue ? early.glue : import('./bloomlab.mjs'));
+  let compiled = null;
+  try {
+    compiled = early && early.compiled ? await early.compiled : null;
+  } catch {
+    compiled = null;
+  }
+  const given = compiled ? {
+    instantiateWasm(imports, receive) {
+      let instance = null;
+      try {
+        instance = new WebAssembly.Instance(compiled, imports);
+      } catch {
+        // A browser that will not instantiate a module this size on the main
+        // thread at once: the same, asynchronously.
+        WebAssembly.instantiate(compiled, imports).then((i) => receive(i, compiled));
+        return {};
+      }
+      receive(instance, compiled);
+      return {};
+    },
+  } : {};
+  module = await createModule(given);
 }
 
 export function run(op, request) {

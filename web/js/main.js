@@ -1,12 +1,12 @@
-// Loads the engine, then mounts each section. Data flows one way:
-// inputs -> engine call -> report -> view.
+// Every section but the first figures: boot.js loads the engine and draws
+// section 1 (when the page opens at its top), then runs this module's
+// setUpAll. Data flows one way: inputs -> engine call -> report -> view.
 //
-// First figures fast: the engine's files are fetched from the page's head
-// (preload links), and the sections on the screen (or the one the link
-// points at) are set up first; the rest are set up as they come into view,
-// or one at a time, each in its own task, once the first figures are drawn.
-// body.ready is set when every section is set up.
-import { load } from './engine.js';
+// The sections on the screen (or the one the link points at) are set up
+// first; the rest are set up as they come into view, or one at a time, each
+// in its own task, once the first figures are drawn. body.ready is set when
+// every section is set up.
+import { mountSection } from './sections.js';
 import * as stage from './views/stage.js';
 import * as measure from './views/measure.js';
 import * as tune from './views/tune.js';
@@ -21,20 +21,9 @@ import * as attack from './views/attack.js';
 import * as questions from './views/questions.js';
 import { fitTables } from './tables.js';
 
-async function start() {
+// drawn: section 1's mount, { result }, when boot.js has drawn it; else null.
+export async function setUpAll(drawn) {
   fitTables();
-  try {
-    await load();
-  } catch (err) {
-    const box = document.getElementById('load-error');
-    box.hidden = false;
-    box.textContent = 'The lab\'s engine could not be loaded, so no figures can be shown. ' +
-      'It runs as WebAssembly: use a current browser with WebAssembly enabled, then reload. ' +
-      `(${err && err.message ? err.message : err})`;
-    document.body.classList.add('no-engine');
-    return;
-  }
-  performance.mark('bloomlab:engine');  // for the browser tests' timings
   let lastMeasure = null;
   document.addEventListener('measured', (e) => { lastMeasure = e.detail; });
   // Each section is set up on its own: one that fails says so in its own
@@ -57,20 +46,10 @@ async function start() {
         setUp(e);
       }
     }
-    const root = document.getElementById(entry.id);
-    try {
-      entry.result = entry.view.mount(root, typeof entry.extra === 'function' ? entry.extra() : entry.extra);
-    } catch (err) {
-      const box = document.createElement('p');
-      box.className = 'error section-error';
-      box.setAttribute('role', 'alert');
-      box.textContent = `This section could not be drawn (${err && err.message ? err.message : err}). ` +
-        'The other sections still work; reloading without the link\'s settings may help.';
-      root.querySelector('h2').after(box);
-    }
-    root.dataset.mounted = '';
+    entry.result = mountSection(entry.id, entry.view, typeof entry.extra === 'function' ? entry.extra() : entry.extra);
   };
   const st = mountOne('stage', stage);
+  if (drawn) Object.assign(queue[0], { done: true, result: drawn.result });
   mountOne('measure', measure);
   mountOne('tune', tune);
   // The questions come after the first three sections, on the page and here:
@@ -84,14 +63,14 @@ async function start() {
   mountOne('sizes', sizes);
   mountOne('database', database);
   mountOne('attack', attack);
-  await setUpAll(queue, setUp);
+  await setUpInTurn(queue, setUp);
   document.body.classList.add('ready');
 }
 
 // Sets up the sections on the screen now; then, after the first figures
 // are painted, the rest, each as it comes near the screen or in a task of
 // its own, so no one long task holds the page.
-async function setUpAll(queue, setUp) {
+async function setUpInTurn(queue, setUp) {
   const near = (el) => {
     const r = el.getBoundingClientRect();
     return r.bottom > 0 && r.top < window.innerHeight;
@@ -116,4 +95,3 @@ async function setUpAll(queue, setUp) {
   seen.disconnect();
 }
 
-start();
