@@ -65,6 +65,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -433,56 +434,60 @@ class basic_static_filter {
     }
   }
 
+  // A slot during peeling: the xor of the g values using it and how many
+  // they are, side by side (one cache line per slot touched).
+  struct slot_state {
+    std::uint64_t xors;
+    std::uint32_t count;
+  };
+
   struct peeling {
-    std::vector<std::uint8_t> count;   // keys using each slot (up to 255)
-    std::vector<std::uint64_t> xors;   // xor of the g values using each slot
-    std::vector<std::uint32_t> queue;  // slots found with one key
-    std::vector<std::uint64_t> order_g;     // the keys in the order peeled
-    std::vector<std::uint32_t> order_slot;  // and the slot each was peeled from
+    std::vector<slot_state> slots;
+    // Written before read, so left uninitialised:
+    std::unique_ptr<std::uint32_t[]> queue;       // slots found with one key (each queued at most once)
+    std::unique_ptr<std::uint64_t[]> order_g;     // the keys in the order peeled
+    std::unique_ptr<std::uint32_t[]> order_slot;  // and the slot each was peeled from
+    bool dirty = false;                           // slots hold a previous attempt's counts
 
     void reset(std::size_t n, std::size_t c) {
-      count.assign(c, 0);
-      xors.assign(c, 0);
-      queue.clear();
-      queue.reserve(c);
-      order_g.assign(n, 0);
-      order_slot.assign(n, 0);
+      slots.assign(c, slot_state{0, 0});
+      queue.reset(new std::uint32_t[c]);
+      order_g.reset(new std::uint64_t[n]);
+      order_slot.reset(new std::uint32_t[n]);
+      dirty = false;
     }
   };
 
   // One attempt: true when every key was peeled (w.order_* then hold them).
   bool peel(const std::vector<std::uint64_t>& gs, peeling& w) const {
-    std::fill(w.count.begin(), w.count.end(), std::uint8_t{0});
-    std::fill(w.xors.begin(), w.xors.end(), std::uint64_t{0});
-    std::uint8_t* count = w.count.data();
-    std::uint64_t* xors = w.xors.data();
+    if (w.dirty) std::fill(w.slots.begin(), w.slots.end(), slot_state{0, 0});
+    w.dirty = true;
+    slot_state* st = w.slots.data();
     for (std::uint64_t g : gs) {
       std::uint64_t p[3];
       geo_.slots(g, p);
       for (std::uint64_t q : p) {
-        if (count[q] == 255) return false;  // a slot this crowded cannot peel: another seed
-        ++count[q];
-        xors[q] ^= g;
+        ++st[q].count;
+        st[q].xors ^= g;
       }
     }
-    w.queue.clear();
-    for (std::size_t q = 0; q < w.count.size(); ++q)
-      if (count[q] == 1) w.queue.push_back(static_cast<std::uint32_t>(q));
+    std::uint32_t* queue = w.queue.get();
+    std::size_t queued = 0;
+    for (std::size_t q = 0; q < w.slots.size(); ++q)
+      if (st[q].count == 1) queue[queued++] = static_cast<std::uint32_t>(q);
     std::size_t done = 0;
-    while (!w.queue.empty()) {
-      const std::uint32_t s = w.queue.back();
-      w.queue.pop_back();
-      if (count[s] != 1) continue;  // emptied since it was queued
-      const std::uint64_t g = xors[s];
+    while (queued > 0) {
+      const std::uint32_t s = queue[--queued];
+      if (st[s].count != 1) continue;  // emptied since it was queued
+      const std::uint64_t g = st[s].xors;
       w.order_g[done] = g;
       w.order_slot[done] = s;
       ++done;
       std::uint64_t p[3];
       geo_.slots(g, p);
       for (std::uint64_t q : p) {
-        --count[q];
-        xors[q] ^= g;
-        if (count[q] == 1) w.queue.push_back(static_cast<std::uint32_t>(q));
+        st[q].xors ^= g;
+        if (--st[q].count == 1) queue[queued++] = static_cast<std::uint32_t>(q);
       }
     }
     return done == gs.size();
