@@ -53,7 +53,13 @@ namespace engine = bloomlab::engine_calls;
 }
 
 std::uint64_t int_key(const py::handle& key) {
-  // Any object with __index__ (int, numpy integers).
+  if (PyLong_CheckExact(key.ptr())) {
+    const unsigned long long v = PyLong_AsUnsignedLongLong(key.ptr());
+    if (v != static_cast<unsigned long long>(-1) || !PyErr_Occurred()) return static_cast<std::uint64_t>(v);
+    PyErr_Clear();
+    throw py::value_error("key: " + std::string(py::str(key)) + " is out of range (0 to 2^64 - 1)");
+  }
+  // Any object with __index__ (int subclasses, numpy integers).
   const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(key.ptr()));
   if (!i) {
     PyErr_Clear();
@@ -246,41 +252,102 @@ std::string kind_label() {
   else return "BlockedFilter256";
 }
 
+// ---- single-key calls without pybind11's dispatcher ----------------------------
+//
+// add(), contains() and `in` are the calls a Python loop makes one key at a
+// time, where pybind11's general dispatch (argument records, overload
+// resolution) costs several times the filter's own work. They are plain
+// CPython methods (METH_O) on the class instead, reaching the C++ object
+// through pybind11's instance record; errors become the same Python
+// exceptions pybind11 would raise.
+
+template <class Fn>
+PyObject* guarded(Fn&& fn) {
+  try {
+    return fn();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::overflow_error& e) {
+    PyErr_SetString(PyExc_OverflowError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// The handle behind self (the method descriptor has checked self's type).
+template <class F>
+handle<F>& handle_of(PyObject* self) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);
+  auto* h = static_cast<handle<F>*>(inst->get_value_and_holder().value_ptr());
+  if (h == nullptr) throw py::type_error("the filter was not initialised (a subclass must call __init__)");
+  return *h;
+}
+
+template <class F>
+PyObject* fast_add(PyObject* self, PyObject* key) {
+  return guarded([&] {
+    handle<F>& h = handle_of<F>(self);
+    const bool fresh = with_key(key, [&](auto k) {
+      std::unique_lock guard(h.lock);
+      const bool changed = engine::add(h.f(), k);
+      h.counted(changed);
+      return changed;
+    });
+    return PyBool_FromLong(fresh);
+  });
+}
+
+template <class F>
+PyObject* fast_contains(PyObject* self, PyObject* key) {
+  return guarded([&] {
+    const handle<F>& h = handle_of<F>(self);
+    const bool maybe = with_key(key, [&](auto k) {
+      std::shared_lock guard(h.lock);
+      return engine::contains(h.f(), k);
+    });
+    return PyBool_FromLong(maybe);
+  });
+}
+
+inline constexpr const char* add_doc =
+    "add(key) -> bool. Adds one key (str, bytes or an int from 0 to 2^64 - 1). Returns True when the key read "
+    "absent before the call (the filter changed); for a cuckoo filter False means the table is full and nothing "
+    "changed.";
+inline constexpr const char* contains_doc =
+    "contains(key) -> bool. True when the key may have been added (a false positive is possible), False when it "
+    "certainly was not.";
+
+template <class F>
+PyMethodDef fast_methods[] = {
+    {"add", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_add<F>)), METH_O, add_doc},
+    {"contains", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_contains<F>)), METH_O, contains_doc},
+    {"__contains__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_contains<F>)), METH_O,
+     contains_doc},
+};
+
+template <class F>
+void bind_fast(py::class_<handle<F>>& c) {
+  auto* type = reinterpret_cast<PyTypeObject*>(c.ptr());
+  for (PyMethodDef& def : fast_methods<F>) {
+    py::object descr = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &def));
+    if (!descr) throw py::error_already_set();
+    // Set through the type, so that `in` (sq_contains) follows __contains__.
+    c.attr(def.ml_name) = descr;
+  }
+}
+
 // The verbs every kind has.
 template <class F>
 py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* fpr_doc) {
   using H = handle<F>;
   py::class_<H> c(m, kind_label<F>().c_str(), doc);
+  bind_fast<F>(c);
   c.def(
-       "add",
-       [](H& h, const py::handle& key) {
-         return with_key(key, [&](auto k) {
-           std::unique_lock guard(h.lock);
-           const bool fresh = engine::add(h.f(), k);
-           h.counted(fresh);
-           return fresh;
-         });
-       },
-       "key"_a,
-       "Adds one key (str, bytes or an int from 0 to 2^64 - 1). Returns True when the key read absent "
-       "before the call (the filter changed); for a cuckoo filter False means the table is full and nothing changed.")
-      .def(
-          "contains",
-          [](const H& h, const py::handle& key) {
-            return with_key(key, [&](auto k) {
-              std::shared_lock guard(h.lock);
-              return engine::contains(h.f(), k);
-            });
-          },
-          "key"_a, "True when the key may have been added (a false positive is possible), False when it certainly was not.")
-      .def("__contains__",
-           [](const H& h, const py::handle& key) {
-             return with_key(key, [&](auto k) {
-               std::shared_lock guard(h.lock);
-               return engine::contains(h.f(), k);
-             });
-           })
-      .def(
           "add_many",
           [](H& h, const py::handle& keys) {
             key_batch b = batch_of(keys);
