@@ -65,10 +65,8 @@ std::uint64_t int_key(const py::handle& key) {
     PyErr_Clear();
     refuse_key(key);
   }
-  int overflow = 0;
   const unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
-  (void)overflow;
-  if (PyErr_Occurred()) {
+  if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
     throw py::value_error("key: " + std::string(py::str(i)) + " is out of range (0 to 2^64 - 1)");
   }
