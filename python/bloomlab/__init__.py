@@ -9,6 +9,11 @@ fpr, ==, save/to_bytes and pickling; | and & where the engine defines them):
     CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
     ScalableFilter(n0, p0)        grows in classic stages
 
+and the static kinds, built once from a set (contains, contains_many, bits,
+items, fpr, ==, pickling; no add, not in the file format):
+
+    Fuse8Filter(keys), Fuse16Filter(keys), Xor8Filter(keys)
+
 sized(kind, n=, p=) makes one sized as `bloomlab build --kind KIND --n N --p P`
 makes it; size() and analyze() give the sizing and rates; load(path) reads a
 filter file. bloomlab.dask builds filters over Dask collections.
@@ -21,8 +26,11 @@ from ._bloomlab import (
     CountingFilter,
     CuckooFilter,
     FormatError,
+    Fuse8Filter,
+    Fuse16Filter,
     ScalableFilter,
     WriteError,
+    Xor8Filter,
     analyze,
     bits_per_item,
     fpr_approx,
@@ -42,8 +50,11 @@ __all__ = [
     "CountingFilter",
     "CuckooFilter",
     "FormatError",
+    "Fuse8Filter",
+    "Fuse16Filter",
     "ScalableFilter",
     "WriteError",
+    "Xor8Filter",
     "KINDS",
     "analyze",
     "bits_per_item",

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "bloomlab/math.hpp"
+#include "bloomlab/static_filter.hpp"
 #include "engine_calls.hpp"
 #include "filter_file.hpp"
 
@@ -158,6 +160,16 @@ key_batch batch_of(const py::handle& keys) {
   if (b.integers) b.ints = b.int_store;
   b.owner = std::move(tuple);
   return b;
+}
+
+// A key's 16 bytes, as key_arg() reads them.
+py::bytes key_bytes(const sip_key& k) {
+  char raw[16];
+  for (int i = 0; i < 8; ++i) {
+    raw[i] = static_cast<char>(k.k0 >> (8 * i));
+    raw[8 + i] = static_cast<char>(k.k1 >> (8 * i));
+  }
+  return py::bytes(raw, 16);
 }
 
 std::optional<sip_key> key_arg(const std::optional<py::bytes>& key) {
@@ -424,12 +436,17 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
           },
           "other"_a, "Same kind, parameters, key and contents.")
       .def("__hash__", [](const H&) -> py::object { throw py::type_error("unhashable type: a filter changes"); })
-      .def(py::pickle([](const H& h) {
-                        std::shared_lock guard(h.lock);
-                        return to_bytes(h.file);
-                      },
-                      [](const py::bytes& data) {
-                        io::filter_file f = from_bytes(data, std::nullopt);
+      .def(py::pickle(
+          // The file's bytes, and a keyed filter's key: a file names its key
+          // only by its public id, and a pickle must come back whole.
+          [](const H& h) {
+            std::shared_lock guard(h.lock);
+            const sip_key* secret = io::key_of(h.file.filter);
+            return py::make_tuple(to_bytes(h.file), secret ? py::object(key_bytes(*secret)) : py::object(py::none()));
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 2) throw py::value_error("pickled data: a state of " + std::to_string(state.size()) + " items (allowed: 2)");
+            io::filter_file f = from_bytes(state[0].cast<py::bytes>(), key_arg(state[1].cast<std::optional<py::bytes>>()));
                         if (!std::holds_alternative<F>(f.filter))
                           throw py::value_error("pickled data holds a " + std::string(io::kind_name(io::kind_of(f.filter))) +
                                                 " filter, not a " + kind_label<F>());
@@ -628,6 +645,75 @@ void bind_slices(py::class_<handle<F>>& c) {
           "m"_a, "slices"_a, "items"_a = 0, py::kw_only(), "key"_a = py::none(),
           "A filter of m bits whose words are the slices' words, end to end (key: the key the hashes were made "
           "with).");
+}
+
+// ---- static filters (built once from a set; no add) ----------------------------
+
+template <class S>
+void bind_static(py::module_& m, const char* name, const char* doc) {
+  py::class_<S> c(m, name, doc);
+  c.def(py::init([](const py::handle& keys, const std::optional<py::bytes>& key) {
+          key_batch b = batch_of(keys);
+          const auto secret = key_arg(key);
+          py::gil_scoped_release no_gil;
+          return b.integers ? S(b.ints, secret) : S(std::span<const std::string_view>(b.views), secret);
+        }),
+        "keys"_a, py::kw_only(), "key"_a = py::none(),
+        "Built from a set of keys (a numpy uint64 array or a sequence of str/bytes or ints; repeats are dropped). "
+        "key: 16 bytes for SipHash-2-4.")
+      .def(
+          "contains",
+          [](const S& f, const py::handle& key) { return with_key(key, [&](auto k) { return f.contains(k); }); },
+          "key"_a, "True when the key may be in the set (rate 2^-f), False when it certainly is not.")
+      .def("__contains__",
+           [](const S& f, const py::handle& key) { return with_key(key, [&](auto k) { return f.contains(k); }); })
+      .def(
+          "contains_many",
+          [](const S& f, const py::handle& keys) {
+            key_batch b = batch_of(keys);
+            py::array_t<bool> out(static_cast<py::ssize_t>(b.size()));
+            const std::span<bool> o(out.mutable_data(), b.size());
+            py::gil_scoped_release no_gil;
+            if (b.integers)
+              f.contains_many(b.ints, o);
+            else
+              f.contains_many(std::span<const std::string_view>(b.views), o);
+            return out;
+          },
+          "keys"_a, "contains() of every key of a batch, as a numpy bool array (the GIL released).")
+      .def("bits", &S::bits, "Storage in bits: the fingerprint array's slots times f.")
+      .def("items", &S::items, "Distinct keys it was built from.")
+      .def("fpr", &S::fpr, "The rate of a key not in the set: 2^-f, whatever n (f = the fingerprint bits).")
+      .def_property_readonly("keyed", &S::keyed)
+      .def_property_readonly("seed", &S::seed, "The seed the fingerprint array was solved with.")
+      .def(
+          "__eq__",
+          [](const S& a, const py::object& other) -> py::object {
+            if (!py::isinstance<S>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(a == other.cast<const S&>());
+          },
+          "other"_a)
+      .def("__hash__", [](const S&) -> py::object { throw py::type_error("unhashable type: a filter"); })
+      .def(py::pickle(
+          [](const S& f) {
+            const auto fp = f.fingerprints();
+            return py::make_tuple(f.items(), f.seed(),
+                                  f.secret_key() ? py::object(key_bytes(*f.secret_key())) : py::object(py::none()),
+                                  py::bytes(reinterpret_cast<const char*>(fp.data()), fp.size_bytes()));
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 4) throw py::value_error("pickled data: a state of " + std::to_string(state.size()) + " items (allowed: 4)");
+            const std::string raw = state[3].cast<py::bytes>();
+            using Fp = typename S::fingerprint_type;
+            if (raw.size() % sizeof(Fp) != 0) throw py::value_error("pickled data: fingerprints of " + std::to_string(raw.size()) + " bytes");
+            std::vector<Fp> fp(raw.size() / sizeof(Fp));
+            std::memcpy(fp.data(), raw.data(), raw.size());
+            return S::restore(state[0].cast<std::uint64_t>(), state[1].cast<std::uint64_t>(),
+                              key_arg(state[2].cast<std::optional<py::bytes>>()), std::move(fp));
+          }))
+      .def("__repr__", [name](const S& f) {
+        return std::string(name) + "(items=" + std::to_string(f.items()) + ", bits=" + std::to_string(f.bits()) + ")";
+      });
 }
 
 // ---- sizing and rates -----------------------------------------------------------
@@ -882,6 +968,17 @@ void bind(py::module_& m) {
         return "ScalableFilter(n0=" + std::to_string(h.f().params().n0) + ", p0=" + std::to_string(h.f().params().p0) +
                ", stages=" + std::to_string(h.f().stages().size()) + ", items=" + std::to_string(h.items()) + ")";
       });
+
+  // static
+  bind_static<fuse8_filter>(m, "Fuse8Filter",
+                            "The binary fuse filter with 8-bit fingerprints (3-wise), built once from a set: 9.04 bits "
+                            "a key at 10^6 keys, 9.5 at 10^5 (more for fewer keys), rate 2^-8 = 0.39%. No add; not in the file format (pickles carry it).");
+  bind_static<fuse16_filter>(m, "Fuse16Filter",
+                             "The binary fuse filter with 16-bit fingerprints, built once from a set: 18.1 bits "
+                             "a key at 10^6 keys, 19.0 at 10^5, rate 2^-16. No add; not in the file format (pickles carry it).");
+  bind_static<xor8_filter>(m, "Xor8Filter",
+                           "The xor filter with 8-bit fingerprints, built once from a set: 9.84 bits a key (for 10^5 keys and more), "
+                           "rate 2^-8. No add; not in the file format (pickles carry it).");
 
   // files
   m.def(

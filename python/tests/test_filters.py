@@ -320,3 +320,31 @@ def test_slices_make_the_whole_filter(cls):
         cls.from_slices(m, [w for w, _ in built[:2]])
     with pytest.raises(ValueError, match=r"slices: 101 is out of range \(1 to the filter's 100 blocks\)"):
         cls.slices_of(hs, m, 101)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_keyed_filters_pickle_with_their_key(kind):
+    key = bytes(range(100, 116))
+    f = bloomlab.sized(kind, n=500, p=0.01, key=key)
+    f.add_many(words(300))
+    g = pickle.loads(pickle.dumps(f))
+    assert g == f and g.keyed and g.contains_many(words(300)).all()
+
+
+@pytest.mark.parametrize("cls,bits_per_key,rate", [
+    (bloomlab.Fuse8Filter, 10.0, 2**-8), (bloomlab.Fuse16Filter, 20.0, 2**-16), (bloomlab.Xor8Filter, 9.9, 2**-8)])
+def test_static_filters(cls, bits_per_key, rate):
+    keys = ints(100000, seed=20)
+    f = cls(keys)
+    assert f.items() == 100000 and f.contains_many(keys).all()
+    assert f.bits() / f.items() < bits_per_key
+    assert f.fpr() == rate
+    probes = 400000
+    measured = float(f.contains_many(ints(probes, seed=21)).mean())
+    assert abs(measured - rate) <= 5 * math.sqrt(rate * (1 - rate) / probes) + 1e-6
+    s = cls(words(1000) + words(10))  # repeats dropped
+    assert s.items() == 1000 and all(w in s for w in words(1000))
+    assert pickle.loads(pickle.dumps(s)) == s
+    keyed = cls(words(1000), key=bytes(16))
+    assert keyed != s and pickle.loads(pickle.dumps(keyed)) == keyed
+    assert not hasattr(f, "add")
