@@ -1,0 +1,268 @@
+// which: the lab operation behind `bloomlab which` and its JSON.
+#include "which.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
+#include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/math.hpp"
+#include "bloomlab/scalable_filter.hpp"
+#include "bloomlab/static_filter.hpp"
+#include "bloomlab/stats.hpp"
+#include "parse.hpp"
+
+namespace bloomlab::lab {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double ns_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::nano>(clock_type::now() - t0).count();
+}
+
+// The row of a built filter: lookups of every member (missed) and of every
+// probe (false positives, timed).
+template <class Filter>
+void measure(which_row& row, const Filter& f, const std::vector<std::string_view>& items,
+             const std::vector<std::string>& probes) {
+  row.missed = 0;
+  for (std::string_view x : items) row.missed += !f.contains(x);
+  std::uint64_t hits = 0;
+  const auto t0 = clock_type::now();
+  for (const std::string& y : probes) hits += f.contains(y);
+  row.lookup_ns = ns_since(t0) / static_cast<double>(probes.size());
+  row.false_positives = hits;
+  const interval iv = wilson_interval(hits, probes.size());
+  row.measured_fpr = iv.mean;
+  row.low = iv.low;
+  row.high = iv.high;
+}
+
+which_row start(const char* kind, std::string sizing, bool add_later, bool remove, bool merge, bool grow) {
+  which_row r{};
+  r.kind = kind;
+  r.sizing = std::move(sizing);
+  r.add_later = add_later;
+  r.remove = remove;
+  r.merge = merge;
+  r.grow = grow;
+  return r;
+}
+
+std::string with_commas(std::uint64_t v) { return thousands(v); }
+
+}  // namespace
+
+which_report which(const which_request& r) {
+  if (!(r.p > 0 && r.p < 1))
+    throw std::invalid_argument("which: p = " + std::to_string(r.p) + " is out of range (above 0, below 1)");
+  if (r.probes < 1 || r.probes > which_max_probes)
+    throw std::invalid_argument("which: probes = " + std::to_string(r.probes) + " is out of range (1 to " +
+                                std::to_string(which_max_probes) + ")");
+  const std::uint64_t given = r.items.empty() ? r.n : r.items.size();
+  if (given < 1 || given > which_max_items)
+    throw std::invalid_argument("which: items = " + std::to_string(given) + " is out of range (1 to " +
+                                std::to_string(which_max_items) + ")");
+
+  // The distinct items, in their first order.
+  std::vector<std::string> owned;
+  if (r.items.empty()) {
+    owned.reserve(r.n);
+    for (std::uint64_t i = 0; i < r.n; ++i) owned.push_back("item-" + std::to_string(i));
+  }
+  const std::vector<std::string>& source = r.items.empty() ? owned : r.items;
+  std::unordered_set<std::string_view> seen;
+  std::vector<std::string_view> items;
+  for (const std::string& s : source)
+    if (seen.insert(s).second) items.push_back(s);
+  const std::uint64_t n = items.size();
+  const double dn = static_cast<double>(n);
+
+  // Probes never added: "probe-i", skipping any that is an item.
+  std::vector<std::string> probes;
+  probes.reserve(r.probes);
+  for (std::uint64_t i = 0; i < r.probes; ++i) {
+    std::string y = "probe-" + std::to_string(i);
+    if (!seen.contains(y)) probes.push_back(std::move(y));
+  }
+  if (probes.empty()) throw std::invalid_argument("which: every probe is one of the items");
+
+  which_report rep{};
+  rep.request = r;
+  rep.request.items.clear();
+  rep.request.n = n;
+  rep.items = n;
+  rep.probes = probes.size();
+  rep.floor_bits_per_item = std::log2(1 / r.p);
+
+  const auto finish = [&](which_row& row, std::uint64_t bits, double expected, double build_ns) {
+    row.bits = bits;
+    row.bits_per_item = static_cast<double>(bits) / dn;
+    row.expected_fpr = expected;
+    row.build_ns_per_item = build_ns / dn;
+    rep.rows.push_back(row);
+  };
+
+  // Classic, and counting with its m and k.
+  const sizing s = size_for(dn, r.p, false);
+  if (s.m > max_m_built)
+    throw std::invalid_argument("which: the classic filter would take " + std::to_string(s.m) +
+                                " bits, past the " + std::to_string(max_m_built) + " built here; ask for a larger p");
+  {
+    which_row row = start("classic", "m = " + with_commas(s.m) + ", k = " + std::to_string(s.k), true, false, true,
+                          false);
+    const auto t0 = clock_type::now();
+    bloom_filter f(s.m, s.k);
+    f.add_many(items);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, s.m, fpr_approx(static_cast<double>(s.m), dn, s.k), t);
+  }
+  const auto blocked = [&](auto tag, const char* kind) {
+    using L = decltype(tag);
+    const std::uint64_t m = size_split_block(dn, r.p, L::lanes, L::lane_bits);
+    which_row row = start(kind, "m = " + with_commas(m) + ", 8 bits in one " + std::to_string(L::block_bits) +
+                                    "-bit block",
+                          true, false, true, false);
+    const auto t0 = clock_type::now();
+    basic_blocked_filter<L> f(m);
+    f.add_many(items);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), dn, L::lanes, L::lane_bits), t);
+  };
+  blocked(split_block_512{}, "blocked512");
+  blocked(split_block_256{}, "blocked256");
+  {
+    which_row row = start("counting",
+                          "the classic m = " + with_commas(s.m) + ", k = " + std::to_string(s.k) + ", 4-bit counters",
+                          true, true, true, false);
+    const auto t0 = clock_type::now();
+    counting_filter f(s.m, s.k, 4);
+    for (std::string_view x : items) f.add(x);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, s.m * 4, fpr_approx(static_cast<double>(s.m), dn, s.k), t);
+  }
+  {
+    // The smallest f whose expected rate at this load meets p.
+    const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
+    const double load = dn / static_cast<double>(buckets * cuckoo_slots);
+    unsigned f_bits = cuckoo_fingerprint_min;
+    const auto expected = [&](unsigned f) {
+      const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
+      return -std::expm1(2.0 * cuckoo_slots * load * std::log1p(-q));
+    };
+    while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > r.p) ++f_bits;
+    which_row row = start("cuckoo",
+                          with_commas(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints",
+                          true, true, false, false);
+    const auto t0 = clock_type::now();
+    cuckoo_filter f(buckets, f_bits);
+    std::uint64_t failed = 0;
+    for (std::string_view x : items) failed += f.insert(x) != cuckoo_insert::inserted;
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    row.missed = std::max(row.missed, failed);
+    finish(row, buckets * cuckoo_slots * f_bits, expected(f_bits), t);
+  }
+  {
+    scalable_params sp;
+    sp.n0 = std::max(1.0, std::floor(dn / 4));
+    sp.p0 = r.p * (1 - sp.tighten);
+    sp.prime = false;
+    which_row row = start("scalable",
+                          "stage 0 for " + with_commas(static_cast<std::uint64_t>(sp.n0)) +
+                              " items, capacity x2 and rate x0.85 a stage",
+                          true, false, false, true);
+    const auto t0 = clock_type::now();
+    scalable_filter f(sp);
+    for (std::string_view x : items) f.add(x);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    row.sizing += " (" + std::to_string(f.stages().size()) + " stages)";
+    finish(row, f.bits(), f.fpr_bound(), t);
+  }
+  const auto fixed = [&](auto tag, const char* kind) {
+    using F = typename decltype(tag)::type;
+    which_row row = start(kind, std::to_string(F::fingerprint_bits) + "-bit fingerprints, rate 2^-" +
+                                    std::to_string(F::fingerprint_bits),
+                          false, false, false, false);
+    const auto t0 = clock_type::now();
+    const F f{std::span<const std::string_view>(items)};
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, f.bits(), f.fpr(), t);
+  };
+  if (r.p >= xor8_filter::fpr_for()) {
+    fixed(std::type_identity<xor8_filter>{}, "xor8");
+    fixed(std::type_identity<fuse8_filter>{}, "fuse8");
+  }
+  if (r.p >= fuse16_filter::fpr_for()) fixed(std::type_identity<fuse16_filter>{}, "fuse16");
+  {
+    // The exact set: the items' own bytes, no table around them.
+    which_row row = start("exact set", "the items' bytes, stored whole", true, true, true, true);
+    std::uint64_t bytes = 0;
+    for (std::string_view x : items) bytes += x.size();
+    const auto t0 = clock_type::now();
+    const std::unordered_set<std::string_view> set(items.begin(), items.end());
+    const double t = ns_since(t0);
+    const auto t1 = clock_type::now();
+    std::uint64_t hits = 0;
+    for (const std::string& y : probes) hits += set.contains(y);
+    row.lookup_ns = ns_since(t1) / static_cast<double>(probes.size());
+    row.false_positives = hits;
+    const interval iv = wilson_interval(hits, probes.size());
+    row.measured_fpr = iv.mean;
+    row.low = iv.low;
+    row.high = iv.high;
+    row.missed = 0;
+    finish(row, bytes * 8, 0, t);
+  }
+  return rep;
+}
+
+std::string to_json(const which_report& r, int indent) {
+  nlohmann::json j;
+  j["items"] = r.items;
+  j["p"] = r.request.p;
+  j["probes"] = r.probes;
+  j["floor_bits_per_item"] = r.floor_bits_per_item;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const which_row& w : r.rows)
+    rows.push_back({{"kind", w.kind},
+                    {"sizing", w.sizing},
+                    {"bits", w.bits},
+                    {"bits_per_item", w.bits_per_item},
+                    {"expected_fpr", w.expected_fpr},
+                    {"false_positives", w.false_positives},
+                    {"measured_fpr", w.measured_fpr},
+                    {"fpr_low", w.low},
+                    {"fpr_high", w.high},
+                    {"missed", w.missed},
+                    {"build_ns_per_item", w.build_ns_per_item},
+                    {"lookup_ns", w.lookup_ns},
+                    {"add_later", w.add_later},
+                    {"remove", w.remove},
+                    {"merge", w.merge},
+                    {"grow", w.grow}});
+  j["rows"] = rows;
+  return j.dump(indent);
+}
+
+}  // namespace bloomlab::lab

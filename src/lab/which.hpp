@@ -1,0 +1,66 @@
+// which: every filter kind on one set of items at one target rate, side by
+// side. For each kind: its storage (bits and bits per item), the rate its
+// formula expects, the rate measured over probes never added (with a Wilson
+// 95% interval), members missed (0, except cuckoo inserts that found the
+// table full), the build and lookup time measured in this run, and what it
+// can do after the build (add later, delete, merge, grow). A row for the
+// exact set (the items' own bytes, never wrong) and the floor log2(1/p)
+// stand beside them.
+//
+// Kinds: classic (size_for), blocked512 and blocked256 (size_split_block),
+// counting (the classic m and k, 4-bit counters), cuckoo (buckets_for(n),
+// the smallest fingerprint whose expected rate at the table's load meets
+// p; bits counted as a packed table would spend them), scalable (stage 0
+// for a quarter of the items at p (1 - r), so that its bound stays under p
+// as it grows), and the static kinds whose fixed rate 2^-f is at or under
+// p: xor8 and fuse8 (p >= 2^-8), fuse16 (p >= 2^-16).
+//
+// Sizes, expected and measured rates depend only on the request (fixed
+// probe names); the two times are this machine's, now.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bloomlab::lab {
+
+inline constexpr std::uint64_t which_max_items = 1'000'000;
+inline constexpr std::uint64_t which_max_probes = 10'000'000;
+
+struct which_request {
+  std::vector<std::string> items;  // the set (repeats count once); empty: n generated items
+  std::uint64_t n = 10000;         // generated items "item-0" .. "item-(n-1)" when items is empty
+  double p = 0.01;                 // the target rate, 0 < p < 1
+  std::uint64_t probes = 100000;   // never-added probes for the measured rate (1 to which_max_probes)
+};
+
+struct which_row {
+  std::string kind;
+  std::string sizing;         // what fixed its size, in words ("m = 95,851, k = 7")
+  std::uint64_t bits;         // storage
+  double bits_per_item;
+  double expected_fpr;        // its own formula, at these items
+  std::uint64_t false_positives;
+  double measured_fpr, low, high;  // over the probes, Wilson 95%
+  std::uint64_t missed;       // members answered "no" (cuckoo: the inserts that failed)
+  double build_ns_per_item;   // measured now
+  double lookup_ns;           // per probe, measured now
+  bool add_later, remove, merge, grow;
+};
+
+struct which_report {
+  which_request request;      // items emptied; n is the distinct count
+  std::uint64_t items;        // distinct items
+  std::uint64_t probes;       // probes used (the request's, less any equal to an item)
+  double floor_bits_per_item; // log2(1/p): no filter at rate p can use fewer
+  std::vector<which_row> rows;
+};
+
+// Needs 1 <= items <= which_max_items (given or generated), 0 < p < 1 and
+// 1 <= probes <= which_max_probes; throws std::invalid_argument otherwise.
+which_report which(const which_request& r);
+
+std::string to_json(const which_report& r, int indent = 2);
+
+}  // namespace bloomlab::lab
