@@ -73,8 +73,7 @@ struct world {
       counting_keyed.add(x);
       blocked.add(x);
       blocked_keyed.add(x);
-      if (cuckoo.insert(x) != bloomlab::cuckoo_insert::inserted ||
-          cuckoo_keyed.insert(x) != bloomlab::cuckoo_insert::inserted)
+      if (!cuckoo.add(x) || !cuckoo_keyed.add(x))
         throw std::runtime_error("bench_keyed: a cuckoo filter filled up");
     }
   }

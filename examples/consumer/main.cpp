@@ -2,6 +2,7 @@
 // 100,000 URLs it never held.
 #include <bloomlab/bloom_filter.hpp>
 #include <bloomlab/math.hpp>
+#include <bloomlab/version.hpp>
 #include <cstdio>
 #include <string>
 
@@ -15,7 +16,9 @@ int main() {
   for (std::uint64_t i = 0; i < n; ++i) missing += !filter.contains("https://example.org/page/" + std::to_string(i));
   for (std::uint64_t i = 0; i < 100000; ++i) maybe += filter.contains("https://example.org/other/" + std::to_string(i));
 
-  std::printf("m = %llu bits, k = %u, fill = %.3f\n", static_cast<unsigned long long>(s.m), s.k, filter.fill());
+  std::printf("bloomlab %s: m = %llu bits, k = %u, %llu items, fill = %.3f, expected rate %.2f%%\n",
+              bloomlab::version.data(), static_cast<unsigned long long>(filter.bits()), s.k,
+              static_cast<unsigned long long>(filter.items()), filter.fill(), 100 * filter.fpr());
   std::printf("false negatives: %llu\n", static_cast<unsigned long long>(missing));
   std::printf("false positives: %llu of 100000 (%.2f%%)\n", static_cast<unsigned long long>(maybe), maybe / 1000.0);
   return missing == 0 && maybe < 1500 ? 0 : 1;

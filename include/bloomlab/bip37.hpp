@@ -33,14 +33,18 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/hash.hpp"
 #include "bloomlab/math.hpp"
 
@@ -61,8 +65,9 @@ struct bip37_size {
 };
 
 // S and nHashFuncs for N >= 1 items at rate 0 < P < 1.
+// Throws std::invalid_argument for any other N or P.
 inline bip37_size bip37_sizing(double n, double p, bip37_rounding r = bip37_rounding::bip) {
-  assert(n >= 1 && p > 0 && p < 1);
+  detail::check_np("BIP 37 filter", n, p);
   constexpr double ln2 = std::numbers::ln2;
   const double s = std::floor(-1.0 / (ln2 * ln2) * n * std::log(p) / 8);
   const auto bytes = static_cast<std::uint32_t>(std::min(s, double(bip37_max_bytes)));
@@ -99,10 +104,21 @@ inline void put_le32(std::vector<std::uint8_t>& out, std::uint32_t v) {
 
 class bip37_filter {
  public:
+  // Throws std::invalid_argument for bytes above bip37_max_bytes or
+  // n_hash_funcs above bip37_max_hash_funcs (the BIP's caps).
   bip37_filter(std::uint32_t bytes, std::uint32_t n_hash_funcs, std::uint32_t tweak,
                std::uint8_t flags = 0)
-      : data_(bytes, 0), n_hash_funcs_(n_hash_funcs), tweak_(tweak), flags_(flags) {
-    assert(bytes <= bip37_max_bytes && n_hash_funcs <= bip37_max_hash_funcs);
+      : data_(check(bytes, n_hash_funcs), 0), n_hash_funcs_(n_hash_funcs), tweak_(tweak), flags_(flags) {}
+
+  // Sizing as the BIP sizes (bip37_sizing): the bits for N items at rate P,
+  // and Bloom's rate for N items in that many bits (rounded down to bytes,
+  // within the cap) with the hash count the BIP would pick for them.
+  static std::uint64_t bits_for(double n, double p) { return 8 * std::uint64_t{bip37_sizing(n, p).bytes}; }
+  static double fpr_for(double n, std::uint64_t bits) {
+    detail::check_np("BIP 37 filter", n, 0.5);
+    const double b = 8.0 * std::floor(std::min<double>(static_cast<double>(bits) / 8, bip37_max_bytes));
+    const double k = std::min(std::floor(b / n * std::numbers::ln2), double(bip37_max_hash_funcs));
+    return b == 0 || k == 0 ? 1.0 : fpr_approx(b, n, static_cast<unsigned>(k));
   }
 
   // The filter the BIP sizes for N items at rate P.
@@ -124,12 +140,18 @@ class bip37_filter {
     return murmur3_x86_32(d, i * bip37_seed_step + tweak_) % (size_bytes() * 8u);
   }
 
-  void insert(std::string_view d) {
-    if (data_.empty()) return;
+  // Sets the item's bits; true when one of them was 0. (A filter with no
+  // bytes or no hash functions sets nothing and matches everything.)
+  bool add(std::string_view d) {
+    if (data_.empty()) return false;
+    bool fresh = false;
     for (std::uint32_t i = 0; i < n_hash_funcs_; ++i) {
       const std::uint32_t j = position(i, d);
+      fresh |= !(data_[j >> 3] & (1u << (7 & j)));
       data_[j >> 3] = static_cast<std::uint8_t>(data_[j >> 3] | (1u << (7 & j)));
     }
+    items_ += fresh;
+    return fresh;
   }
 
   bool contains(std::string_view d) const {
@@ -141,8 +163,60 @@ class bip37_filter {
     return true;
   }
 
-  void insert(std::span<const std::uint8_t> d) { insert(view(d)); }
+  bool add(std::span<const std::uint8_t> d) { return add(view(d)); }
   bool contains(std::span<const std::uint8_t> d) const { return contains(view(d)); }
+
+  // An integer key is its 8 little-endian bytes.
+  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
+
+  // Batches: add() or contains() of each key, in order. (No *_hash calls:
+  // the BIP fixes the hash.)
+  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
+  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "BIP 37 filter", keys, out);
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "BIP 37 filter", keys, out);
+  }
+
+  std::uint64_t bits() const { return 8 * std::uint64_t{size_bytes()}; }
+  // Adds that set a bit.
+  std::uint64_t items() const { return items_; }
+
+  // The rate now: fill^k (1 for a filter that matches everything).
+  double fpr() const {
+    if (data_.empty() || n_hash_funcs_ == 0) return 1.0;
+    std::uint64_t ones = 0;
+    for (std::uint8_t b : data_) ones += static_cast<std::uint64_t>(std::popcount(b));
+    return std::pow(static_cast<double>(ones) / static_cast<double>(bits()), static_cast<double>(n_hash_funcs_));
+  }
+
+  void clear() {
+    std::fill(data_.begin(), data_.end(), std::uint8_t{0});
+    items_ = 0;
+  }
+
+  // Union and intersection, for filters of the same size, hash count and
+  // tweak (else std::invalid_argument); items() as the classic filter's.
+  bip37_filter& operator|=(const bip37_filter& o) {
+    check_same(o);
+    for (std::size_t i = 0; i < data_.size(); ++i) data_[i] = static_cast<std::uint8_t>(data_[i] | o.data_[i]);
+    items_ = items_ > ~std::uint64_t{0} - o.items_ ? ~std::uint64_t{0} : items_ + o.items_;
+    return *this;
+  }
+  bip37_filter& operator&=(const bip37_filter& o) {
+    check_same(o);
+    for (std::size_t i = 0; i < data_.size(); ++i) data_[i] = static_cast<std::uint8_t>(data_[i] & o.data_[i]);
+    items_ = std::min(items_, o.items_);
+    return *this;
+  }
+
+  // Same bytes on the wire.
+  friend bool operator==(const bip37_filter& a, const bip37_filter& b) {
+    return a.data_ == b.data_ && a.n_hash_funcs_ == b.n_hash_funcs_ && a.tweak_ == b.tweak_ && a.flags_ == b.flags_;
+  }
 
   // Bloom's (1 - e^(-kn/m))^k for n items, m = 8 S bits, k = nHashFuncs.
   double fpr_expected(double n) const {
@@ -167,10 +241,29 @@ class bip37_filter {
     return {reinterpret_cast<const char*>(d.data()), d.size()};
   }
 
+  static std::uint32_t check(std::uint32_t bytes, std::uint32_t n_hash_funcs) {
+    if (bytes > bip37_max_bytes)
+      throw std::invalid_argument("BIP 37 filter: bytes = " + std::to_string(bytes) + " is out of range (0 to " +
+                                  std::to_string(bip37_max_bytes) + ")");
+    if (n_hash_funcs > bip37_max_hash_funcs)
+      throw std::invalid_argument("BIP 37 filter: nHashFuncs = " + std::to_string(n_hash_funcs) +
+                                  " is out of range (0 to " + std::to_string(bip37_max_hash_funcs) + ")");
+    return bytes;
+  }
+
+  void check_same(const bip37_filter& o) const {
+    if (data_.size() != o.data_.size() || n_hash_funcs_ != o.n_hash_funcs_ || tweak_ != o.tweak_)
+      throw std::invalid_argument("BIP 37 filter: cannot combine filters whose size, nHashFuncs or nTweak differ (" +
+                                  std::to_string(size_bytes()) + "/" + std::to_string(n_hash_funcs_) + "/" +
+                                  std::to_string(tweak_) + " and " + std::to_string(o.size_bytes()) + "/" +
+                                  std::to_string(o.n_hash_funcs_) + "/" + std::to_string(o.tweak_) + ")");
+  }
+
   std::vector<std::uint8_t> data_;
   std::uint32_t n_hash_funcs_;
   std::uint32_t tweak_;
   std::uint8_t flags_;
+  std::uint64_t items_ = 0;
 };
 
 }  // namespace bloomlab

@@ -74,7 +74,8 @@
 // found by any later contains_concurrent() that happens-after it (join the
 // thread, or synchronise otherwise). The plain add() / contains() and the
 // batch calls use ordinary loads and stores: call them only when no other
-// thread writes. Memory: 64-byte aligned; large filters come from mmap, and
+// thread writes. The other const calls may run from many threads at once.
+// Memory: 64-byte aligned; large filters come from mmap, and
 // may ask for huge pages (madvise), see detail::block_memory.
 #pragma once
 
@@ -93,6 +94,8 @@
 
 #include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/filter_api.hpp"
+#include "bloomlab/math.hpp"
 #include "bloomlab/siphash.hpp"
 
 namespace bloomlab {
@@ -154,7 +157,8 @@ class basic_blocked_filter {
         key_(key) {}
 
   basic_blocked_filter(const basic_blocked_filter& o)
-      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_), key_(o.key_) {
+      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_), key_(o.key_),
+        items_(o.items_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   basic_blocked_filter& operator=(const basic_blocked_filter& o) {
@@ -164,7 +168,27 @@ class basic_blocked_filter {
   basic_blocked_filter(basic_blocked_filter&&) noexcept = default;
   basic_blocked_filter& operator=(basic_blocked_filter&&) noexcept = default;
 
+  // Sizing: the m, in whole blocks, at which n items meet rate p (the
+  // Poisson mixture above; size_split_block() in math.hpp), and the rate of
+  // n items in m bits (rounded up to whole blocks). Throw
+  // std::invalid_argument for n < 1, p outside (0, 1), m out of range, or a
+  // p no m up to max_m reaches.
+  static std::uint64_t bits_for(double n, double p) {
+    detail::check_np("blocked filter", n, p);
+    const std::uint64_t m = size_split_block(n, p, Layout::lanes, Layout::lane_bits, max_m);
+    if (m == 0)
+      throw std::invalid_argument("blocked filter: p = " + std::to_string(p) + " for n = " + std::to_string(n) +
+                                  " needs more than " + std::to_string(max_m) + " bits");
+    return m;
+  }
+  static double fpr_for(double n, std::uint64_t m) {
+    detail::check_np("blocked filter", n, 0.5);
+    const std::uint64_t blocks = checked_blocks(m);
+    return fpr_split_block(static_cast<double>(blocks * block_bits), n, Layout::lanes, Layout::lane_bits);
+  }
+
   std::uint64_t m() const { return blocks_ * block_bits; }
+  std::uint64_t bits() const { return m(); }
   std::uint64_t blocks() const { return blocks_; }
   code_path path() const { return path_; }
   bool huge_pages() const { return mem_.huge_pages(); }
@@ -196,18 +220,16 @@ class basic_blocked_filter {
     return hash(x);
   }
 
-  void add(std::string_view x) { add_hash(item_hash(x)); }
+  // add() returns true when a bit of the key was 0 (it read absent).
+  bool add(std::string_view x) { return add_hash(item_hash(x)); }
   bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
-  void add(std::uint64_t x) { add_hash(item_hash(x)); }
+  bool add(std::uint64_t x) { return add_hash(item_hash(x)); }
   bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
 
-  void add_hash(std::uint64_t h) {
-    std::uint64_t* b = block(h);
-#if BLOOMLAB_HAVE_AVX2_PATH
-    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set_one(b, key(h));
-    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::set_one(b, key(h));
-#endif
-    detail::scalar_kernel<Layout>::set(b, key(h));
+  bool add_hash(std::uint64_t h) {
+    const bool changed = set_hash(h);
+    items_ += changed;
+    return changed;
   }
 
   bool contains_hash(std::uint64_t h) const {
@@ -219,23 +241,31 @@ class basic_blocked_filter {
     return detail::scalar_kernel<Layout>::test(b, key(h));
   }
 
-  // add() of every key, in order. (The keyed or unkeyed hash is chosen
-  // once per batch, outside the loop.)
-  void add_many(std::span<const std::string_view> xs) { keys_batch<true>(xs, nullptr); }
-  // out[i] = contains(xs[i]); out has room for xs.size().
-  void contains_many(std::span<const std::string_view> xs, bool* out) const { keys_batch<false>(xs, out); }
-  // The same for integer keys.
-  void add_many(std::span<const std::uint64_t> xs) { keys_batch<true>(xs, nullptr); }
-  void contains_many(std::span<const std::uint64_t> xs, bool* out) const { keys_batch<false>(xs, out); }
-  // The same given each item's hash (as hash() or the caller made it).
-  void add_hashes(std::span<const std::uint64_t> hs) {
-    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
+  // add() of every key, in order, returning how many returned true. (The
+  // keyed or unkeyed hash is chosen once per batch, outside the loop.)
+  std::uint64_t add_many(std::span<const std::string_view> xs) { return counted(keys_batch<true>(xs, nullptr)); }
+  // out[i] = contains(xs[i]); out.size() must be xs.size().
+  void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const {
+    detail::check_out("blocked filter", xs.size(), out.size());
+    keys_batch<false>(xs, out.data());
   }
-  void contains_hashes(std::span<const std::uint64_t> hs, bool* out) const {
-    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out);
+  // The same for integer keys.
+  std::uint64_t add_many(std::span<const std::uint64_t> xs) { return counted(keys_batch<true>(xs, nullptr)); }
+  void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const {
+    detail::check_out("blocked filter", xs.size(), out.size());
+    keys_batch<false>(xs, out.data());
+  }
+  // The same given each item's hash (as hash() or the caller made it).
+  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) {
+    return counted(batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
+  }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::check_out("blocked filter", hs.size(), out.size());
+    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out.data());
   }
 
   // Safe to call from many threads at once, and beside contains_concurrent().
+  // Not counted in items(): the count is the single-writer calls'.
   void add_concurrent(std::string_view x) { add_hash_concurrent(item_hash(x)); }
   void add_hash_concurrent(std::uint64_t h) {
     std::uint64_t mask[Layout::words];
@@ -258,25 +288,53 @@ class basic_blocked_filter {
     return missing == 0;
   }
 
-  // The union: every bit set in other is set here. Same m and the same key
-  // (or both unkeyed) required; the caller checks (the CLI refuses). A
-  // filter built in shards (one per thread, each its own part of the keys)
-  // and merged this way has the bits of one built from all keys.
-  void merge_or(const basic_blocked_filter& other) {
-    assert(other.blocks_ == blocks_);
+  // The union: every bit set in other is set here, and items() is the sum
+  // (saturating). A filter built in shards (one per thread, each its own
+  // part of the keys) and merged this way has the bits of one built from
+  // all keys. Throws std::invalid_argument, changing nothing, unless m and
+  // the key (or both unkeyed) are the same.
+  basic_blocked_filter& operator|=(const basic_blocked_filter& other) {
+    check_same(other);
     std::uint64_t* a = mem_.data();
     const std::uint64_t* b = other.mem_.data();
     for (std::size_t i = 0; i < word_count(); ++i) a[i] |= b[i];
+    items_ = items_ > ~std::uint64_t{0} - other.items_ ? ~std::uint64_t{0} : items_ + other.items_;
+    return *this;
   }
 
-  // The intersection: only bits set in both stay. Same m and key required. Like the
-  // classic filter's AND, it may say "maybe" more often than a filter built
-  // from the shared keys alone, never less.
-  void merge_and(const basic_blocked_filter& other) {
-    assert(other.blocks_ == blocks_);
+  // The intersection: only bits set in both stay, and items() is the smaller
+  // count. Like the classic filter's AND, it may say "maybe" more often than
+  // a filter built from the shared keys alone, never less. Same checks.
+  basic_blocked_filter& operator&=(const basic_blocked_filter& other) {
+    check_same(other);
     std::uint64_t* a = mem_.data();
     const std::uint64_t* b = other.mem_.data();
     for (std::size_t i = 0; i < word_count(); ++i) a[i] &= b[i];
+    items_ = std::min(items_, other.items_);
+    return *this;
+  }
+
+  // Adds that set a bit (add, add_hash and the batch adds; see
+  // add_concurrent), and for loaders, the count to restore.
+  std::uint64_t items() const { return items_; }
+  void set_items(std::uint64_t n) { items_ = n; }
+
+  // The rate now: a never-added key reads "maybe" when its block's bit in
+  // each lane is set, so the average over blocks of the product of its
+  // lanes' fills (positions uniform, as the formula assumes). One pass over
+  // the array.
+  double fpr() const {
+    double sum = 0;
+    const std::uint64_t* w = mem_.data();
+    for (std::uint64_t b = 0; b < blocks_; ++b, w += Layout::words) {
+      double prod = 1;
+      for (unsigned j = 0; j < Layout::lanes; ++j) {
+        const std::uint64_t lane = Layout::lane_bits == 64 ? w[j] : (w[j / 2] >> (32 * (j % 2))) & 0xffffffffu;
+        prod *= static_cast<double>(__builtin_popcountll(lane)) / Layout::lane_bits;
+      }
+      sum += prod;
+    }
+    return sum / static_cast<double>(blocks_);
   }
 
   // The array: blocks() * block_bits / 64 words, block after block.
@@ -292,10 +350,13 @@ class basic_blocked_filter {
     return ones;
   }
 
-  void clear() { std::memset(mem_.data(), 0, word_count() * 8); }
+  void clear() {
+    std::memset(mem_.data(), 0, word_count() * 8);
+    items_ = 0;
+  }
 
   friend bool operator==(const basic_blocked_filter& a, const basic_blocked_filter& b) {
-    return a.blocks_ == b.blocks_ && a.key_ == b.key_ &&
+    return a.blocks_ == b.blocks_ && same_key(a.key_, b.key_) &&
            std::memcmp(a.mem_.data(), b.mem_.data(), a.word_count() * 8) == 0;
   }
 
@@ -315,6 +376,35 @@ class basic_blocked_filter {
     return p;
   }
   static std::uint32_t key(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
+  // Both unkeyed, or both keyed with one key. (Spelled out: GCC 12 warns of
+  // an uninitialised read in std::optional's own == at -O1.)
+  static bool same_key(const std::optional<sip_key>& a, const std::optional<sip_key>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || *a == *b;
+  }
+
+  bool set_hash(std::uint64_t h) {
+    std::uint64_t* b = block(h);
+#if BLOOMLAB_HAVE_AVX2_PATH
+    if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set_one(b, key(h));
+    if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::set_one(b, key(h));
+#endif
+    return detail::scalar_kernel<Layout>::set(b, key(h));
+  }
+
+  std::uint64_t counted(std::uint64_t changed) {
+    items_ += changed;
+    return changed;
+  }
+
+  void check_same(const basic_blocked_filter& o) const {
+    if (o.blocks_ != blocks_)
+      throw std::invalid_argument("blocked filter: cannot combine filters whose m differ (" + std::to_string(m()) +
+                                  " and " + std::to_string(o.m()) + ")");
+    if (!same_key(o.key_, key_))
+      throw std::invalid_argument(std::string("blocked filter: cannot combine filters whose keys differ (") +
+                                  (key_ ? "one key" : "unkeyed") + " and " + (o.key_ ? "one key" : "unkeyed") + ")");
+  }
   // A string key under the secret: SipHash-2-4.
   [[gnu::noinline]] static std::uint64_t keyed_str(std::string_view x, const sip_key& secret) {
     return siphash24(x, secret);
@@ -328,16 +418,14 @@ class basic_blocked_filter {
 
   // The batch over keys xs, with the hash chosen once for the whole batch.
   template <bool Add, class Key>
-  void keys_batch(std::span<const Key> xs, bool* out) const {
-    if (key_) {
-      const sip_key secret = *key_;
+  std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
+    if (const sip_key* secret = key_ ? &*key_ : nullptr) {
       if constexpr (std::is_same_v<Key, std::uint64_t>)
-        batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return keyed_int(xs[i], secret); }, out);
+        return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return keyed_int(xs[i], *secret); }, out);
       else
-        batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return siphash24(xs[i], secret); }, out);
-    } else {
-      batch<Add>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, out);
+        return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return siphash24(xs[i], *secret); }, out);
     }
+    return batch<Add>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, out);
   }
   std::size_t word_count() const { return static_cast<std::size_t>(blocks_ * Layout::words); }
   std::uint64_t* block(std::uint64_t h) { return mem_.data() + block_of(h) * Layout::words; }
@@ -348,7 +436,7 @@ class basic_blocked_filter {
   // The batch calls: one pipeline per code path (detail::run_batch), Add
   // from the non-const add calls only.
   template <bool Add, class HashAt>
-  void batch(std::size_t count, const HashAt& hash_at, bool* out) const {
+  std::uint64_t batch(std::size_t count, const HashAt& hash_at, bool* out) const {
     std::uint64_t* words = mem_.data();
 #if BLOOMLAB_HAVE_AVX2_PATH
     if (path_ == code_path::avx512)
@@ -356,28 +444,18 @@ class basic_blocked_filter {
     if (path_ == code_path::avx2)
       return detail::batch_avx2<Layout, Add>(words, blocks_, count, hash_at, out);
 #endif
-    detail::batch_scalar<Layout, Add>(words, blocks_, count, hash_at, out);
+    return detail::batch_scalar<Layout, Add>(words, blocks_, count, hash_at, out);
   }
 
   std::uint64_t blocks_;
   detail::block_memory mem_;
   code_path path_;
   std::optional<sip_key> key_;
+  std::uint64_t items_ = 0;
 };
 
 // The default: one cache line per item, 10.10 bits per item for 1%.
 using blocked_filter = basic_blocked_filter<split_block_512>;
 using blocked_filter_256 = basic_blocked_filter<split_block_256>;
-
-// The bitwise union of two classic filters' words (bloom_filter::words()),
-// for filters of the same m, k and policy: the words of one filter built
-// from both key sets. A classic filter built in shards merges this way.
-inline std::vector<std::uint64_t> union_words(std::span<const std::uint64_t> a,
-                                              std::span<const std::uint64_t> b) {
-  assert(a.size() == b.size());
-  std::vector<std::uint64_t> out(a.begin(), a.end());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] |= b[i];
-  return out;
-}
 
 }  // namespace bloomlab

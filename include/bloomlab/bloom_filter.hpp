@@ -28,6 +28,11 @@
 // whole group overlap instead of arriving a few at a time. The price is a
 // 4 KiB buffer of positions on the stack and one store and one load per
 // position; in a filter that fits in L1 or L2 they gain little or nothing.
+//
+// The shape shared by every kind is in filter_api.hpp. Threads: the const
+// calls may run from many threads at once; add, clear, |= and &= need the
+// filter to themselves. Errors: constructors, |= and &= throw
+// std::invalid_argument (see each); nothing else throws but std::bad_alloc.
 #pragma once
 
 #include <algorithm>
@@ -43,7 +48,9 @@
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/index.hpp"
+#include "bloomlab/math.hpp"
 
 namespace bloomlab {
 
@@ -63,6 +70,25 @@ class bloom_filter {
                m > max_k && m < (std::uint64_t{1} << 32)),
         reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0) {}
 
+  // A filter whose bits are exactly `words` (bit b is bit b % 64 of
+  // words[b / 64]) and which counts `items` items: a filter read back from
+  // a file, or a union computed elsewhere. One copy and one popcount.
+  // Throws std::invalid_argument for m or k out of range, a word count other
+  // than (m + 63) / 64, or a bit set at or above m.
+  bloom_filter(std::uint64_t m, unsigned k, indexer idx, std::span<const std::uint64_t> words,
+               std::uint64_t items)
+      : bloom_filter(m, k, idx) {
+    if (words.size() != words_.size())
+      throw std::invalid_argument("bloom filter: " + std::to_string(words.size()) + " words given for m = " +
+                                  std::to_string(m) + " (allowed: exactly " + std::to_string(words_.size()) + ")");
+    if (m % 64 != 0 && (words.back() >> (m % 64)) != 0)
+      throw std::invalid_argument("bloom filter: a bit at or above m = " + std::to_string(m) +
+                                  " is set (allowed: bits 0 to m - 1)");
+    std::copy(words.begin(), words.end(), words_.begin());
+    recount();
+    items_ = items;
+  }
+
   // m, once m (1 to max_m) and k (1 to max_k) are checked; what names the
   // filter in the message. Shared with counting_filter.
   static std::uint64_t check_mk(const char* what, std::uint64_t m, unsigned k) {
@@ -75,9 +101,35 @@ class bloom_filter {
     return m;
   }
 
+  // Throws std::invalid_argument, naming every field that differs
+  // (compare_policy() in index.hpp), unless two filters of these m, k and
+  // policies (and counter widths, for counting filters) place every item
+  // alike. Shared with counting_filter.
+  static void check_combinable(const char* what, std::uint64_t m, unsigned k, const indexer& idx,
+                               std::uint64_t om, unsigned ok, const indexer& oidx, unsigned w = 0,
+                               unsigned ow = 0) {
+    const mismatch d = detail::compare_policy(m, k, idx, om, ok, oidx, w, ow);
+    if (d.any()) throw std::invalid_argument(std::string(what) + ": cannot combine filters that differ: " + d.message);
+  }
+
+  // Sizing: the m for n items at rate p (at the best k, size_for() in
+  // math.hpp, not rounded to a prime), and the rate of n items in m bits at
+  // the best k. Both throw std::invalid_argument for n < 1 or p outside (0, 1).
+  static std::uint64_t bits_for(double n, double p) {
+    detail::check_np("bloom filter", n, p);
+    return size_for(n, p, false).m;
+  }
+  static double fpr_for(double n, std::uint64_t m) {
+    detail::check_np("bloom filter", n, 0.5);
+    check_mk("bloom filter", m, 1);
+    const auto md = static_cast<double>(m);
+    return fpr_approx(md, n, k_best(md, n));
+  }
+
   std::uint64_t m() const { return m_; }
   unsigned k() const { return k_; }
   const indexer& index() const { return idx_; }
+  std::uint64_t bits() const { return m_; }
 
   // The k positions of x, in order: what add() sets and contains() reads.
   void positions(std::string_view x, std::uint64_t* out) const { idx_.positions(x, m_, k_, out); }
@@ -87,9 +139,30 @@ class bloom_filter {
     return out;
   }
 
-  // Sets the k bits of x; returns how many of them were 0 before.
-  unsigned add(std::string_view x) { return fused_ ? add_fused(x) : add_general(x); }
+  // Sets the k bits of x; true when one of them was 0 (x read absent).
+  bool add(std::string_view x) { return (fused_ ? add_fused(x) : add_general(x)) != 0; }
+  bool contains(std::string_view x) const { return fused_ ? contains_fused(x) : contains_general(x); }
 
+  // An integer key is its 8 little-endian bytes.
+  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
+
+  // The caller's own 64-bit hash h: the positions of enhanced double
+  // hashing from h1 = h and h2 = fmix64(h), whatever the filter's policy.
+  bool add_hash(std::uint64_t h) {
+    std::uint64_t pos[max_k];
+    hash_positions(h, pos);
+    return add_positions(pos) != 0;
+  }
+  bool contains_hash(std::uint64_t h) const {
+    std::uint64_t pos[max_k];
+    hash_positions(h, pos);
+    return contains_positions(pos);
+  }
+
+  // Sets the k bits at pos (each < m), an item whose positions the caller
+  // made; returns how many of them were 0 before (counted as an item when
+  // that is not 0).
   unsigned add_positions(const std::uint64_t* pos) {
     unsigned fresh = 0;
     for (unsigned i = 0; i < k_; ++i) {
@@ -99,11 +172,8 @@ class bloom_filter {
       w |= bit;
     }
     bits_set_ += fresh;
+    items_ += fresh != 0;
     return fresh;
-  }
-
-  bool contains(std::string_view x) const {
-    return fused_ ? contains_fused(x) : contains_general(x);
   }
 
   bool contains_positions(const std::uint64_t* pos) const {
@@ -114,33 +184,37 @@ class bloom_filter {
     return (all & 1) != 0;
   }
 
-  // out[i] = contains(items[i]) for every i; out has room for items.size().
-  void contains_many(std::span<const std::string_view> items, bool* out) const {
-    std::uint64_t pos[batch_positions];
-    for (std::size_t start = 0; start < items.size(); start += batch_group()) {
-      const std::size_t count = std::min(batch_group(), items.size() - start);
-      stage<false>(items.data() + start, count, pos);
-      for (std::size_t j = 0; j < count; ++j) out[start + j] = contains_positions(pos + j * k_);
-    }
+  // out[i] = contains(keys[i]); add() of every key, in order, returning how
+  // many returned true. See "Batches" above.
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    detail::check_out("bloom filter", keys.size(), out.size());
+    batch<false>(*this, keys.size(), [&keys](std::size_t i) { return keys[i]; }, out.data());
   }
-
-  // add() of every item, in order (an item repeated in the list sets nothing
-  // the second time); returns the sum of what those add() calls return.
-  std::uint64_t add_many(std::span<const std::string_view> items) {
-    std::uint64_t pos[batch_positions];
-    std::uint64_t fresh = 0;
-    for (std::size_t start = 0; start < items.size(); start += batch_group()) {
-      const std::size_t count = std::min(batch_group(), items.size() - start);
-      stage<true>(items.data() + start, count, pos);
-      for (std::size_t j = 0; j < count; ++j) fresh += add_positions(pos + j * k_);
-    }
-    return fresh;
+  std::uint64_t add_many(std::span<const std::string_view> keys) {
+    return batch<true>(*this, keys.size(), [&keys](std::size_t i) { return keys[i]; }, nullptr);
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    detail::check_out("bloom filter", keys.size(), out.size());
+    batch_ints<false>(*this, keys, out.data());
+  }
+  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return batch_ints<true>(*this, keys, nullptr); }
+  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::contains_each_hash(*this, "bloom filter", hs, out);
   }
 
   bool test(std::uint64_t bit) const { return (words_[bit >> 6] >> (bit & 63)) & 1; }
 
   std::uint64_t bits_set() const { return bits_set_; }
   double fill() const { return static_cast<double>(bits_set_) / static_cast<double>(m_); }
+
+  // Adds that set a bit (the positions of an item already present set
+  // none, so it is not counted twice).
+  std::uint64_t items() const { return items_; }
+
+  // The rate now: a never-added key reads "maybe" when its k positions all
+  // fall on set bits, fill^k for positions independent and uniform.
+  double fpr() const { return std::pow(fill(), static_cast<double>(k_)); }
 
   // Swamidass and Baldi (2007): n* = -(m/k) ln(1 - X/m), X = bits set.
   // Infinite when every bit is set (the filter no longer tells anything).
@@ -152,9 +226,36 @@ class bloom_filter {
   void clear() {
     std::fill(words_.begin(), words_.end(), 0);
     bits_set_ = 0;
+    items_ = 0;
   }
 
-  const std::vector<std::uint64_t>& words() const { return words_; }
+  std::span<const std::uint64_t> words() const { return words_; }
+
+  // The union: exactly the filter of both key sets (combine.hpp). items()
+  // becomes the sum of both counts (saturating). Throws
+  // std::invalid_argument, changing nothing, when m, k, hash, scheme or
+  // key differ (the filters place items differently).
+  bloom_filter& operator|=(const bloom_filter& o) {
+    check_same(o);
+    for (std::size_t i = 0; i < words_.size(); ++i) words_[i] |= o.words_[i];
+    recount();
+    items_ = items_ > ~std::uint64_t{0} - o.items_ ? ~std::uint64_t{0} : items_ + o.items_;
+    return *this;
+  }
+  // The intersection: every bit of the filter of the shared keys, and maybe
+  // more (combine.hpp). items() becomes the smaller count, which bounds it.
+  bloom_filter& operator&=(const bloom_filter& o) {
+    check_same(o);
+    for (std::size_t i = 0; i < words_.size(); ++i) words_[i] &= o.words_[i];
+    recount();
+    items_ = std::min(items_, o.items_);
+    return *this;
+  }
+
+  // Same m, k, policy (key included) and bits.
+  friend bool operator==(const bloom_filter& a, const bloom_filter& b) {
+    return a.m_ == b.m_ && a.k_ == b.k_ && a.idx_.places_like(b.idx_) && a.words_ == b.words_;
+  }
 
  private:
   __extension__ typedef unsigned __int128 u128;
@@ -211,6 +312,7 @@ class bloom_filter {
       w |= bit;
     });
     bits_set_ += fresh;
+    items_ += fresh != 0;
     return fresh;
   }
 
@@ -230,26 +332,76 @@ class bloom_filter {
   static constexpr std::size_t batch_max_group = 16;
   std::size_t batch_group() const { return std::min(batch_max_group, batch_positions / k_); }
 
-  // The positions of items[0..count) into pos (k each, item after item), and
-  // a prefetch of the word of every position, for reading or for writing.
-  template <bool ForWrite>
-  void stage(const std::string_view* items, std::size_t count, std::uint64_t* pos) const {
+  // The positions of keys first..first+count (key_at(i) gives key i) into
+  // pos (k each, key after key), and a prefetch of the word of every
+  // position, for reading or for writing.
+  template <bool ForWrite, class KeyAt>
+  void stage(const KeyAt& key_at, std::size_t first, std::size_t count, std::uint64_t* pos) const {
     const std::uint64_t* words = words_.data();
-    if (fused_) {
-      for (std::size_t j = 0; j < count; ++j, pos += k_) {
+    for (std::size_t j = 0; j < count; ++j, pos += k_) {
+      const std::string_view item = key_at(first + j);
+      if (fused_) {
         std::uint64_t* out = pos;
-        walk_fused(items[j], [&](std::uint64_t p) {
+        walk_fused(item, [&](std::uint64_t p) {
           *out++ = p;
           __builtin_prefetch(words + (p >> 6), ForWrite ? 1 : 0, 3);
         });
+        continue;
       }
-      return;
+      positions(item, pos);
+      for (unsigned i = 0; i < k_; ++i) __builtin_prefetch(words + (pos[i] >> 6), ForWrite ? 1 : 0, 3);
     }
-    for (std::size_t j = 0; j < count; ++j, pos += k_) {
-      positions(items[j], pos);
-      for (unsigned i = 0; i < k_; ++i)
-        __builtin_prefetch(words + (pos[i] >> 6), ForWrite ? 1 : 0, 3);
+  }
+
+  // A batch of count keys, group after group: Add sets them (returning how
+  // many changed the filter), otherwise out[i] = contains(key i). Only the
+  // non-const add calls pass Add.
+  template <bool Add, class Self, class KeyAt>
+  static std::uint64_t batch(Self& self, std::size_t count, const KeyAt& key_at, bool* out) {
+    std::uint64_t pos[batch_positions];
+    std::uint64_t changed = 0;
+    const unsigned k = self.k_;
+    for (std::size_t start = 0; start < count; start += self.batch_group()) {
+      const std::size_t n = std::min(self.batch_group(), count - start);
+      self.template stage<Add>(key_at, start, n, pos);
+      for (std::size_t j = 0; j < n; ++j) {
+        if constexpr (Add)
+          changed += self.add_positions(pos + j * k) != 0;
+        else
+          out[start + j] = self.contains_positions(pos + j * k);
+      }
     }
+    return changed;
+  }
+
+  // Integer keys, as their bytes, a group at a time.
+  template <bool Add, class Self>
+  static std::uint64_t batch_ints(Self& self, std::span<const std::uint64_t> keys, bool* out) {
+    std::uint64_t changed = 0;
+    for (std::size_t start = 0; start < keys.size(); start += batch_max_group) {
+      const std::size_t n = std::min(batch_max_group, keys.size() - start);
+      detail::int_bytes bytes[batch_max_group];
+      std::string_view views[batch_max_group];
+      for (std::size_t j = 0; j < n; ++j) {
+        bytes[j] = detail::int_bytes(keys[start + j]);
+        views[j] = bytes[j].view();
+      }
+      changed += batch<Add>(self, n, [&views](std::size_t i) { return views[i]; }, out ? out + start : nullptr);
+    }
+    return changed;
+  }
+
+  void hash_positions(std::uint64_t h, std::uint64_t* pos) const {
+    positions_from(scheme::enhanced_double, h, detail::fmix64(h), m_, k_, pos);
+  }
+
+  void recount() {
+    bits_set_ = 0;
+    for (std::uint64_t w : words_) bits_set_ += static_cast<std::uint64_t>(std::popcount(w));
+  }
+
+  void check_same(const bloom_filter& o) const {
+    check_combinable("bloom filter", m_, k_, idx_, o.m_, o.k_, o.idx_);
   }
 
   std::uint64_t m_;
@@ -259,6 +411,7 @@ class bloom_filter {
   bool fused_;                  // the default policy and max_k < m < 2^32
   std::uint64_t reduce_magic_;  // c of reduce(), when fused_
   std::uint64_t bits_set_ = 0;
+  std::uint64_t items_ = 0;
 };
 
 }  // namespace bloomlab

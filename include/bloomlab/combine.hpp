@@ -39,120 +39,21 @@
 #include <string_view>
 #include <vector>
 
-#include "bloomlab/bloom_bits.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 
 namespace bloomlab {
 
-// Which parameters of two filters differ.
-struct mismatch {
-  std::vector<std::string_view> fields;  // "m", "k", "hash", "scheme", "width", in that order
-  std::string message;                   // "m 1000 vs 2000, k 7 vs 5", empty when they match
-  bool any() const { return !fields.empty(); }
-};
-
-namespace detail {
-
-inline void differ(mismatch& d, std::string_view field, const std::string& a, const std::string& b) {
-  if (a == b) return;
-  if (!d.message.empty()) d.message += ", ";
-  d.message.append(field).append(" ").append(a).append(" vs ").append(b);
-  d.fields.push_back(field);
-}
-
-inline mismatch compare_policy(std::uint64_t ma, unsigned ka, const indexer& ia,
-                               std::uint64_t mb, unsigned kb, const indexer& ib) {
-  mismatch d;
-  differ(d, "m", std::to_string(ma), std::to_string(mb));
-  differ(d, "k", std::to_string(ka), std::to_string(kb));
-  differ(d, "hash", std::string(name(ia.hash)), std::string(name(ib.hash)));
-  differ(d, "scheme", std::string(name(ia.kind)), std::string(name(ib.kind)));
-  // Two keyed policies must share the key. The message names keys by their
-  // public ids (siphash.hpp's key_id), never by the key.
-  if (ia.keyed() && ib.keyed() && !(ia.key == ib.key)) {
-    const auto id = [](const sip_key& k) {
-      static constexpr char hex[] = "0123456789abcdef";
-      std::string s = "key id ";
-      const std::uint64_t v = key_id(k);
-      for (int i = 60; i >= 0; i -= 4) s += hex[(v >> i) & 15];
-      return s;
-    };
-    differ(d, "key", id(ia.key), id(ib.key));
-  }
-  return d;
-}
-
-}  // namespace detail
-
+// Every parameter that differs between two filters (compare_policy() in
+// index.hpp): what the lab and the CLI name before they combine. The
+// combination itself is the filters' |= and &=, which throw when these
+// differ.
 inline mismatch compare(const bloom_filter& a, const bloom_filter& b) {
   return detail::compare_policy(a.m(), a.k(), a.index(), b.m(), b.k(), b.index());
 }
 
 inline mismatch compare(const counting_filter& a, const counting_filter& b) {
-  mismatch d = detail::compare_policy(a.m(), a.k(), a.index(), b.m(), b.k(), b.index());
-  detail::differ(d, "width", std::to_string(a.width()), std::to_string(b.width()));
-  return d;
-}
-
-// A combined filter, or the reason there is none.
-template <class Filter>
-struct combined {
-  std::optional<Filter> filter;
-  mismatch differs;
-  bool ok() const { return filter.has_value(); }
-};
-
-namespace detail {
-
-template <class Op>
-combined<bloom_filter> combine_words(const bloom_filter& a, const bloom_filter& b, Op op) {
-  combined<bloom_filter> r;
-  r.differs = compare(a, b);
-  if (r.differs.any()) return r;
-  std::vector<std::uint64_t> w(a.words().size());
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = op(a.words()[i], b.words()[i]);
-  r.filter.emplace(bloom_from_words(a.m(), a.k(), a.index(), w));
-  return r;
-}
-
-template <class Op>
-combined<counting_filter> combine_counts(const counting_filter& a, const counting_filter& b,
-                                         std::uint64_t items, Op op) {
-  combined<counting_filter> r;
-  r.differs = compare(a, b);
-  if (r.differs.any()) return r;
-  counting_filter c(a.m(), a.k(), a.width(), a.index());
-  for (std::uint64_t i = 0; i < a.m(); ++i) c.set_count(i, op(a.count(i), b.count(i)));
-  c.set_items(items);
-  r.filter.emplace(std::move(c));
-  return r;
-}
-
-}  // namespace detail
-
-// Bitwise OR: exactly the filter of A u B.
-inline combined<bloom_filter> unite(const bloom_filter& a, const bloom_filter& b) {
-  return detail::combine_words(a, b, [](std::uint64_t x, std::uint64_t y) { return x | y; });
-}
-
-// Bitwise AND: every bit of the filter of A n B, and possibly more.
-inline combined<bloom_filter> intersect(const bloom_filter& a, const bloom_filter& b) {
-  return detail::combine_words(a, b, [](std::uint64_t x, std::uint64_t y) { return x & y; });
-}
-
-// Counters added, saturating at max_count(); items() = items(A) + items(B),
-// saturating at items_max.
-inline combined<counting_filter> unite(const counting_filter& a, const counting_filter& b) {
-  const unsigned top = a.max_count();
-  return detail::combine_counts(a, b, counting_filter::items_sum(a.items(), b.items()),
-                                [top](unsigned x, unsigned y) { return std::min(x + y, top); });
-}
-
-// The smaller counter; items() = min(items(A), items(B)), an upper bound.
-inline combined<counting_filter> intersect(const counting_filter& a, const counting_filter& b) {
-  return detail::combine_counts(a, b, std::min(a.items(), b.items()),
-                                [](unsigned x, unsigned y) { return std::min(x, y); });
+  return detail::compare_policy(a.m(), a.k(), a.index(), b.m(), b.k(), b.index(), a.width(), b.width());
 }
 
 // An estimate of distinct items and its uncertainty (see the top).

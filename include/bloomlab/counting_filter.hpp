@@ -36,6 +36,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <span>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -43,7 +45,6 @@
 #include <string_view>
 #include <vector>
 
-#include "bloomlab/bloom_bits.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/index.hpp"
 
@@ -63,6 +64,7 @@ struct removal {
   unsigned zeroed = 0;  // counters that fell to zero (their bit left the classic view)
   unsigned stuck = 0;   // positions whose counter was saturated and stayed
   bool ok() const { return status == remove_status::removed; }
+  explicit operator bool() const { return ok(); }
 };
 
 class counting_filter {
@@ -94,18 +96,69 @@ class counting_filter {
     return out;
   }
 
+  // Sizing: w times the classic filter's m for n items at rate p, and the
+  // rate of n items in that many bits of w-bit counters. Throw
+  // std::invalid_argument for n < 1, p outside (0, 1) or w out of range.
+  static std::uint64_t bits_for(double n, double p, unsigned width = counter_width_default) {
+    return bloom_filter::bits_for(n, p) * check_width(width);
+  }
+  static double fpr_for(double n, std::uint64_t bits, unsigned width = counter_width_default) {
+    return bloom_filter::fpr_for(n, std::max<std::uint64_t>(1, bits / check_width(width)));
+  }
+
+  // Storage: m counters of w bits.
+  std::uint64_t bits() const { return m_ * width_; }
+
   // Increments the k counters of x (a position listed twice is incremented
-  // twice); returns how many went from 0 to 1.
-  unsigned add(std::string_view x) {
+  // twice). Returns true when the filter changed: false only when every
+  // counter was saturated. The item is counted either way (items()).
+  bool add(std::string_view x) {
     std::uint64_t pos[max_k];
     positions(x, pos);
-    return add_positions(pos);
+    return add_changes(pos);
   }
 
   bool contains(std::string_view x) const {
     std::uint64_t pos[max_k];
     positions(x, pos);
     return contains_positions(pos);
+  }
+
+  // An integer key is its 8 little-endian bytes.
+  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
+  removal remove(std::uint64_t x) { return remove(detail::int_bytes(x).view()); }
+
+  // The caller's own 64-bit hash h: positions as bloom_filter's *_hash calls
+  // make them (enhanced double hashing from h and fmix64(h)).
+  bool add_hash(std::uint64_t h) {
+    std::uint64_t pos[max_k];
+    hash_positions(h, pos);
+    return add_changes(pos);
+  }
+  bool contains_hash(std::uint64_t h) const {
+    std::uint64_t pos[max_k];
+    hash_positions(h, pos);
+    return contains_positions(pos);
+  }
+  removal remove_hash(std::uint64_t h) {
+    std::uint64_t pos[max_k];
+    hash_positions(h, pos);
+    return remove_positions(pos);
+  }
+
+  // Batches: add() or contains() of each key, in order.
+  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
+  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "counting filter", keys, out);
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "counting filter", keys, out);
+  }
+  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::contains_each_hash(*this, "counting filter", hs, out);
   }
 
   // add, contains and remove for an item whose k positions (each < m) the
@@ -198,19 +251,43 @@ class counting_filter {
   std::uint64_t saturated() const { return saturated_; }  // counters stuck at max_count()
   double fill() const { return static_cast<double>(nonzero_) / static_cast<double>(m_); }
 
-  // The classic filter of the same items: bit i is set when counter i > 0.
+  // The rate now: that of the classic view, fill^k.
+  double fpr() const { return std::pow(fill(), static_cast<double>(k_)); }
+
+  // The classic filter of the same items: bit i is set when counter i > 0,
+  // and items() is this filter's count.
   bloom_filter classic() const {
-    bloom_filter f(m_, k_, idx_);
-    std::vector<std::uint64_t> set;
-    set.reserve(nonzero_);
+    std::vector<std::uint64_t> bits((m_ + 63) / 64, 0);
     for (std::uint64_t i = 0; i < m_; ++i)
-      if (count(i) != 0) set.push_back(i);
-    set_bits(f, set);
-    return f;
+      if (count(i) != 0) bits[i >> 6] |= std::uint64_t{1} << (i & 63);
+    return bloom_filter(m_, k_, idx_, bits, items_);
   }
 
   // Packed words, floor(64 / width) counters a word, counter 0 in the low bits.
-  const std::vector<std::uint64_t>& words() const { return words_; }
+  std::span<const std::uint64_t> words() const { return words_; }
+
+  // The union: counters added, saturating at max_count() (the filter of
+  // both lists, as a multiset); items() adds up, saturating. The
+  // intersection: the smaller of each pair of counters, and the smaller
+  // item count. Both throw std::invalid_argument, changing nothing, when m,
+  // k, width, hash, scheme or key differ.
+  counting_filter& operator|=(const counting_filter& o) {
+    check_same(o);
+    for (std::uint64_t i = 0; i < m_; ++i) set_count(i, std::min<unsigned>(max_, count(i) + o.count(i)));
+    items_ = items_sum(items_, o.items_);
+    return *this;
+  }
+  counting_filter& operator&=(const counting_filter& o) {
+    check_same(o);
+    for (std::uint64_t i = 0; i < m_; ++i) set_count(i, std::min(count(i), o.count(i)));
+    items_ = std::min(items_, o.items_);
+    return *this;
+  }
+
+  // Same parameters, policy (key included) and counters.
+  friend bool operator==(const counting_filter& a, const counting_filter& b) {
+    return a.m_ == b.m_ && a.k_ == b.k_ && a.width_ == b.width_ && a.idx_.places_like(b.idx_) && a.words_ == b.words_;
+  }
 
   void clear() {
     std::fill(words_.begin(), words_.end(), 0);
@@ -223,6 +300,21 @@ class counting_filter {
       throw std::invalid_argument("counting filter: width = " + std::to_string(width) +
                                   " bits is out of range (1 to " + std::to_string(counter_width_max) + ")");
     return width;
+  }
+
+  bool add_changes(const std::uint64_t* pos) {
+    bool changed = false;
+    for (unsigned i = 0; i < k_; ++i) changed |= count(pos[i]) != max_;
+    add_positions(pos);
+    return changed;
+  }
+
+  void hash_positions(std::uint64_t h, std::uint64_t* pos) const {
+    positions_from(scheme::enhanced_double, h, detail::fmix64(h), m_, k_, pos);
+  }
+
+  void check_same(const counting_filter& o) const {
+    bloom_filter::check_combinable("counting filter", m_, k_, idx_, o.m_, o.k_, o.idx_, width_, o.width_);
   }
 
   void put(std::uint64_t i, unsigned c) {

@@ -45,6 +45,12 @@
 // item's fingerprint on purpose). The move to the other bucket,
 // i XOR h(fp), stays public: it must be computable from fp alone, and fp
 // is itself secret. Unkeyed filters pay one predictable branch per item.
+//
+// The shape shared by every kind is in filter_api.hpp. Threads: the const
+// calls may run from many threads at once; add() changes the table and the
+// eviction's random-number state, so add, remove and clear need the filter
+// to themselves. Tracing (trace(true)) records every write of each add for
+// the lab's drawing; off by default, it then costs one untaken branch.
 #pragma once
 
 #include <algorithm>
@@ -53,11 +59,13 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/hash.hpp"
 #include "bloomlab/random.hpp"
 #include "bloomlab/siphash.hpp"
@@ -78,11 +86,6 @@ struct cuckoo_move {
   unsigned slot;
   std::uint32_t placed;
   std::uint32_t evicted;
-};
-
-enum class cuckoo_insert {
-  inserted,  // the item's fingerprint is in one of its buckets
-  full,      // max_kicks evictions found no free slot; nothing changed
 };
 
 class cuckoo_filter {
@@ -121,10 +124,7 @@ class cuckoo_filter {
   // The paper's bound 2b / 2^f, and the rate expected at the current load,
   // 1 - (1 - q)^(2b * load) with q = (2^f + 2) / 4^f.
   double fpr_bound() const { return 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f_)); }
-  double fpr_expected() const {
-    const double q = (std::ldexp(1.0, static_cast<int>(f_)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f_));
-    return -std::expm1(2.0 * cuckoo_slots * load() * std::log1p(-q));
-  }
+  double fpr_expected() const { return rate_at(f_, load()); }
 
   // x's fingerprint (1 .. 2^f - 1) and its two buckets.
   std::uint32_t fingerprint(std::string_view x) const { return split(x).fp; }
@@ -133,60 +133,104 @@ class cuckoo_filter {
     return (i ^ detail::fmix64(fp * 0x9e3779b97f4a7c15ull)) & (buckets_ - 1);
   }
 
-  cuckoo_insert insert(std::string_view x) {
-    const auto [fp, i1] = split(x);
-    last_moves_.clear();
-    if (place(i1, fp) || place(alt_bucket(i1, fp), fp)) {
-      ++items_;
-      return cuckoo_insert::inserted;
-    }
-    std::uint64_t i = rng_.below(2) ? alt_bucket(i1, fp) : i1;
-    std::uint32_t carry = fp;
-    for (unsigned kick = 0; kick < max_kicks_; ++kick) {
-      const auto s = static_cast<unsigned>(rng_.below(cuckoo_slots));
-      std::uint32_t& slot = slots_[i * cuckoo_slots + s];
-      last_moves_.push_back({i, s, carry, slot});
-      std::swap(carry, slot);
-      i = alt_bucket(i, carry);
-      if (place(i, carry)) {
-        ++items_;
-        return cuckoo_insert::inserted;
-      }
-    }
-    // Undo: put every evicted fingerprint back where it was, last move first.
-    for (auto it = last_moves_.rbegin(); it != last_moves_.rend(); ++it)
-      slots_[it->bucket * cuckoo_slots + it->slot] = it->evicted;
-    return cuckoo_insert::full;
+  // Sizing: f = ceil(log2(2b / p)) bits a fingerprint meets rate p at any
+  // load; bits_for(n, p) is buckets_for(n) * b * f, the table a packed
+  // layout would spend, and fpr_for(n, bits) the rate of n items in a
+  // table of buckets_for(n) buckets with the f that many bits allow.
+  // Throw std::invalid_argument for n < 1, p outside (0, 1), or an f
+  // outside cuckoo_fingerprint_min to cuckoo_fingerprint_max.
+  static unsigned fingerprint_bits_for(double p) {
+    detail::check_np("cuckoo filter", 1, p);
+    const double f = std::ceil(std::log2(2.0 * cuckoo_slots / p));
+    if (f > cuckoo_fingerprint_max)
+      throw std::invalid_argument("cuckoo filter: p = " + std::to_string(p) + " needs " + std::to_string(f) +
+                                  "-bit fingerprints (allowed: up to " + std::to_string(cuckoo_fingerprint_max) + ")");
+    return std::max(cuckoo_fingerprint_min, static_cast<unsigned>(f));
+  }
+  static std::uint64_t bits_for(double n, double p) {
+    detail::check_np("cuckoo filter", n, p);
+    return buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots * fingerprint_bits_for(p);
+  }
+  static double fpr_for(double n, std::uint64_t bits) {
+    detail::check_np("cuckoo filter", n, 0.5);
+    const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots;
+    const std::uint64_t f = bits / slots;
+    if (f < cuckoo_fingerprint_min || f > cuckoo_fingerprint_max)
+      throw std::invalid_argument("cuckoo filter: " + std::to_string(bits) + " bits for " + std::to_string(slots) +
+                                  " slots gives " + std::to_string(f) + "-bit fingerprints (allowed: " +
+                                  std::to_string(cuckoo_fingerprint_min) + " to " +
+                                  std::to_string(cuckoo_fingerprint_max) + ")");
+    return rate_at(static_cast<unsigned>(f), n / static_cast<double>(slots));
   }
 
-  bool contains(std::string_view x) const {
-    const auto [fp, i1] = split(x);
-    return find(i1, fp) < cuckoo_slots || find(alt_bucket(i1, fp), fp) < cuckoo_slots;
-  }
+  // Storage as a packed table spends it: f bits a slot (this one keeps a
+  // 32-bit word a slot, for speed of access).
+  std::uint64_t bits() const { return capacity() * f_; }
+  // The rate now, at the current load (fpr_expected()).
+  double fpr() const { return fpr_expected(); }
+
+  // Puts x's fingerprint in one of its buckets, evicting others as needed;
+  // false when max_kicks evictions found no free slot (the table is full),
+  // and then nothing changed.
+  bool add(std::string_view x) { return add_parts(split(x)); }
+  bool contains(std::string_view x) const { return holds(split(x)); }
 
   // Deletes one copy of x's fingerprint from i1 or i2; false if neither has
   // it (x was certainly not inserted). See the hazard above.
-  bool remove(std::string_view x) {
-    const auto [fp, i1] = split(x);
-    for (std::uint64_t i : {i1, alt_bucket(i1, fp)}) {
-      const unsigned s = find(i, fp);
-      if (s < cuckoo_slots) {
-        slots_[i * cuckoo_slots + s] = 0;
-        --items_;
-        return true;
-      }
-    }
-    return false;
+  bool remove(std::string_view x) { return remove_parts(split(x)); }
+
+  // An integer key is its 8 little-endian bytes.
+  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
+  bool remove(std::uint64_t x) { return remove(detail::int_bytes(x).view()); }
+
+  // The caller's own 64-bit hash h: i1 from h, the fingerprint from fmix64(h).
+  bool add_hash(std::uint64_t h) { return add_parts(split_hash(h)); }
+  bool contains_hash(std::uint64_t h) const { return holds(split_hash(h)); }
+  bool remove_hash(std::uint64_t h) { return remove_parts(split_hash(h)); }
+
+  // Batches: add() or contains() of each key, in order.
+  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
+  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "cuckoo filter", keys, out);
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "cuckoo filter", keys, out);
+  }
+  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::contains_each_hash(*this, "cuckoo filter", hs, out);
   }
 
-  // The writes of the last insert() in order: its evictions, then (when it
-  // succeeded) the final placement with evicted == 0. After a failure they
-  // describe the chain that was tried and undone.
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), 0);
+    items_ = 0;
+    last_moves_.clear();
+  }
+
+  // Same buckets, fingerprint size, key and table.
+  friend bool operator==(const cuckoo_filter& a, const cuckoo_filter& b) {
+    return a.buckets_ == b.buckets_ && a.f_ == b.f_ && a.key_ == b.key_ && a.slots_ == b.slots_;
+  }
+
+  // Tracing: with it on, last_moves() lists the writes of the last add().
+  void trace(bool on) {
+    tracing_ = on;
+    last_moves_.clear();
+  }
+  bool tracing() const { return tracing_; }
+
+  // With tracing on, the writes of the last add() in order: its evictions,
+  // then (when it succeeded) the final placement with evicted == 0. After a
+  // failure they describe the chain that was tried and undone. Empty with
+  // tracing off.
   const std::vector<cuckoo_move>& last_moves() const { return last_moves_; }
 
   // Slot s of bucket i: 0 when empty. The table, bucket after bucket.
   std::uint32_t slot(std::uint64_t i, unsigned s) const { return slots_[i * cuckoo_slots + s]; }
-  const std::vector<std::uint32_t>& table() const { return slots_; }
+  std::span<const std::uint32_t> table() const { return slots_; }
+  std::span<const std::uint32_t> words() const { return slots_; }
 
   // For loaders: sets a slot (0 or a fingerprint below 2^f) and keeps items().
   void set_slot(std::uint64_t i, unsigned s, std::uint32_t fp) {
@@ -209,6 +253,12 @@ class cuckoo_filter {
     return buckets;
   }
 
+  // 1 - (1 - q)^(2b * load), q = (2^f + 2) / 4^f.
+  static double rate_at(unsigned f, double load) {
+    const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
+    return -std::expm1(2.0 * cuckoo_slots * load * std::log1p(-q));
+  }
+
   struct parts {
     std::uint32_t fp;
     std::uint64_t i1;
@@ -219,9 +269,59 @@ class cuckoo_filter {
   // the bucket.
   parts split(std::string_view x) const {
     const hash128 h = key_ ? siphash24_128(x, *key_) : murmur3_x64_128(x, 0);
-    auto fp = static_cast<std::uint32_t>(f_ == 32 ? h.h2 : h.h2 & ((std::uint64_t{1} << f_) - 1));
+    return split_pair(h.h1, h.h2);
+  }
+  parts split_hash(std::uint64_t h) const { return split_pair(h, detail::fmix64(h)); }
+  parts split_pair(std::uint64_t h1, std::uint64_t h2) const {
+    auto fp = static_cast<std::uint32_t>(f_ == 32 ? h2 : h2 & ((std::uint64_t{1} << f_) - 1));
     if (fp == 0) fp = 1;
-    return {fp, h.h1 & (buckets_ - 1)};
+    return {fp, h1 & (buckets_ - 1)};
+  }
+
+  bool holds(parts p) const {
+    return find(p.i1, p.fp) < cuckoo_slots || find(alt_bucket(p.i1, p.fp), p.fp) < cuckoo_slots;
+  }
+
+  bool add_parts(parts p) {
+    const auto [fp, i1] = p;
+    if (tracing_) last_moves_.clear();
+    if (place(i1, fp) || place(alt_bucket(i1, fp), fp)) {
+      ++items_;
+      return true;
+    }
+    // The chain of evictions is kept (in last_moves_) to undo it on failure.
+    if (!tracing_) last_moves_.clear();
+    std::uint64_t i = rng_.below(2) ? alt_bucket(i1, fp) : i1;
+    std::uint32_t carry = fp;
+    for (unsigned kick = 0; kick < max_kicks_; ++kick) {
+      const auto s = static_cast<unsigned>(rng_.below(cuckoo_slots));
+      std::uint32_t& slot = slots_[i * cuckoo_slots + s];
+      last_moves_.push_back({i, s, carry, slot});
+      std::swap(carry, slot);
+      i = alt_bucket(i, carry);
+      if (place(i, carry)) {
+        ++items_;
+        if (!tracing_) last_moves_.clear();
+        return true;
+      }
+    }
+    // Undo: put every evicted fingerprint back where it was, last move first.
+    for (auto it = last_moves_.rbegin(); it != last_moves_.rend(); ++it)
+      slots_[it->bucket * cuckoo_slots + it->slot] = it->evicted;
+    if (!tracing_) last_moves_.clear();
+    return false;
+  }
+
+  bool remove_parts(parts p) {
+    for (std::uint64_t i : {p.i1, alt_bucket(p.i1, p.fp)}) {
+      const unsigned s = find(i, p.fp);
+      if (s < cuckoo_slots) {
+        slots_[i * cuckoo_slots + s] = 0;
+        --items_;
+        return true;
+      }
+    }
+    return false;
   }
 
   unsigned find(std::uint64_t i, std::uint32_t fp) const {
@@ -234,7 +334,7 @@ class cuckoo_filter {
     const unsigned s = find(i, 0);
     if (s == cuckoo_slots) return false;
     slots_[i * cuckoo_slots + s] = fp;
-    last_moves_.push_back({i, s, fp, 0});
+    if (tracing_) last_moves_.push_back({i, s, fp, 0});
     return true;
   }
 
@@ -246,6 +346,7 @@ class cuckoo_filter {
   std::optional<sip_key> key_;
   std::uint64_t items_ = 0;
   std::vector<cuckoo_move> last_moves_;
+  bool tracing_ = false;
 };
 
 }  // namespace bloomlab

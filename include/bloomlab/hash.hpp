@@ -157,12 +157,12 @@ inline constexpr std::uint64_t fnv1a_64_offset = 0xcbf29ce484222325ull;
 inline constexpr std::uint64_t fnv1a_64_prime = 0x00000100000001b3ull;
 
 inline std::uint32_t fnv1a_32(std::string_view data, std::uint32_t state = fnv1a_32_offset) {
-  for (unsigned char c : data) state = (state ^ c) * fnv1a_32_prime;
+  for (char c : data) state = (state ^ static_cast<unsigned char>(c)) * fnv1a_32_prime;
   return state;
 }
 
 inline std::uint64_t fnv1a_64(std::string_view data, std::uint64_t state = fnv1a_64_offset) {
-  for (unsigned char c : data) state = (state ^ c) * fnv1a_64_prime;
+  for (char c : data) state = (state ^ static_cast<unsigned char>(c)) * fnv1a_64_prime;
   return state;
 }
 

@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 #include <string_view>
 
 #include "bloomlab/hash.hpp"
@@ -141,6 +143,10 @@ struct indexer {
 
   bool keyed() const { return hash == hash_fn::siphash; }
 
+  // Whether two policies place every item alike: the same hash and scheme,
+  // and the same key when keyed.
+  bool places_like(const indexer& o) const { return hash == o.hash && kind == o.kind && (!keyed() || key == o.key); }
+
   // The keyed policy: SipHash-2-4 under `secret`, with scheme s.
   static indexer siphash(const sip_key& secret, scheme s = scheme::enhanced_double) {
     return {hash_fn::siphash, s, secret};
@@ -167,5 +173,50 @@ struct indexer {
     positions_from(kind, base_hash(hash, x, 0), base_hash(hash, x, 1), m, k, out);
   }
 };
+
+// Which parameters of two filters differ.
+struct mismatch {
+  std::vector<std::string_view> fields;  // "m", "k", "hash", "scheme", "width", in that order
+  std::string message;                   // "m 1000 vs 2000, k 7 vs 5", empty when they match
+  bool any() const { return !fields.empty(); }
+};
+
+namespace detail {
+
+inline void differ(mismatch& d, std::string_view field, const std::string& a, const std::string& b) {
+  if (a == b) return;
+  if (!d.message.empty()) d.message += ", ";
+  d.message.append(field).append(" ").append(a).append(" vs ").append(b);
+  d.fields.push_back(field);
+}
+
+// Every parameter that differs between two filters of m bits (or
+// counters), k positions and a policy; the counter widths wa and wb too
+// when both are given. Two filters combine only when nothing differs.
+inline mismatch compare_policy(std::uint64_t ma, unsigned ka, const indexer& ia,
+                               std::uint64_t mb, unsigned kb, const indexer& ib,
+                               unsigned wa = 0, unsigned wb = 0) {
+  mismatch d;
+  differ(d, "m", std::to_string(ma), std::to_string(mb));
+  differ(d, "k", std::to_string(ka), std::to_string(kb));
+  differ(d, "hash", std::string(name(ia.hash)), std::string(name(ib.hash)));
+  differ(d, "scheme", std::string(name(ia.kind)), std::string(name(ib.kind)));
+  // Two keyed policies must share the key. The message names keys by their
+  // public ids (siphash.hpp's key_id), never by the key.
+  if (ia.keyed() && ib.keyed() && !(ia.key == ib.key)) {
+    const auto id = [](const sip_key& k) {
+      static constexpr char hex[] = "0123456789abcdef";
+      std::string s = "key id ";
+      const std::uint64_t v = key_id(k);
+      for (int i = 60; i >= 0; i -= 4) s += hex[(v >> i) & 15];
+      return s;
+    };
+    differ(d, "key", id(ia.key), id(ib.key));
+  }
+  differ(d, "width", std::to_string(wa), std::to_string(wb));
+  return d;
+}
+
+}  // namespace detail
 
 }  // namespace bloomlab

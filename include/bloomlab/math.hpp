@@ -78,13 +78,13 @@ inline std::uint64_t powmod(std::uint64_t a, std::uint64_t e, std::uint64_t n) {
 // Deterministic Miller-Rabin: these twelve bases decide every 64-bit n.
 inline bool is_prime(std::uint64_t n) {
   if (n < 2) return false;
-  for (std::uint64_t q : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
+  for (std::uint64_t q : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u}) {
     if (n % q == 0) return n == q;
   }
   std::uint64_t d = n - 1;
   int s = 0;
   while ((d & 1) == 0) d >>= 1, ++s;
-  for (std::uint64_t a : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
+  for (std::uint64_t a : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u}) {
     std::uint64_t x = detail::powmod(a, d, n);
     if (x == 1 || x == n - 1) continue;
     bool composite = true;

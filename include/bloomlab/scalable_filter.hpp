@@ -24,11 +24,17 @@
 // add() skips an item that already reads present (from any stage): adding
 // it again would spend a stage's capacity on nothing. So items() counts
 // items that read absent when added, a little below the distinct count.
+//
+// The shape shared by every kind is in filter_api.hpp (no union or
+// intersection: stages of different plans do not line up). Threads: the
+// const calls may run from many threads at once; add and clear need the
+// filter to themselves (add may make a stage).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +42,7 @@
 #include <vector>
 
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
 
 namespace bloomlab {
@@ -109,18 +116,57 @@ class scalable_filter {
   // full; returns false (and adds nothing) if x already reads present.
   // Throws std::overflow_error, having changed nothing, when the new stage
   // cannot be made (scalable_stage_plan::possible() is false).
-  bool add(std::string_view x) {
-    if (contains(x)) return false;
-    if (stages_.back().n >= stages_.back().capacity) grow();
-    stages_.back().filter.add(x);
-    ++stages_.back().n;
-    return true;
+  bool add(std::string_view x) { return add_to_newest(x); }
+  bool contains(std::string_view x) const { return any_stage(x); }
+
+  // An integer key is its 8 little-endian bytes; the caller's own 64-bit
+  // hash goes to each stage's *_hash calls.
+  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
+  bool add_hash(std::uint64_t h) { return add_to_newest(hash_key{h}); }
+  bool contains_hash(std::uint64_t h) const { return any_stage(hash_key{h}); }
+
+  // Batches: add() or contains() of each key, in order.
+  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
+  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "scalable filter", keys, out);
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    detail::contains_each(*this, "scalable filter", keys, out);
+  }
+  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::contains_each_hash(*this, "scalable filter", hs, out);
   }
 
-  bool contains(std::string_view x) const {
-    for (const auto& s : stages_)
-      if (s.filter.contains(x)) return true;
-    return false;
+  // Back to one empty stage 0.
+  void clear() {
+    stages_.clear();
+    grow();
+  }
+
+  // The rate now: a non-member passes if any stage says "maybe",
+  // 1 - prod (1 - fpr_i) over the stages' own rates (fill_i^k_i).
+  double fpr() const {
+    double keep = 1;
+    for (const auto& s : stages_) keep *= 1 - s.filter.fpr();
+    return 1 - keep;
+  }
+
+  // Same plan and the same stages, bit for bit.
+  friend bool operator==(const scalable_filter& a, const scalable_filter& b) {
+    const auto& p = a.params_;
+    const auto& q = b.params_;
+    if (p.n0 != q.n0 || p.p0 != q.p0 || p.growth != q.growth || p.tighten != q.tighten || p.prime != q.prime ||
+        !p.idx.places_like(q.idx) || a.stages_.size() != b.stages_.size())
+      return false;
+    for (std::size_t i = 0; i < a.stages_.size(); ++i) {
+      const auto& x = a.stages_[i];
+      const auto& y = b.stages_[i];
+      if (!(x.filter == y.filter) || x.capacity != y.capacity || x.n != y.n) return false;
+    }
+    return true;
   }
 
   std::uint64_t items() const {
@@ -171,6 +217,30 @@ class scalable_filter {
       refuse("the first stage, n0 = " + std::to_string(sp.n0) + " items at p0, needs more than " +
              std::to_string(bloom_filter::max_m) + " bits");
     return sp;
+  }
+
+  struct hash_key {
+    std::uint64_t h;
+  };
+  static bool stage_has(const bloom_filter& f, std::string_view x) { return f.contains(x); }
+  static bool stage_has(const bloom_filter& f, hash_key x) { return f.contains_hash(x.h); }
+  static void stage_add(bloom_filter& f, std::string_view x) { f.add(x); }
+  static void stage_add(bloom_filter& f, hash_key x) { f.add_hash(x.h); }
+
+  template <class Key>
+  bool any_stage(Key x) const {
+    for (const auto& s : stages_)
+      if (stage_has(s.filter, x)) return true;
+    return false;
+  }
+
+  template <class Key>
+  bool add_to_newest(Key x) {
+    if (any_stage(x)) return false;
+    if (stages_.back().n >= stages_.back().capacity) grow();
+    stage_add(stages_.back().filter, x);
+    ++stages_.back().n;
+    return true;
   }
 
   void grow() {

@@ -2,8 +2,11 @@
 // files (src/io/filter_file.hpp, docs/format.md).
 #include "cmd_filters.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -118,24 +121,16 @@ void check_growth(const scalable_filter& s, const std::string& x, const std::str
                        i, plan.capacity, plan.p, all, thousands(lab::max_m_built)));
 }
 
-// Adds x; false only when a cuckoo filter is full (nothing changed then).
+// Adds x; false only when the filter is full (a cuckoo table; nothing
+// changed then). An item already present changes nothing and is no failure.
 bool add(filter_file& f, const std::string& x, const std::string& where) {
-  return std::visit(overload{[&](cuckoo_filter& c) { return c.insert(x) == cuckoo_insert::inserted; },
-                             [&](scalable_filter& s) {
-                               check_growth(s, x, where);
-                               s.add(x);
-                               return true;
-                             },
-                             [&](counting_filter& c) {
-                               c.add(x);
-                               return true;
-                             },
-                             [&](auto& other) {
-                               other.add(x);
-                               f.items = io::add_items(f.items, 1);
-                               return true;
-                             }},
-                    f.filter);
+  return std::visit(
+      [&](auto& g) {
+        using F = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<F, scalable_filter>) check_growth(g, x, where);
+        return g.add(x) || !io::info(io::kind_code<F>).fills_up;
+      },
+      f.filter);
 }
 
 // Adds every item; a full cuckoo filter is refused (the caller writes nothing).
@@ -155,16 +150,30 @@ void add_all(filter_file& f, const std::vector<std::string>& items, const std::s
 
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
-  filter_file f = make_filter(a, k.key());
-  const std::vector<std::string> items = read_list(a.file);
+  // Without --n (or --m and --k), n is the list's number of distinct items,
+  // so the list is read first; otherwise the flags are checked first.
+  build_args args = a;
+  const bool n_from_list = a.n.empty() && a.m.empty() && a.k.empty();
+  std::vector<std::string> items;
+  if (n_from_list) {
+    items = read_list(a.file);
+    const std::unordered_set<std::string_view> distinct(items.begin(), items.end());
+    args.n = std::to_string(std::max<std::size_t>(1, distinct.size()));
+  }
+  filter_file f = make_filter(args, k.key());
+  if (!n_from_list) items = read_list(a.file);
   add_all(f, items, a.file == "-" ? "standard input" : a.file);
   save_filter(a.out, f);
   json j = summary(f);
   j["file"] = a.out;
   j["lines"] = items.size();
+  if (n_from_list) j["n_from_list"] = std::stoull(args.n);
   report(j, a.json,
-         fmt::format("Built a {} filter from {} lines; wrote {}.", j["kind"].get<std::string>(),
-                     thousands(items.size()), a.out));
+         fmt::format("Built a {} filter from {} lines{}; wrote {}.", j["kind"].get<std::string>(),
+                     thousands(items.size()),
+                     n_from_list ? fmt::format(", sized for n = {} (its distinct items)", thousands(std::stoull(args.n)))
+                                 : "",
+                     a.out));
   return 0;
 }
 
@@ -208,32 +217,41 @@ int run_add(const items_args& a) {
 
 int run_remove(const items_args& a) {
   filter_file f = load_filter(a.filter, a.key.key());
-  const std::string kind(io::kind_name(io::kind_of(f.filter)));
-  if (kind != "counting" && kind != "cuckoo")
-    throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only counting "
-                                  "and cuckoo filters can",
-                                  a.filter, kind));
+  const io::kind_info& kind = io::info(io::kind_of(f.filter));
+  if (!kind.removes) {
+    std::string can;
+    for (const io::kind_info& i : io::kinds)
+      if (i.removes) can.append(can.empty() ? "" : " and ").append(i.name);
+    throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only {} filters "
+                                  "can",
+                                  a.filter, kind.name, can));
+  }
   const std::vector<std::string> items = items_of(a.items);
   std::uint64_t zeroed = 0;
   for (const std::string& x : items) {
-    bool ok;
-    if (auto* c = std::get_if<counting_filter>(&f.filter)) {
-      const removal r = c->remove(x);
-      ok = r.ok();
-      zeroed += r.zeroed;
-    } else {
-      ok = std::get<cuckoo_filter>(f.filter).remove(x);
-    }
+    const bool ok = std::visit(
+        [&](auto& g) -> bool {
+          if constexpr (std::is_same_v<std::decay_t<decltype(g)>, counting_filter>) {
+            const removal r = g.remove(x);
+            zeroed += r.zeroed;
+            return r.ok();
+          } else if constexpr (requires { g.remove(x); }) {
+            return static_cast<bool>(g.remove(x));
+          } else {
+            return false;
+          }
+        },
+        f.filter);
     if (!ok)
       throw usage_error(fmt::format("{}: '{}' was certainly never added ({}); nothing was removed", a.filter, x,
-                                    kind == "counting" ? "one of its counters is zero" : "its fingerprint is in neither bucket"));
+                                    kind.code == io::kind::counting ? "one of its counters is zero"
+                                                                    : "its fingerprint is in neither bucket"));
   }
-  f.items = io::item_count(f);
   save_filter(a.filter, f);
   json j = summary(f);
   j["file"] = a.filter;
   j["removed"] = items.size();
-  if (kind == "counting") j["counters_zeroed"] = zeroed;
+  if (kind.code == io::kind::counting) j["counters_zeroed"] = zeroed;
   report(j, a.json, fmt::format("Removed {} items from {}.", thousands(items.size()), a.filter));
   return 0;
 }
@@ -248,14 +266,16 @@ int run_info(const items_args& a) {
 
 // ---- merge, intersect ------------------------------------------------------------
 
-template <class Layout>
-filter_file combine_blocked(const basic_blocked_filter<Layout>& x, const basic_blocked_filter<Layout>& y, bool both,
-                            std::uint64_t items) {
-  basic_blocked_filter<Layout> out(x.m(), {}, x.secret_key());
-  out.merge_or(x);
-  if (both) out.merge_and(y);
-  else out.merge_or(y);
-  return {std::move(out), items};
+// A blocked filter's block size (0 for the other kinds).
+unsigned block_bits_of(const io::any_filter& f) {
+  return std::visit(
+      [](const auto& g) -> unsigned {
+        if constexpr (requires { g.block_bits; })
+          return g.block_bits;
+        else
+          return 0;
+      },
+      f);
 }
 
 int run_combine(const pair_args& a, bool both) {
@@ -263,51 +283,42 @@ int run_combine(const pair_args& a, bool both) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
   const std::optional<sip_key> key = a.key.key();
   const filter_file fa = load_filter(a.a, key), fb = load_filter(a.b, key);
-  const std::string ka(io::kind_name(io::kind_of(fa.filter))), kb(io::kind_name(io::kind_of(fb.filter)));
+  const io::kind_info &ka = io::info(io::kind_of(fa.filter)), &kb = io::info(io::kind_of(fb.filter));
   const auto refuse_mismatch = [&](const std::string& fields) {
     throw usage_error(fmt::format("cannot {} {} and {}: they differ in {}", verb, a.a, a.b, fields));
   };
-  if (ka != kb) refuse_mismatch("kind " + ka + " vs " + kb);
-  const std::uint64_t items = both ? std::min(fa.items, fb.items) : io::add_items(fa.items, fb.items);
-  filter_file out{bloom_filter(1, 1), 0};
-  if (const auto* x = std::get_if<bloom_filter>(&fa.filter)) {
-    const auto r = both ? intersect(*x, std::get<bloom_filter>(fb.filter)) : unite(*x, std::get<bloom_filter>(fb.filter));
-    if (!r.ok()) refuse_mismatch(r.differs.message);
-    out = {*r.filter, items};
-  } else if (const auto* c = std::get_if<counting_filter>(&fa.filter)) {
-    auto r = both ? intersect(*c, std::get<counting_filter>(fb.filter)) : unite(*c, std::get<counting_filter>(fb.filter));
-    if (!r.ok()) refuse_mismatch(r.differs.message);
-    out = {std::move(*r.filter), 0};
-    out.items = io::item_count(out);
-  } else if (ka == "blocked") {
-    const auto bits = [](const filter_file& f) {
-      return std::visit([](const auto& g) -> std::pair<unsigned, std::uint64_t> {
-        if constexpr (requires { std::decay_t<decltype(g)>::block_bits; })
-          return {std::decay_t<decltype(g)>::block_bits, g.m()};
-        else
-          return {0, 0};
-      }, f.filter);
-    };
-    const auto [ba, ma] = bits(fa);
-    const auto [bb, mb] = bits(fb);
-    std::string differs;
-    if (ma != mb) differs = fmt::format("m {} vs {}", ma, mb);
-    if (ba != bb) differs += fmt::format("{}block_bits {} vs {}", differs.empty() ? "" : ", ", ba, bb);
-    // Both were read under the one key given, so this holds; checked here
-    // too because merge_or() and merge_and() do not look at keys.
-    if (io::key_id_of(fa.filter) != io::key_id_of(fb.filter))
-      differs += fmt::format("{}keying", differs.empty() ? "" : ", ");
-    if (!differs.empty()) refuse_mismatch(differs);
-    if (const auto* wide = std::get_if<blocked_filter>(&fa.filter))
-      out = combine_blocked(*wide, std::get<blocked_filter>(fb.filter), both, items);
-    else
-      out = combine_blocked(std::get<blocked_filter_256>(fa.filter), std::get<blocked_filter_256>(fb.filter), both,
-                            items);
-  } else {
-    throw usage_error(fmt::format("cannot {} {} filters: merge and intersect take classic, counting or blocked "
-                                  "filters",
-                                  verb, ka));
+  if (ka.code != kb.code) refuse_mismatch(fmt::format("kind {} vs {}", ka.name, kb.name));
+  if (!ka.combines) {
+    std::string can;
+    for (const io::kind_info& i : io::kinds)
+      if (i.combines) can.append(can.empty() ? "" : ", ").append(i.name);
+    throw usage_error(fmt::format("cannot {} {} filters: merge and intersect take {} filters", verb, ka.name, can));
   }
+  // Every parameter that differs is named (compare() for the kinds with a
+  // policy); the filters' own |= and &= then check the same and combine.
+  filter_file out = fa;
+  std::visit(
+      [&](auto& x) {
+        using F = std::decay_t<decltype(x)>;
+        const F* y = std::get_if<F>(&fb.filter);
+        if (y == nullptr)  // one kind, two types: the blocked layouts
+          refuse_mismatch(fmt::format("block_bits {} vs {}", block_bits_of(fa.filter), block_bits_of(fb.filter)));
+        if constexpr (requires { compare(x, *y); }) {
+          const mismatch d = compare(x, *y);
+          if (d.any()) refuse_mismatch(d.message);
+        } else if constexpr (requires { x.blocks(); }) {
+          std::string differs;
+          if (x.m() != y->m()) differs = fmt::format("m {} vs {}", x.m(), y->m());
+          if (io::key_id_of(fa.filter) != io::key_id_of(fb.filter))
+            differs += fmt::format("{}keying", differs.empty() ? "" : ", ");
+          if (!differs.empty()) refuse_mismatch(differs);
+        }
+        if constexpr (requires { x |= *y; }) {
+          if (both) x &= *y;
+          else x |= *y;
+        }
+      },
+      out.filter);
   save_filter(a.out, out);
   json j = summary(out);
   j["file"] = a.out;
@@ -326,7 +337,7 @@ class commands final : public filter_commands {
     };
     build_ = app.add_subcommand("build", "Build a filter from a list (one item a line) and write it to a file");
     build_->add_option("file", b_.file, "The list; - or nothing reads standard input");
-    build_->add_option("--n", b_.n, "Items the filter is planned for");
+    build_->add_option("--n", b_.n, "Items the filter is planned for (default: the list's distinct items)");
     build_->add_option("--p", b_.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)");
     build_->add_option("--m", b_.m, fmt::format("Bits (counters for counting filters), 1 to {}", lab::max_m_built));
     build_->add_option("--k", b_.k, "Hashes per item (1 to 64)");

@@ -62,8 +62,8 @@ std::string build_footer() {
 
 filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) {
   const std::string kind = a.kind;
-  if (kind != "classic" && kind != "counting" && kind != "cuckoo" && kind != "scalable" && kind != "blocked")
-    lab::refuse("--kind", kind, "is not a kind of filter; allowed: classic, counting, cuckoo, scalable, blocked");
+  if (io::find_kind(kind) == nullptr)
+    lab::refuse("--kind", kind, "is not a kind of filter; allowed: " + io::kind_names());
   const auto not_for = [&](const std::string& flag, const std::string& value, const std::string& why) {
     if (!value.empty()) lab::refuse(flag, value, "does not apply to --kind " + kind + "; " + why);
   };
@@ -114,11 +114,10 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
                                 "{}; allowed: --p from {}",
                                 cuckoo_fingerprint_max, cuckoo_slots, cuckoo_fingerprint_max, at_least(best),
                                 at_least(best)));
-      f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)),
-                                           double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
+      f = cuckoo_filter::fingerprint_bits_for(p);
     }
     if (!a.fingerprint.empty() && !a.p.empty()) parse_rate("--p", a.p);
-    return {cuckoo_filter(cuckoo_filter::buckets_for(n), f, cuckoo_kicks_default, 1, key), 0, 1};
+    return {cuckoo_filter(cuckoo_filter::buckets_for(n), f, cuckoo_kicks_default, 1, key), 1};
   }
   if (kind == "scalable") {
     not_for("--m", a.m, "size its first stage with --n and --p");
@@ -138,7 +137,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
                   fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at most {} bits "
                               "in all stages",
                               a.p, first.bits, thousands(max_m)));
-    return {scalable_filter(sp), 0};
+    return {scalable_filter(sp)};
   }
   if (kind == "blocked") {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
@@ -161,7 +160,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
                                 thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
       }
     }
-    return {blocked_filter(m, {}, key), 0};
+    return {blocked_filter(m, {}, key)};
   }
   // classic, counting
   std::uint64_t m;
@@ -190,10 +189,10 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     m = sz.m;
     k = sz.k;
   }
-  if (kind == "classic") return {bloom_filter(m, k, idx), 0};
+  if (kind == "classic") return {bloom_filter(m, k, idx)};
   const unsigned width =
       a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, counter_width_max));
-  return {counting_filter(m, k, width, idx), 0};
+  return {counting_filter(m, k, width, idx)};
 }
 
 }  // namespace bloomlab::cli

@@ -21,27 +21,6 @@ namespace {
 std::string hash_name(const indexer& i) { return std::string(name(i.hash)); }
 std::string scheme_name(const indexer& i) { return std::string(name(i.kind)); }
 
-// The exact rate of a blocked filter as its bits stand: the mean over blocks
-// of the product over its 8 lanes of (ones in the lane / lane bits).
-template <class Layout>
-double blocked_current(const basic_blocked_filter<Layout>& f) {
-  const auto words = f.words();
-  double sum = 0;
-  for (std::uint64_t b = 0; b < f.blocks(); ++b) {
-    double prod = 1;
-    for (unsigned j = 0; j < Layout::lanes; ++j) {
-      std::uint64_t lane;
-      if constexpr (Layout::lane_bits == 32)
-        lane = (words[b * Layout::words + j / 2] >> (32 * (j & 1))) & 0xffffffffu;
-      else
-        lane = words[b * Layout::words + j];
-      prod *= std::popcount(lane) / static_cast<double>(Layout::lane_bits);
-    }
-    sum += prod;
-  }
-  return sum / static_cast<double>(f.blocks());
-}
-
 }  // namespace
 
 json summary(const filter_file& file) {
@@ -61,8 +40,6 @@ json summary(const filter_file& file) {
             j["estimated_items"] = c.n;
             j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
-            j["fpr_current"] = std::pow(f.fill(), f.k());
-            j["memory_bits"] = f.m();
           },
           [&](const counting_filter& f) {
             j["m"] = f.m();
@@ -77,8 +54,6 @@ json summary(const filter_file& file) {
             j["estimated_items"] = c.n;
             j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
-            j["fpr_current"] = std::pow(f.fill(), f.k());
-            j["memory_bits"] = f.m() * f.width();
           },
           [&](const cuckoo_filter& f) {
             j["buckets"] = f.buckets();
@@ -89,8 +64,6 @@ json summary(const filter_file& file) {
             j["fill"] = f.load();
             j["fpr_bound"] = f.fpr_bound();
             j["fpr_expected"] = f.fpr_expected();
-            j["fpr_current"] = f.fpr_expected();
-            j["memory_bits"] = f.capacity() * f.fingerprint_bits();
           },
           [&](const scalable_filter& f) {
             const scalable_params& sp = f.params();
@@ -102,11 +75,10 @@ json summary(const filter_file& file) {
             j["hash"] = hash_name(sp.idx);
             j["scheme"] = scheme_name(sp.idx);
             json stages = json::array();
-            double keep = 1, est = 0, set = 0;
+            double est = 0, set = 0;
             for (const scalable_stage& s : f.stages()) {
               stages.push_back({{"m", s.filter.m()}, {"k", s.filter.k()}, {"capacity", s.capacity},
                                 {"p", s.p}, {"n", s.n}, {"fill", s.filter.fill()}});
-              keep *= 1 - std::pow(s.filter.fill(), s.filter.k());
               est += estimate_cardinality(s.filter).n;
               set += static_cast<double>(s.filter.bits_set());
             }
@@ -117,8 +89,6 @@ json summary(const filter_file& file) {
             j["fpr_bound"] = f.fpr_bound();
             j["fpr_limit"] = f.fpr_limit();
             j["fpr_expected"] = f.fpr_expected();
-            j["fpr_current"] = 1 - keep;
-            j["memory_bits"] = f.bits();
           },
           [&](const auto& f) {  // blocked, either layout
             using L = typename std::decay_t<decltype(f)>::layout;
@@ -136,9 +106,15 @@ json summary(const filter_file& file) {
             j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = fpr_split_block(static_cast<double>(f.m()), static_cast<double>(items),
                                                 L::lanes, L::lane_bits);
-            j["fpr_current"] = blocked_current(f);
-            j["memory_bits"] = f.m();
           }},
+      file.filter);
+  // What every kind says of itself (filter_api.hpp): its storage and the
+  // rate its bits (or load) give now.
+  std::visit(
+      [&](const auto& f) {
+        j["memory_bits"] = f.bits();
+        j["fpr_current"] = f.fpr();
+      },
       file.filter);
   j["items"] = items;
   j["items_saturated"] = items == io::items_max;

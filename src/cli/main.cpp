@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "bloomlab/version.hpp"
 #include "args.hpp"
 #include "budget.hpp"
 #include "cmd_family.hpp"
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
                "and measure real ones against probes they never held."};
   app.name("bloomlab");
   app.require_subcommand(1);
-  app.set_version_flag("--version", "bloomlab 0.1.0");
+  app.set_version_flag("--version", "bloomlab " + std::string(bloomlab::version));
   app.footer(fmt::format("Run 'bloomlab COMMAND --help' for the flags of one command.\n"
                          "Beyond each flag's range, a request estimated to need more than {:g} s or {:.1f} GiB is\n"
                          "refused before it starts, naming the flag to change (docs/cli.md, \"Limits\").",

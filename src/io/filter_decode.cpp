@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "bloomlab/bloom_bits.hpp"
 #include "bloomlab/math.hpp"
 #include "file_parts.hpp"
 #include "filter_file.hpp"
@@ -133,7 +132,7 @@ payload_need params_of(const raw_header& h) {
 filter_file build_classic(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   const auto words = words_of(payload);
   check_tail(words, h.m, "");
-  return {bloom_from_words(h.m, h.kk, indexer_of(h.hash, h.sch, h.key), words), items};
+  return {bloom_filter(h.m, h.kk, indexer_of(h.hash, h.sch, h.key), words, items)};
 }
 
 filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
@@ -154,7 +153,7 @@ filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> pa
     if (here * h.width < 64 && w != 0) fail("bits are set outside the counters in payload word " + n(wi));
   }
   f.set_items(items);
-  return {std::move(f), items};
+  return {std::move(f)};
 }
 
 filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
@@ -171,7 +170,7 @@ filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payl
   }
   if (f.items() != items)
     fail("the item count says " + n(items) + " but " + n(f.items()) + " slots hold fingerprints");
-  return {std::move(f), items, h.kick_seed};
+  return {std::move(f), h.kick_seed};
 }
 
 filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
@@ -189,9 +188,9 @@ filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> pa
     const auto ws = words_of(payload.subspan(at * 8, count * 8));
     at += count;
     check_tail(ws, s.m, "stage " + n(i) + ": ");
-    stages.push_back({bloom_from_words(s.m, s.k, idx, ws), s.capacity, s.p, s.n});
+    stages.push_back({bloom_filter(s.m, s.k, idx, ws, s.n), s.capacity, s.p, s.n});
   }
-  return {scalable_filter::from_stages(sp, std::move(stages)), items};
+  return {scalable_filter::from_stages(sp, std::move(stages))};
 }
 
 template <class Layout>
@@ -199,7 +198,8 @@ filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> pay
   basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits, {},
                                  h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
   copy_words(payload, f.words_to_restore());
-  return {std::move(f), items};
+  f.set_items(items);
+  return {std::move(f)};
 }
 
 raw_header read_params(reader& r, kind k) {

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
+#include <type_traits>
 
 #include "file_parts.hpp"
 
@@ -209,20 +211,53 @@ bool read_to(int fd, std::vector<std::uint8_t>& bytes, std::uint64_t want) {
 }  // namespace
 
 kind kind_of(const any_filter& f) {
-  constexpr kind kinds[] = {kind::classic, kind::counting, kind::cuckoo, kind::scalable, kind::blocked, kind::blocked};
-  return kinds[f.index()];
+  return std::visit([](const auto& g) { return kind_code<std::decay_t<decltype(g)>>; }, f);
 }
 
-std::string_view kind_name(kind k) {
-  switch (k) {
-    case kind::classic: return "classic";
-    case kind::counting: return "counting";
-    case kind::cuckoo: return "cuckoo";
-    case kind::scalable: return "scalable";
-    case kind::blocked: return "blocked";
-  }
-  return "?";
+const kind_info& info(kind k) {
+  for (const kind_info& i : kinds)
+    if (i.code == k) return i;
+  throw std::logic_error("a kind with no row in io::kinds");
 }
+
+const kind_info* find_kind(std::string_view name) {
+  for (const kind_info& i : kinds)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+std::string kind_names() {
+  std::string out;
+  for (const kind_info& i : kinds) out.append(out.empty() ? "" : ", ").append(i.name);
+  return out;
+}
+
+std::string_view kind_name(kind k) { return info(k).name; }
+
+namespace {
+
+// Each row's abilities are what its type's API offers.
+template <class F>
+constexpr bool row_matches() {
+  constexpr kind_info row = [] {
+    for (const kind_info& i : kinds)
+      if (i.code == kind_code<F>) return i;
+    return kind_info{};
+  }();
+  return row.name.size() > 0 && filter<F> && dynamic_filter<F> &&
+         row.removes == requires(F& f, std::string_view x) { f.remove(x); } &&
+         row.combines == requires(F& a, const F& b) {
+           a |= b;
+           a &= b;
+         };
+}
+template <class... F>
+constexpr bool all_rows_match(std::variant<F...>*) {
+  return (row_matches<F>() && ...);
+}
+static_assert(all_rows_match(static_cast<any_filter*>(nullptr)), "io::kinds disagrees with a kind's API");
+
+}  // namespace
 
 const sip_key* key_of(const any_filter& f) {
   const auto of = [](const indexer& i) { return i.keyed() ? &i.key : nullptr; };
@@ -246,10 +281,7 @@ std::optional<std::uint64_t> key_id_of(const any_filter& f) {
 }
 
 std::uint64_t item_count(const filter_file& f) {
-  if (const auto* c = std::get_if<counting_filter>(&f.filter)) return c->items();
-  if (const auto* c = std::get_if<cuckoo_filter>(&f.filter)) return c->items();
-  if (const auto* s = std::get_if<scalable_filter>(&f.filter)) return s->items();
-  return f.items;
+  return std::visit([](const auto& g) -> std::uint64_t { return g.items(); }, f.filter);
 }
 
 // Slicing by 8 (Intel's method, as zlib does it): eight tables, eight bytes

@@ -50,20 +50,50 @@ inline constexpr double max_n0 = 1e15;                                // scalabl
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
                                 blocked_filter, blocked_filter_256>;
 
-// A filter with what the filter itself does not keep: how many items were
-// added (classic and blocked filters count nothing) and the cuckoo filter's
-// kick seed. For counting, cuckoo and scalable filters `items` equals the
-// filter's own count (save() writes that one).
+// The registry of kinds: one row a kind, read by the file codec, the CLI's
+// --kind and its help, `info`, and the rules of merge, intersect and remove.
+// A new kind adds its engine type to any_filter, a kind_code below, a row
+// here and its codec (filter_file.cpp, filter_decode.cpp); filter_file.cpp
+// checks at compile time that each row's abilities match its type's API.
+struct kind_info {
+  kind code;
+  std::string_view name;     // as --kind and info spell it
+  std::string_view summary;  // one line for help
+  bool removes;   // remove(): counting and cuckoo filters
+  bool combines;  // |= and &=: merge and intersect
+  bool grows;     // takes items past its plan without its rate climbing
+  bool fills_up;  // add() can fail (a full table)
+};
+inline constexpr kind_info kinds[] = {
+    {kind::classic, "classic", "m bits, k positions an item (Bloom, 1970)", false, true, false, false},
+    {kind::counting, "counting", "m counters in place of bits, so items can be removed", true, true, false, false},
+    {kind::cuckoo, "cuckoo", "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false, true},
+    {kind::scalable, "scalable", "classic stages that grow with the list", false, false, true, false},
+    {kind::blocked, "blocked", "all of an item's bits in one cache line (split block)", false, true, false, false},
+};
+
+template <class F> inline constexpr kind kind_code = kind::classic;
+template <> inline constexpr kind kind_code<counting_filter> = kind::counting;
+template <> inline constexpr kind kind_code<cuckoo_filter> = kind::cuckoo;
+template <> inline constexpr kind kind_code<scalable_filter> = kind::scalable;
+template <> inline constexpr kind kind_code<blocked_filter> = kind::blocked;
+template <> inline constexpr kind kind_code<blocked_filter_256> = kind::blocked;
+
+const kind_info& info(kind k);
+const kind_info* find_kind(std::string_view name);  // nullptr when no kind has that name
+std::string kind_names();                           // "classic, counting, ..." in the table's order
+
+// A filter with what the filter itself does not keep: the cuckoo filter's
+// kick seed. (Every kind counts its own items.)
 struct filter_file {
   any_filter filter;
-  std::uint64_t items = 0;
   std::uint64_t kick_seed = 1;  // cuckoo only
 };
 
 kind kind_of(const any_filter& f);
-std::string_view kind_name(kind k);  // "classic", "counting", "cuckoo", "scalable", "blocked"
+std::string_view kind_name(kind k);  // info(k).name
 
-// Items as the file records them: the filter's own count where it keeps one.
+// Items as the file records them: the filter's own count, items().
 std::uint64_t item_count(const filter_file& f);
 
 // Item counts saturate, as a counting filter's does: a count that would pass

@@ -42,7 +42,7 @@ bip37_report bip37(const bip37_request& r) {
   assert(r.n >= 1 && r.p > 0 && r.p < 1);
   const double n = static_cast<double>(r.n);
   bip37_filter f = bip37_filter::for_items(n, r.p, r.tweak, r.flags);
-  for (const std::string& item : r.items) f.insert(std::string_view(item));
+  for (const std::string& item : r.items) f.add(std::string_view(item));
 
   // The BIP's two formulas before their caps, to say whether a cap applied.
   constexpr double ln2 = std::numbers::ln2;

@@ -4,7 +4,9 @@
 #include <bit>
 #include <cassert>
 #include <string_view>
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "bloomlab/cuckoo_filter.hpp"
 #include "lab.hpp"
@@ -15,6 +17,7 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
   assert(r.buckets >= 1 && std::has_single_bit(r.buckets));
   assert(r.fingerprint_bits >= 4 && r.fingerprint_bits <= 32);
   cuckoo_filter f(r.buckets, r.fingerprint_bits, r.max_kicks);
+  f.trace(true);  // every write of every insert is drawn
   cuckoo_stage_report rep{};
 
   std::unordered_map<std::string_view, std::uint64_t> held;  // copies of each text in the table
@@ -22,12 +25,18 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
     const std::uint32_t fp = f.fingerprint(x);
     const std::uint64_t i1 = f.bucket1(x);
     cuckoo_stage_insert in{x, fp, i1, f.alt_bucket(i1, fp), false, {}};
-    in.ok = f.insert(x) == cuckoo_insert::inserted;
+    in.ok = f.add(x);
     for (const cuckoo_move& mv : f.last_moves()) in.chain.push_back({mv.bucket, mv.slot, mv.placed});
     if (in.ok) ++held[x];
     rep.inserts.push_back(std::move(in));
   }
+  for (std::uint64_t i = 1; i <= r.probes && !rep.stranger; ++i) {
+    std::string probe = "probe-" + std::to_string(i);
+    if (!held.contains(probe) && f.contains(probe)) rep.stranger = std::move(probe);
+  }
+  std::unordered_set<std::string_view> named;  // deleted by name
   for (const std::string& x : r.deletes) {
+    named.insert(x);
     const auto it = held.find(x);
     const bool member = it != held.end() && it->second > 0;
     const bool deleted = f.remove(x);
@@ -43,12 +52,19 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
     rep.queries.push_back({x, fp, i1, f.alt_bucket(i1, fp), f.contains(x), it != held.end() && it->second > 0});
   }
 
+  std::unordered_set<std::string_view> listed;
+  for (const cuckoo_stage_insert& in : rep.inserts) {
+    const auto it = held.find(in.text);
+    if (in.ok && it != held.end() && it->second > 0 && !named.contains(in.text) && listed.insert(in.text).second &&
+        !f.contains(in.text))
+      rep.lost.push_back(in.text);
+  }
   rep.buckets = f.buckets();
   rep.slots = cuckoo_slots;
   rep.fingerprint_bits = f.fingerprint_bits();
   rep.load_factor = f.load();
   rep.fpr_bound = f.fpr_bound();
-  rep.table = f.table();
+  rep.table.assign(f.table().begin(), f.table().end());
   return rep;
 }
 

@@ -47,6 +47,7 @@ struct removal_report {
   // Members still held (added and not themselves removed) that answer "no",
   // in list order.
   std::vector<std::string> false_negatives;
+  unsigned max_count;  // 2^width - 1, where a counter sticks
   std::uint64_t saturated;
   std::uint64_t nonzero;
   double fill;
@@ -132,6 +133,10 @@ struct cuckoo_stage_request {
   std::uint64_t buckets = 8;  // a power of two
   unsigned fingerprint_bits = 8;
   unsigned max_kicks = 500;
+  // Before the deletes, "probe-1".."probe-N" are asked until one that was
+  // never inserted reads "maybe": a stranger whose delete would take
+  // another word's fingerprint. 0: none is looked for.
+  std::uint64_t probes = 0;
 };
 
 struct cuckoo_write {
@@ -174,6 +179,10 @@ struct cuckoo_stage_report {
   std::vector<cuckoo_stage_insert> inserts;
   std::vector<cuckoo_stage_delete> deletes;
   std::vector<cuckoo_stage_query> queries;
+  std::optional<std::string> stranger;  // the first probe found (see the request), if any
+  // Inserted words still held (not deleted by name) that now answer "no":
+  // false negatives made by a stranger's delete. In insert order.
+  std::vector<std::string> lost;
 };
 
 cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r);

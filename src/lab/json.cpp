@@ -182,6 +182,7 @@ std::string to_json(const walk_report& r, int indent) {
                {"h1", r.h1},
                {"step", r.step},
                {"gcd", r.gcd},
+               {"cycle", r.cycle},
                {"plain", r.plain},
                {"plain_distinct", r.plain_distinct},
                {"enhanced", r.enhanced},
@@ -236,6 +237,7 @@ std::string to_json(const removal_report& r, int indent) {
                {"n", r.n},
                {"removed", removed},
                {"false_negatives", r.false_negatives},
+               {"max_count", r.max_count},
                {"saturated", r.saturated},
                {"nonzero", r.nonzero},
                {"fill", r.fill},
@@ -334,7 +336,9 @@ std::string to_json(const cuckoo_stage_report& r, int indent) {
                {"table", table},
                {"inserts", inserts},
                {"deletes", deletes},
-               {"queries", queries}},
+               {"queries", queries},
+               {"stranger", r.stranger ? json(*r.stranger) : json(nullptr)},
+               {"lost", r.lost}},
               indent);
 }
 

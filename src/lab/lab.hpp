@@ -341,7 +341,8 @@ struct walk_report {
   unsigned k;
   std::uint64_t h1;
   std::uint64_t step;
-  std::uint64_t gcd;  // gcd(step, m): plain positions cycle through m / gcd bits
+  std::uint64_t gcd;    // gcd(step, m)
+  std::uint64_t cycle;  // m / gcd: the bits plain positions cycle through
   std::vector<std::uint64_t> plain;     // (h1 + i*step) mod m
   std::vector<std::uint64_t> enhanced;  // (h1 + i*step + (i^3 - i)/6) mod m
   std::uint64_t plain_distinct;

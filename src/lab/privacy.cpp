@@ -91,7 +91,7 @@ privacy_report privacy(const privacy_request& r) {
   for (unsigned f = 1; f <= r.filters; ++f) {
     const auto tweak = static_cast<std::uint32_t>(g.next());
     bip37_filter filter = bip37_filter::for_items(n, r.p, tweak);
-    for (std::uint64_t i = 0; i < r.n; ++i) filter.insert(std::string_view(wallet).substr(i * address_bytes, address_bytes));
+    for (std::uint64_t i = 0; i < r.n; ++i) filter.add(std::string_view(wallet).substr(i * address_bytes, address_bytes));
     privacy_step st{f, tweak, 0, others * std::pow(rep.q, f), 0, 1.0};
     for (std::uint64_t t = 0; t < r.txs; ++t) {
       if (!all[t]) continue;

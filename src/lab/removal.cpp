@@ -75,6 +75,7 @@ removal_report removal(const removal_request& r) {
 
   for (std::string_view x : members)
     if (taken_out.count(x) == 0 && !f.contains(x)) rep.false_negatives.emplace_back(x);
+  rep.max_count = f.max_count();
   rep.saturated = f.saturated();
   rep.nonzero = f.nonzero();
   rep.fill = f.fill();

@@ -322,7 +322,8 @@ std::string op_privacy(const json& j) {
 }
 
 std::string op_cuckoo_stage(const json& j) {
-  const fields f(j, "cuckoo_stage", {"items", "deletes", "queries", "buckets", "fingerprint_bits", "max_kicks"});
+  const fields f(j, "cuckoo_stage",
+                 {"items", "deletes", "queries", "buckets", "fingerprint_bits", "max_kicks", "probes"});
   cuckoo_stage_request r;
   r.items = f.strings("items", max_request_items);
   r.deletes = f.strings("deletes", max_request_items);
@@ -332,6 +333,7 @@ std::string op_cuckoo_stage(const json& j) {
     refuse("buckets", std::to_string(r.buckets), "is not a power of two; allowed: 2, 4, 8, ... up to 1024");
   r.fingerprint_bits = static_cast<unsigned>(f.count("fingerprint_bits", 4, 32, 8));
   r.max_kicks = static_cast<unsigned>(f.count("max_kicks", 0, max_cuckoo_kicks, 500));
+  r.probes = f.count("probes", 0, max_request_items, 0);
   return to_json(cuckoo_stage(r), -1);
 }
 

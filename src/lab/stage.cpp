@@ -79,7 +79,8 @@ stage_report stage(const stage_request& r) {
 
 walk_report walk(const walk_request& r) {
   assert(r.m >= 1 && r.k >= 1 && r.k <= max_k);
-  walk_report w{r.m, r.k, r.h1, r.step, std::gcd(r.step % r.m, r.m), {}, {}, 0, 0};
+  walk_report w{r.m, r.k, r.h1, r.step, std::gcd(r.step % r.m, r.m), 0, {}, {}, 0, 0};
+  w.cycle = r.m / w.gcd;
   // Plain: the step as given, even 0. Enhanced: positions_from with h2 = step.
   std::uint64_t x = r.h1 % r.m;
   const std::uint64_t s = r.step % r.m;

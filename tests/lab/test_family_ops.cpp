@@ -123,6 +123,9 @@ TEST(Removal, SaturatedCountersStickAndNeverTurnIntoFalseNegatives) {
   // nothing, every position is reported stuck, and every member stays.
   const auto r = lab::removal({.items = twenty(), .m = 193, .k = 7, .idx = {}, .width = 1, .remove = {"apple", "mango"}, .probes = 1});
   EXPECT_EQ(r.saturated, r.nonzero);
+  EXPECT_EQ(r.max_count, 1u);  // 2^1 - 1: where a 1-bit counter sticks
+  EXPECT_EQ(lab::removal({.items = twenty(), .m = 193, .k = 7, .idx = {}, .width = 3, .remove = {"apple"}, .probes = 1}).max_count,
+            7u);
   ASSERT_EQ(r.removed.size(), 2u);
   EXPECT_TRUE(r.removed[0].removed);
   EXPECT_TRUE(r.removed[0].zeroed.empty());
@@ -289,6 +292,37 @@ TEST(CuckooStage, DeletingANeverInsertedFingerprintTwinHidesAMember) {
     EXPECT_FALSE(r.queries[0].maybe);
   }
   RecordProperty("twin", twin + " of " + victim);
+}
+
+// The stranger the page deletes is found by the operation: the first of
+// probe-1..probe-N that was never inserted and reads "maybe"; deleting it,
+// the members it hid are listed as lost, each one answering "no".
+TEST(CuckooStage, FindsAStrangerAndListsTheMembersItsDeleteHides) {
+  const auto items = numbered("item-", 1, 20);
+  const auto first = lab::cuckoo_stage({.items = items, .deletes = {}, .queries = {}, .buckets = 4,
+                                        .fingerprint_bits = 4, .max_kicks = 500, .probes = 200});
+  ASSERT_TRUE(first.stranger.has_value());
+  const std::string stranger = *first.stranger;
+  EXPECT_EQ(std::count(items.begin(), items.end(), stranger), 0);
+  // Every earlier probe reads "no" (or was inserted): it is the first.
+  const int at = std::stoi(stranger.substr(6));
+  std::vector<std::string> earlier;
+  for (int i = 1; i < at; ++i) earlier.push_back("probe-" + std::to_string(i));
+  const auto asked = lab::cuckoo_stage({.items = items, .deletes = {}, .queries = earlier, .buckets = 4,
+                                        .fingerprint_bits = 4, .max_kicks = 500});
+  for (const auto& q : asked.queries) EXPECT_FALSE(q.maybe) << q.text;
+  EXPECT_TRUE(first.lost.empty());
+
+  const auto after = lab::cuckoo_stage({.items = items, .deletes = {stranger}, .queries = items, .buckets = 4,
+                                        .fingerprint_bits = 4, .max_kicks = 500});
+  ASSERT_TRUE(after.deletes[0].deleted);
+  std::vector<std::string> no;
+  for (const auto& q : after.queries)
+    if (!q.maybe) no.push_back(q.text);
+  EXPECT_EQ(after.lost, no);  // in insert order, each inserted once
+  const auto none = lab::cuckoo_stage({.items = items, .deletes = {}, .queries = {}, .buckets = 64,
+                                       .fingerprint_bits = 32, .max_kicks = 500, .probes = 50});
+  EXPECT_FALSE(none.stranger.has_value());  // 32-bit fingerprints: no match in 50 probes
 }
 
 // ---- growing -------------------------------------------------------------------

@@ -142,6 +142,11 @@ TEST(Requests, Curves) {
 TEST(Requests, Walk) {
   EXPECT_EQ(run_request("walk", R"({"m": 12, "k": 6, "h1": 5, "step": "4"})"),
             lab::to_json(lab::walk({.m = 12, .k = 6, .h1 = 5, .step = 4}), -1));
+  // gcd(4, 12) = 4: plain positions cycle through 12 / 4 = 3 bits (5, 9, 1).
+  const lab::walk_report w = lab::walk({.m = 12, .k = 6, .h1 = 5, .step = 4});
+  EXPECT_EQ(w.gcd, 4u);
+  EXPECT_EQ(w.cycle, 3u);
+  EXPECT_EQ(w.plain_distinct, 3u);
 }
 
 TEST(Requests, NumbersAndTextAreTheSame) {

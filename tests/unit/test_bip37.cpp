@@ -70,16 +70,16 @@ TEST(Bip37, KnownAnswersFromBitcoinCore) {
 
   auto f = bip37_filter::for_items(3, 0.01, 0, 1);
   EXPECT_EQ(hex(f.serialize()), "03000000050000000000000001");
-  f.insert(a);
+  f.add(a);
   EXPECT_EQ(hex(f.serialize()), "03010098050000000000000001");
   EXPECT_TRUE(f.contains(a));
   EXPECT_FALSE(f.contains(a_flipped));
-  f.insert(b);
-  f.insert(c);
+  f.add(b);
+  f.add(c);
   EXPECT_EQ(hex(f.serialize()), "03614e9b050000000000000001");
 
   auto t = bip37_filter::for_items(3, 0.01, 2147483649u, 1);
-  for (const auto& x : {a, b, c}) t.insert(x);
+  for (const auto& x : {a, b, c}) t.add(x);
   EXPECT_FALSE(t.contains(a_flipped));
   EXPECT_EQ(hex(t.serialize()), "03ce4299050000000100008001");
 }
@@ -92,7 +92,7 @@ TEST(Bip37, KnownAnswerFromBitcoinAbc) {
   auto f = bip37_filter::for_items(10, 0.000001, 0, 1);
   EXPECT_EQ(f.size_bytes(), 35u);
   EXPECT_EQ(f.n_hash_funcs(), 19u);
-  f.insert(std::vector<std::uint8_t>(20, 0xff));
+  f.add(std::vector<std::uint8_t>(20, 0xff));
   EXPECT_EQ(hex(f.data()),
             "400008008000002000c000200400082400048000002000000000800000400002402000");
 }
@@ -100,7 +100,7 @@ TEST(Bip37, KnownAnswerFromBitcoinAbc) {
 TEST(Bip37, BitJIsBitJMod8OfByteJDiv8) {
   bip37_filter f(7, 13, 12345);
   const std::string item = "bit order";
-  f.insert(item);
+  f.add(item);
   std::vector<std::uint8_t> want(7, 0);
   for (std::uint32_t i = 0; i < 13; ++i) {
     const std::uint32_t j = f.position(i, item);
@@ -113,7 +113,7 @@ TEST(Bip37, BitJIsBitJMod8OfByteJDiv8) {
 
 TEST(Bip37, FilterloadBodyLayout) {
   bip37_filter f(300, 7, 0x01020304u, 2);
-  f.insert("x");
+  f.add("x");
   const auto body = f.serialize();
   ASSERT_EQ(body.size(), 3u + 300u + 4u + 4u + 1u);
   EXPECT_EQ(hex({body.begin(), body.begin() + 3}), "fd2c01");  // 300 = 0x012c
@@ -129,7 +129,7 @@ TEST(Bip37, FilterloadBodyLayout) {
 
   // An empty filter (S = 0) matches everything and serializes as 00 + 9 bytes.
   auto e = bip37_filter::for_items(1, 0.5, 7, 0);
-  e.insert("a");
+  e.add("a");
   EXPECT_TRUE(e.contains("anything"));
   EXPECT_EQ(hex(e.serialize()), "00" "00000000" "07000000" "00");
 }
@@ -139,7 +139,7 @@ TEST(Bip37, FilterloadBodyLayout) {
 // asks for the measured count within 4.5 sd of that, and reports it.
 TEST(Bip37, TwentyThousandItemsAtOneInAThousand) {
   auto f = bip37_filter::for_items(20000, 0.001, 0, 0);
-  for (int i = 0; i < 20000; ++i) f.insert("tx-" + std::to_string(i));
+  for (int i = 0; i < 20000; ++i) f.add("tx-" + std::to_string(i));
   for (int i = 0; i < 20000; i += 97) ASSERT_TRUE(f.contains("tx-" + std::to_string(i)));
   const double expected = f.fpr_expected(20000);
   EXPECT_NEAR(expected, 0.0010217, 1e-6);

@@ -286,7 +286,7 @@ TYPED_TEST(BlockedLayouts, IntegerKeys) {
     std::vector<std::uint64_t> probes = keys;
     for (int i = 0; i < 4000; ++i) probes.push_back(r.next());
     std::unique_ptr<bool[]> out(new bool[probes.size()]);
-    single.contains_many(std::span<const std::uint64_t>(probes), out.get());
+    single.contains_many(std::span<const std::uint64_t>(probes), std::span<bool>(out.get(), probes.size()));
     for (std::size_t i = 0; i < probes.size(); ++i) {
       ASSERT_EQ(out[i], single.contains(probes[i])) << i;
       if (i < keys.size()) {
@@ -315,10 +315,12 @@ TYPED_TEST(BlockedLayouts, BatchesEqualSingleCalls) {
       for (std::string_view x : v) hs.push_back(single.hash(x));
       for (std::size_t start = 0; start < v.size();) {
         const std::size_t len = std::min<std::size_t>(r.below(100), v.size() - start);
-        for (std::size_t i = start; i < start + len; ++i) single.add(v[i]);
-        batched.add_many(std::span(v).subspan(start, len));
-        hashed.add_hashes(std::span(hs).subspan(start, len));
+        std::uint64_t changed = 0;
+        for (std::size_t i = start; i < start + len; ++i) changed += single.add(v[i]);
+        EXPECT_EQ(batched.add_many(std::span(v).subspan(start, len)), changed);
+        EXPECT_EQ(hashed.add_hashes(std::span(hs).subspan(start, len)), changed);
         ASSERT_TRUE(batched == single);
+        ASSERT_EQ(batched.items(), single.items());
         ASSERT_TRUE(hashed == single);
         start += len;
       }
@@ -329,16 +331,16 @@ TYPED_TEST(BlockedLayouts, BatchesEqualSingleCalls) {
       for (std::string_view x : pv) ph.push_back(single.hash(x));
       std::unique_ptr<bool[]> out(new bool[pv.size() + 1]), out_h(new bool[pv.size() + 1]);
       out[pv.size()] = out_h[pv.size()] = true;  // one past the end: untouched
-      single.contains_many(pv, out.get());
-      single.contains_hashes(ph, out_h.get());
+      single.contains_many(pv, std::span<bool>(out.get(), pv.size()));
+      single.contains_hashes(ph, std::span<bool>(out_h.get(), ph.size()));
       for (std::size_t i = 0; i < pv.size(); ++i) {
         ASSERT_EQ(out[i], single.contains(pv[i])) << i;
         ASSERT_EQ(out_h[i], out[i]) << i;
       }
       EXPECT_TRUE(out[pv.size()] && out_h[pv.size()]);
       bool sentinel = true;
-      single.contains_many(std::span<const std::string_view>{}, &sentinel);
-      single.contains_many(std::span<const std::uint64_t>{}, &sentinel);
+      single.contains_many(std::span<const std::string_view>{}, std::span<bool>(&sentinel, 0));
+      single.contains_many(std::span<const std::uint64_t>{}, std::span<bool>(&sentinel, 0));
       EXPECT_TRUE(sentinel);
     }
   }
@@ -393,7 +395,7 @@ TYPED_TEST(BlockedLayouts, ShardsMergedByUnionEqualSerial) {
     });
   for (auto& t : pool) t.join();
   basic_blocked_filter<TypeParam> merged = parts[0];
-  for (int s = 1; s < shards; ++s) merged.merge_or(parts[s]);
+  for (int s = 1; s < shards; ++s) merged |= parts[s];
   EXPECT_TRUE(merged == serial);
   EXPECT_FALSE(parts[0] == serial);
   merged.clear();
@@ -415,9 +417,9 @@ TEST(BlockedShards, ClassicShardsMergedByUnionEqualSerial) {
       for (std::size_t i = s; i < keys.size(); i += 4) parts[s].add(keys[i]);
     });
   for (auto& t : pool) t.join();
-  std::vector<std::uint64_t> u = parts[0].words();
-  for (int s = 1; s < 4; ++s) u = bloomlab::union_words(u, parts[s].words());
-  EXPECT_EQ(u, serial.words());
+  bloomlab::bloom_filter u = parts[0];
+  for (int s = 1; s < 4; ++s) u |= parts[s];
+  EXPECT_TRUE(u == serial);
 }
 
 TEST(BlockedLarge, MoreThanTwoToThe33Bits) {

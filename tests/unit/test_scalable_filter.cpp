@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include "bloomlab/bloom_bits.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/scalable_filter.hpp"
@@ -112,8 +111,7 @@ TEST(ScalableFilter, RebuiltFromItsStagesAnswersTheSame) {
   for (int i = 0; i < 500; ++i) f.add(item(i));
   std::vector<bloomlab::scalable_stage> copy;
   for (const auto& s : f.stages())
-    copy.push_back({bloomlab::bloom_from_words(s.filter.m(), s.filter.k(), s.filter.index(),
-                                               s.filter.words()),
+    copy.push_back({bloomlab::bloom_filter(s.filter.m(), s.filter.k(), s.filter.index(), s.filter.words(), s.n),
                     s.capacity, s.p, s.n});
   const scalable_filter g = scalable_filter::from_stages(f.params(), copy);
   ASSERT_EQ(g.stages().size(), f.stages().size());

@@ -80,11 +80,18 @@ test('measure: the sample list at m = 2000, k = 7 gives the CLI report', () => {
 test('measure: 200 items against 10,000 probes, timed inside the module', () => {
   const request = JSON.stringify({ items: sample, m: 2000, k: 7, probes: 10000, step: 20 });
   const times = [];
+  const answers = new Set();
   for (let i = 0; i < 20; ++i) {
     const t0 = performance.now();
-    engine.run('measure', request);
+    answers.add(engine.run('measure', request));
     times.push(performance.now() - t0);
   }
+  // What was timed is the real answer, the same every call, and the CLI's.
+  assert.equal(answers.size, 1, 'every timed call gives the same report');
+  const r = JSON.parse([...answers][0]);
+  assert.equal(r.probes, 10000);
+  assert.equal(r.n, 200);
+  assertSame(r, bloomlab('measure', new URL('data/sample.txt', root).pathname, '--m', '2000', '--k', '7', '--probes', '10000', '--step', '20'));
   const sorted = [...times].sort((a, b) => a - b);
   console.log(`measure, 200 items, 10,000 probes, with the table: first call ${times[0].toFixed(2)} ms, ` +
     `median of 20 ${sorted[10].toFixed(2)} ms, fastest ${sorted[0].toFixed(2)} ms`);
@@ -268,11 +275,16 @@ test('family ops at page size, timed inside the module', () => {
   for (const [op, request] of requests) {
     const text = JSON.stringify(request);
     const times = [];
+    const answers = new Set();
     for (let i = 0; i < 5; ++i) {
       const t0 = performance.now();
-      engine.run(op, text);
+      answers.add(engine.run(op, text));
       times.push(performance.now() - t0);
     }
+    // Each timed call did the work: an answer, not an error, the same each time.
+    assert.equal(answers.size, 1, `${op}: every timed call gives the same answer`);
+    const r = JSON.parse([...answers][0]);
+    assert.equal(r.error, undefined, `${op}: ${r.error && r.error.message}`);
     console.log(`${op}: fastest of 5 ${Math.min(...times).toFixed(2)} ms`);
   }
 });

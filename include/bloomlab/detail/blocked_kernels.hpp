@@ -173,7 +173,7 @@ inline void block_mask(std::uint32_t key, std::uint64_t* mask) {
 }
 
 // The kernels: test(block, key) says whether every bit of the item is set,
-// set(block, key) sets them; test_one() and set_one() are the same, callable
+// set(block, key) sets them and says whether one of them was 0; test_one() and set_one() are the same, callable
 // from code of any target. Three kernels, giving identical bits.
 template <class Layout>
 struct scalar_kernel {
@@ -184,13 +184,18 @@ struct scalar_kernel {
     for (unsigned w = 0; w < Layout::words; ++w) missing |= mask[w] & ~block[w];
     return missing == 0;
   }
-  static void set(std::uint64_t* block, std::uint32_t key) {
+  static bool set(std::uint64_t* block, std::uint32_t key) {
     std::uint64_t mask[Layout::words];
     block_mask<Layout>(key, mask);
-    for (unsigned w = 0; w < Layout::words; ++w) block[w] |= mask[w];
+    std::uint64_t fresh = 0;
+    for (unsigned w = 0; w < Layout::words; ++w) {
+      fresh |= mask[w] & ~block[w];
+      block[w] |= mask[w];
+    }
+    return fresh != 0;
   }
   static bool test_one(const std::uint64_t* block, std::uint32_t key) { return test(block, key); }
-  static void set_one(std::uint64_t* block, std::uint32_t key) { set(block, key); }
+  static bool set_one(std::uint64_t* block, std::uint32_t key) { return set(block, key); }
 };
 
 #if BLOOMLAB_HAVE_AVX2_PATH
@@ -246,19 +251,25 @@ struct avx2_kernel {
     return (_mm256_testc_si256(_mm256_load_si256(v), m[0]) &
             _mm256_testc_si256(_mm256_load_si256(v + 1), m[1])) != 0;
   }
-  BLOOMLAB_TARGET_AVX2 static void set(std::uint64_t* block, std::uint32_t key) {
+  BLOOMLAB_TARGET_AVX2 static bool set(std::uint64_t* block, std::uint32_t key) {
     __m256i m[2];
     mask_avx2<Layout>(key, m);
     auto* v = reinterpret_cast<__m256i*>(block);
-    _mm256_store_si256(v, _mm256_or_si256(_mm256_load_si256(v), m[0]));
-    if constexpr (Layout::lane_bits == 64)
-      _mm256_store_si256(v + 1, _mm256_or_si256(_mm256_load_si256(v + 1), m[1]));
+    const __m256i a = _mm256_load_si256(v);
+    _mm256_store_si256(v, _mm256_or_si256(a, m[0]));
+    if constexpr (Layout::lane_bits == 32) {
+      return _mm256_testc_si256(a, m[0]) == 0;
+    } else {
+      const __m256i b = _mm256_load_si256(v + 1);
+      _mm256_store_si256(v + 1, _mm256_or_si256(b, m[1]));
+      return (_mm256_testc_si256(a, m[0]) & _mm256_testc_si256(b, m[1])) == 0;
+    }
   }
   BLOOMLAB_TARGET_AVX2 static bool test_one(const std::uint64_t* block, std::uint32_t key) {
     return test(block, key);
   }
-  BLOOMLAB_TARGET_AVX2 static void set_one(std::uint64_t* block, std::uint32_t key) {
-    set(block, key);
+  BLOOMLAB_TARGET_AVX2 static bool set_one(std::uint64_t* block, std::uint32_t key) {
+    return set(block, key);
   }
 };
 
@@ -282,14 +293,17 @@ struct avx512_kernel<split_block_512> {
     const __m512i missing = _mm512_maskz_andnot_epi64(all, _mm512_load_si512(block), mask(key));
     return _mm512_test_epi64_mask(missing, missing) == 0;
   }
-  BLOOMLAB_TARGET_AVX512 static void set(std::uint64_t* block, std::uint32_t key) {
-    _mm512_store_si512(block, _mm512_or_si512(_mm512_load_si512(block), mask(key)));
+  BLOOMLAB_TARGET_AVX512 static bool set(std::uint64_t* block, std::uint32_t key) {
+    const __m512i b = _mm512_load_si512(block), m = mask(key);
+    const __m512i missing = _mm512_maskz_andnot_epi64(all, b, m);
+    _mm512_store_si512(block, _mm512_or_si512(b, m));
+    return _mm512_test_epi64_mask(missing, missing) != 0;
   }
   BLOOMLAB_TARGET_AVX512 static bool test_one(const std::uint64_t* block, std::uint32_t key) {
     return test(block, key);
   }
-  BLOOMLAB_TARGET_AVX512 static void set_one(std::uint64_t* block, std::uint32_t key) {
-    set(block, key);
+  BLOOMLAB_TARGET_AVX512 static bool set_one(std::uint64_t* block, std::uint32_t key) {
+    return set(block, key);
   }
 };
 
@@ -314,9 +328,10 @@ inline constexpr std::size_t batch_ahead = 16;  // a power of two
 inline constexpr std::size_t pipeline_min_bytes = std::size_t{1} << 20;
 
 template <class Kernel, class Layout, bool Add, class HashAt>
-inline void run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
-                      const HashAt& hash_at, bool* out) {
+inline std::uint64_t run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
+                               const HashAt& hash_at, bool* out) {
   std::uint64_t ring[batch_ahead];
+  std::uint64_t changed = 0;
   const auto fetch = [&](std::size_t i) {
     const std::uint64_t h = hash_at(i);
     ring[i & (batch_ahead - 1)] = h;
@@ -324,12 +339,12 @@ inline void run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t co
   };
   const auto apply = [&](std::size_t i, std::uint64_t h) {
     std::uint64_t* block = words + block_index(h, blocks) * Layout::words;
-    if constexpr (Add) Kernel::set(block, static_cast<std::uint32_t>(h));
+    if constexpr (Add) changed += Kernel::set(block, static_cast<std::uint32_t>(h));
     else out[i] = Kernel::test(block, static_cast<std::uint32_t>(h));
   };
   if (blocks * Layout::words * 8 <= pipeline_min_bytes) {
     for (std::size_t i = 0; i < count; ++i) apply(i, hash_at(i));
-    return;
+    return changed;
   }
   const std::size_t primed = count < batch_ahead ? count : batch_ahead;
   for (std::size_t i = 0; i < primed; ++i) fetch(i);
@@ -339,27 +354,28 @@ inline void run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t co
     fetch(i + batch_ahead);
   }
   for (; i < count; ++i) apply(i, ring[i & (batch_ahead - 1)]);
+  return changed;
 }
 
 template <class Layout, bool Add, class HashAt>
-[[gnu::flatten]] inline void batch_scalar(std::uint64_t* words, std::uint64_t blocks,
+[[gnu::flatten]] inline std::uint64_t batch_scalar(std::uint64_t* words, std::uint64_t blocks,
                                           std::size_t count, const HashAt& hash_at, bool* out) {
-  run_batch<scalar_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+  return run_batch<scalar_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 
 #if BLOOMLAB_HAVE_AVX2_PATH
 template <class Layout, bool Add, class HashAt>
-[[gnu::flatten]] BLOOMLAB_TARGET_AVX2 void batch_avx2(std::uint64_t* words, std::uint64_t blocks,
+[[gnu::flatten]] BLOOMLAB_TARGET_AVX2 std::uint64_t batch_avx2(std::uint64_t* words, std::uint64_t blocks,
                                                       std::size_t count, const HashAt& hash_at,
                                                       bool* out) {
-  run_batch<avx2_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+  return run_batch<avx2_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 
 template <class Layout, bool Add, class HashAt>
-[[gnu::flatten]] BLOOMLAB_TARGET_AVX512 void batch_avx512(std::uint64_t* words,
+[[gnu::flatten]] BLOOMLAB_TARGET_AVX512 std::uint64_t batch_avx512(std::uint64_t* words,
                                                           std::uint64_t blocks, std::size_t count,
                                                           const HashAt& hash_at, bool* out) {
-  run_batch<avx512_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+  return run_batch<avx512_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 #endif
 

@@ -13,7 +13,7 @@ export const defaultItems = ['amber', 'azure', 'beige', 'black', 'blue', 'brown'
 const defaults = { buckets: '8', fingerprint_bits: '8' };
 const maxItems = 200;
 const maxBuckets = 64;
-const probes = 200;  // the operation answers at most 200 lookups a call
+const probes = 200;  // probe-1..probe-200 are searched for a stranger
 
 // Fingerprints pushed out of their slot to make room: every write of the
 // chain but the last, or all of them when the insert failed.
@@ -92,15 +92,15 @@ export function mount(root) {
     save();
     if (!okB || !okF || !words.length) return stale(true);
     const base = { items: words, buckets: $('#cuckoo-buckets').value, fingerprint_bits: $('#cuckoo-fingerprint_bits').value };
-    // The inserts alone, asked about probe-1..probe-N: the table before any
-    // delete, each insert's chain, and a never-inserted word that matches.
-    const ask = Array.from({ length: probes }, (_, i) => `probe-${i + 1}`);
-    const before = run('cuckoo_stage', { ...base, queries: ask });
+    // The inserts alone: the table before any delete, each insert's chain,
+    // and (the engine looks through probe-1..probe-N) a never-inserted word
+    // that matches.
+    const before = run('cuckoo_stage', { ...base, probes });
     if (showError(form, 'cuckoo', before, 'items')) return stale(true);
-    const stranger = before.queries.find((q) => q.maybe && !q.member);
+    const stranger = before.stranger;
     let deletes = capped(form, 'cuckoo', 'deletes', lines($('#cuckoo-deletes').value), maxItems);
     const chosen = deletes.length > 0;
-    if (!chosen) deletes = [words[0], ...(stranger ? [stranger.text] : [])];
+    if (!chosen) deletes = [words[0], ...(stranger ? [stranger] : [])];
     const after = run('cuckoo_stage', { ...base, deletes, queries: [...new Set([...deletes, ...words])].slice(0, maxItems) });
     if (showError(form, 'cuckoo', after, 'deletes')) return stale(true);
     stale(false);
@@ -221,8 +221,7 @@ export function mount(root) {
       return `<li class="false-positive">${w} was never inserted, but its fingerprint matched one in its buckets, so that one was <strong>deleted</strong> instead.</li>`;
     }).join('');
     if (!chosen && !stranger) ul.insertAdjacentHTML('beforeend', `<li>None of probe-1 to probe-${thousands(probes)} matches here, so there is no stranger to delete.</li>`);
-    const deleted = new Set(r.deletes.map((d) => d.text));
-    const lost = r.queries.filter((q) => q.member && !q.maybe && !deleted.has(q.text)).map((q) => q.text);
+    const lost = r.lost;
     const box = $('#cuckoo-lost');
     box.dataset.lost = lost.join('\n');
     box.innerHTML = lost.length

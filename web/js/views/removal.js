@@ -15,7 +15,7 @@ const maxItems = 200;
 
 // Counters as numbered boxes. marks: { hit, zeroed, stuck } position lists.
 export function drawCounters(box, r, marks = {}) {
-  const top = (1 << r.width) - 1;
+  const top = r.max_count;
   const hit = new Set(marks.hit || []), zeroed = new Set(marks.zeroed || []), stuck = new Set(marks.stuck || []);
   box.style.setProperty('--cols', String(Math.min(16, r.m)));
   box.innerHTML = r.counters.map((c, i) => {
@@ -167,7 +167,7 @@ export function mount(root) {
     if (showError(oform, 'overflow', r, 'width')) return $('#overflow-out').classList.add('stale');
     $('#overflow-out').classList.remove('stale');
     const x = r.removed[0];
-    const top = (1 << r.width) - 1;
+    const top = r.max_count;
     drawCounters($('#overflow-grid'), r, { hit: x.positions, zeroed: x.zeroed, stuck: x.stuck });
     let text = `The same ${count(r.n, 'word')} in ${thousands(r.m)} counters of ${count(r.width, 'bit')}, ` +
       `which count up to ${top}: ${thousands(r.saturated)} ${plural(r.saturated, 'counter has', 'counters have')} reached ${top} and stuck (purple). `;

@@ -1,0 +1,168 @@
+// The one shape every filter kind has (docs/embedding.md has the table of
+// kinds and operations, and an example per kind).
+//
+// Keys: byte strings (std::string_view) and 64-bit integers on every kind;
+// or the caller's own 64-bit hash through the *_hash calls; or a key type
+// of the caller's own with a hash of its own as a policy (hashed<> below).
+//
+//   bool add(key)               true when the filter changed (for the bit
+//                               filters: the key read absent before; for the
+//                               cuckoo filter false means the table is full)
+//   bool contains(key) const    false: never added; true: maybe
+//   add_many(keys) / contains_many(keys, out)   batches over std::span; out
+//                               is a std::span<bool> of the same size
+//                               (another size throws std::invalid_argument);
+//                               add_many returns how many adds returned true
+//   add_hash / contains_hash / add_hashes / contains_hashes
+//   bits()                      storage in bits
+//   items()                     items held: adds that changed the filter,
+//                               minus removals
+//   fpr()                       the false-positive rate expected now, from
+//                               the filter's own state (its set bits or load)
+//   words()                     the raw array, as a span
+//   clear(), ==, and |= / &= where union and intersection are defined
+//   static bits_for(n, p), fpr_for(n, bits)     sizing
+//
+// Errors: constructors, loaders and combinations check their arguments and
+// throw std::invalid_argument naming the field, the value and the allowed
+// range. Threads: const calls may run at once from many threads; a non-const
+// call needs the filter to itself (the blocked filter adds *_concurrent calls
+// that do not).
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace bloomlab {
+
+// A filter that answers lookups: every kind, static ones included.
+template <class F>
+concept filter = requires(const F& f, std::string_view s, std::uint64_t x,
+                          std::span<const std::string_view> ss, std::span<const std::uint64_t> xs,
+                          std::span<bool> out) {
+  { f.contains(s) } -> std::same_as<bool>;
+  { f.contains(x) } -> std::same_as<bool>;
+  f.contains_many(ss, out);
+  f.contains_many(xs, out);
+  { f.bits() } -> std::convertible_to<std::uint64_t>;
+  { f.items() } -> std::convertible_to<std::uint64_t>;
+  { f.fpr() } -> std::convertible_to<double>;
+  { f == f } -> std::same_as<bool>;
+};
+
+// A filter that takes the caller's own 64-bit hash of each key.
+template <class F>
+concept hash_filter = filter<F> && requires(const F& f, std::uint64_t h, std::span<const std::uint64_t> hs,
+                                            std::span<bool> out) {
+  { f.contains_hash(h) } -> std::same_as<bool>;
+  f.contains_hashes(hs, out);
+};
+
+// A filter that takes keys after it is made.
+template <class F>
+concept dynamic_filter = filter<F> && requires(F& f, std::string_view s, std::uint64_t x,
+                                               std::span<const std::string_view> ss,
+                                               std::span<const std::uint64_t> xs) {
+  { f.add(s) } -> std::same_as<bool>;
+  { f.add(x) } -> std::same_as<bool>;
+  { f.add_many(ss) } -> std::same_as<std::uint64_t>;
+  { f.add_many(xs) } -> std::same_as<std::uint64_t>;
+  f.clear();
+};
+
+namespace detail {
+
+// An integer key as its 8 little-endian bytes: how the kinds that hash byte
+// strings take integers.
+struct int_bytes {
+  int_bytes() = default;
+  explicit int_bytes(std::uint64_t x) {
+    for (unsigned i = 0; i < 8; ++i) b[i] = static_cast<char>(x >> (8 * i));
+  }
+  std::string_view view() const { return {b.data(), b.size()}; }
+  std::array<char, 8> b{};
+};
+
+// Throws unless a batch's output has one place per key.
+inline void check_out(const char* what, std::size_t keys, std::size_t out) {
+  if (keys != out)
+    throw std::invalid_argument(std::string(what) + ": out has " + std::to_string(out) + " places for " +
+                                std::to_string(keys) + " keys (allowed: exactly one per key)");
+}
+
+// The batch calls of a kind that has none faster than a loop.
+template <class F, class Key>
+std::uint64_t add_each(F& f, std::span<const Key> keys) {
+  std::uint64_t changed = 0;
+  for (const Key& k : keys) changed += f.add(k);
+  return changed;
+}
+template <class F, class Key>
+void contains_each(const F& f, const char* what, std::span<const Key> keys, std::span<bool> out) {
+  check_out(what, keys.size(), out.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i] = f.contains(keys[i]);
+}
+template <class F>
+std::uint64_t add_each_hash(F& f, std::span<const std::uint64_t> hs) {
+  std::uint64_t changed = 0;
+  for (std::uint64_t h : hs) changed += f.add_hash(h);
+  return changed;
+}
+template <class F>
+void contains_each_hash(const F& f, const char* what, std::span<const std::uint64_t> hs, std::span<bool> out) {
+  check_out(what, hs.size(), out.size());
+  for (std::size_t i = 0; i < hs.size(); ++i) out[i] = f.contains_hash(hs[i]);
+}
+
+// Throws for n or p outside what sizing accepts: n >= 1 and 0 < p < 1.
+inline void check_np(const char* what, double n, double p) {
+  if (!(n >= 1 && n <= 1e18))
+    throw std::invalid_argument(std::string(what) + ": n = " + std::to_string(n) + " is out of range (1 to 1e18)");
+  if (!(p > 0 && p < 1))
+    throw std::invalid_argument(std::string(what) + ": p = " + std::to_string(p) + " is out of range (0 < p < 1)");
+}
+
+}  // namespace detail
+
+// Any hash filter over a key type of the caller's: Hash{}(key) gives the
+// 64-bit hash the filter's *_hash calls take (as Boost.Bloom takes a hash
+// as a template parameter). The hash must spread its values evenly over 64
+// bits: the filter's rate assumes it (mix a weak hash with, say, fmix64).
+template <class Filter, class Key, class Hash>
+  requires hash_filter<Filter>
+class hashed {
+ public:
+  explicit hashed(Filter f) : f_(std::move(f)) {}
+
+  bool add(const Key& x) { return f_.add_hash(hash_(x)); }
+  bool contains(const Key& x) const { return f_.contains_hash(hash_(x)); }
+  std::uint64_t add_many(std::span<const Key> xs) {
+    std::uint64_t changed = 0;
+    for (const Key& x : xs) changed += add(x);
+    return changed;
+  }
+  void contains_many(std::span<const Key> xs, std::span<bool> out) const {
+    detail::check_out("hashed filter", xs.size(), out.size());
+    std::vector<std::uint64_t> hs(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) hs[i] = hash_(xs[i]);
+    f_.contains_hashes(hs, out);
+  }
+
+  const Filter& filter() const { return f_; }
+  Filter& filter() { return f_; }
+  friend bool operator==(const hashed& a, const hashed& b) { return a.f_ == b.f_; }
+
+ private:
+  Filter f_;
+  [[no_unique_address]] Hash hash_{};
+};
+
+}  // namespace bloomlab
