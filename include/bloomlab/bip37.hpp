@@ -143,6 +143,7 @@ class bip37_filter {
   // Sets the item's bits; true when one of them was 0. (A filter with no
   // bytes or no hash functions sets nothing and matches everything.)
   bool add(std::string_view d) {
+    items_ = items_sum(items_, 1);
     if (data_.empty()) return false;
     bool fresh = false;
     for (std::uint32_t i = 0; i < n_hash_funcs_; ++i) {
@@ -150,7 +151,6 @@ class bip37_filter {
       fresh |= !(data_[j >> 3] & (1u << (7 & j)));
       data_[j >> 3] = static_cast<std::uint8_t>(data_[j >> 3] | (1u << (7 & j)));
     }
-    items_ += fresh;
     return fresh;
   }
 
@@ -182,7 +182,7 @@ class bip37_filter {
   }
 
   std::uint64_t bits() const { return 8 * std::uint64_t{size_bytes()}; }
-  // Adds that set a bit.
+  // Keys added, repeats included.
   std::uint64_t items() const { return items_; }
 
   // The rate now: fill^k (1 for a filter that matches everything).
@@ -203,7 +203,7 @@ class bip37_filter {
   bip37_filter& operator|=(const bip37_filter& o) {
     check_same(o);
     for (std::size_t i = 0; i < data_.size(); ++i) data_[i] = static_cast<std::uint8_t>(data_[i] | o.data_[i]);
-    items_ = items_ > ~std::uint64_t{0} - o.items_ ? ~std::uint64_t{0} : items_ + o.items_;
+    items_ = items_sum(items_, o.items_);
     return *this;
   }
   bip37_filter& operator&=(const bip37_filter& o) {

@@ -227,9 +227,8 @@ class basic_blocked_filter {
   bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
 
   bool add_hash(std::uint64_t h) {
-    const bool changed = set_hash(h);
-    items_ += changed;
-    return changed;
+    items_ = items_sum(items_, 1);
+    return set_hash(h);
   }
 
   bool contains_hash(std::uint64_t h) const {
@@ -243,21 +242,21 @@ class basic_blocked_filter {
 
   // add() of every key, in order, returning how many returned true. (The
   // keyed or unkeyed hash is chosen once per batch, outside the loop.)
-  std::uint64_t add_many(std::span<const std::string_view> xs) { return counted(keys_batch<true>(xs, nullptr)); }
+  std::uint64_t add_many(std::span<const std::string_view> xs) { return counted(xs.size(), keys_batch<true>(xs, nullptr)); }
   // out[i] = contains(xs[i]); out.size() must be xs.size().
   void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const {
     detail::check_out("blocked filter", xs.size(), out.size());
     keys_batch<false>(xs, out.data());
   }
   // The same for integer keys.
-  std::uint64_t add_many(std::span<const std::uint64_t> xs) { return counted(keys_batch<true>(xs, nullptr)); }
+  std::uint64_t add_many(std::span<const std::uint64_t> xs) { return counted(xs.size(), keys_batch<true>(xs, nullptr)); }
   void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const {
     detail::check_out("blocked filter", xs.size(), out.size());
     keys_batch<false>(xs, out.data());
   }
   // The same given each item's hash (as hash() or the caller made it).
   std::uint64_t add_hashes(std::span<const std::uint64_t> hs) {
-    return counted(batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
+    return counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
   }
   void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
     detail::check_out("blocked filter", hs.size(), out.size());
@@ -298,7 +297,7 @@ class basic_blocked_filter {
     std::uint64_t* a = mem_.data();
     const std::uint64_t* b = other.mem_.data();
     for (std::size_t i = 0; i < word_count(); ++i) a[i] |= b[i];
-    items_ = items_ > ~std::uint64_t{0} - other.items_ ? ~std::uint64_t{0} : items_ + other.items_;
+    items_ = items_sum(items_, other.items_);
     return *this;
   }
 
@@ -314,8 +313,8 @@ class basic_blocked_filter {
     return *this;
   }
 
-  // Adds that set a bit (add, add_hash and the batch adds; see
-  // add_concurrent), and for loaders, the count to restore.
+  // Keys added by add, add_hash and the batch adds, repeats included (see
+  // add_concurrent); and for loaders, the count to restore.
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
 
@@ -392,19 +391,25 @@ class basic_blocked_filter {
     return detail::scalar_kernel<Layout>::set(b, key(h));
   }
 
-  std::uint64_t counted(std::uint64_t changed) {
-    items_ += changed;
+  std::uint64_t counted(std::uint64_t keys, std::uint64_t changed) {
+    items_ = items_sum(items_, keys);
     return changed;
   }
 
+  // Names every difference, as compare_policy() does for the classic kinds:
+  // "m 1024 vs 2048, keying keyed vs unkeyed" (keys by their public ids).
   void check_same(const basic_blocked_filter& o) const {
-    if (o.blocks_ != blocks_)
-      throw std::invalid_argument("blocked filter: cannot combine filters whose m differ (" + std::to_string(m()) +
-                                  " and " + std::to_string(o.m()) + ")");
-    if (!same_key(o.key_, key_))
-      throw std::invalid_argument(std::string("blocked filter: cannot combine filters whose keys differ (") +
-                                  (key_ ? "one key" : "unkeyed") + " and " + (o.key_ ? "one key" : "unkeyed") + ")");
+    std::string differs;
+    const auto differ = [&](const std::string& what) { differs += (differs.empty() ? "" : ", ") + what; };
+    if (o.blocks_ != blocks_) differ("m " + std::to_string(m()) + " vs " + std::to_string(o.m()));
+    if (key_.has_value() != o.key_.has_value())
+      differ(std::string("keying ") + (key_ ? "keyed" : "unkeyed") + " vs " + (o.key_ ? "keyed" : "unkeyed"));
+    else if (!same_key(o.key_, key_))
+      differ("key id " + key_id_hex(*key_) + " vs " + key_id_hex(*o.key_));
+    if (!differs.empty())
+      throw std::invalid_argument("blocked filter: cannot combine filters that differ: " + differs);
   }
+
   // A string key under the secret: SipHash-2-4.
   [[gnu::noinline]] static std::uint64_t keyed_str(std::string_view x, const sip_key& secret) {
     return siphash24(x, secret);

@@ -161,8 +161,7 @@ class bloom_filter {
   }
 
   // Sets the k bits at pos (each < m), an item whose positions the caller
-  // made; returns how many of them were 0 before (counted as an item when
-  // that is not 0).
+  // made; returns how many of them were 0 before. Counts one item.
   unsigned add_positions(const std::uint64_t* pos) {
     unsigned fresh = 0;
     for (unsigned i = 0; i < k_; ++i) {
@@ -172,7 +171,7 @@ class bloom_filter {
       w |= bit;
     }
     bits_set_ += fresh;
-    items_ += fresh != 0;
+    items_ = items_sum(items_, 1);
     return fresh;
   }
 
@@ -208,8 +207,9 @@ class bloom_filter {
   std::uint64_t bits_set() const { return bits_set_; }
   double fill() const { return static_cast<double>(bits_set_) / static_cast<double>(m_); }
 
-  // Adds that set a bit (the positions of an item already present set
-  // none, so it is not counted twice).
+  // Keys added: every add, a repeat included (the bits cannot tell a repeat
+  // from a new key that reads present). estimate_count() estimates the
+  // distinct ones.
   std::uint64_t items() const { return items_; }
 
   // The rate now: a never-added key reads "maybe" when its k positions all
@@ -239,7 +239,7 @@ class bloom_filter {
     check_same(o);
     for (std::size_t i = 0; i < words_.size(); ++i) words_[i] |= o.words_[i];
     recount();
-    items_ = items_ > ~std::uint64_t{0} - o.items_ ? ~std::uint64_t{0} : items_ + o.items_;
+    items_ = items_sum(items_, o.items_);
     return *this;
   }
   // The intersection: every bit of the filter of the shared keys, and maybe
@@ -312,7 +312,7 @@ class bloom_filter {
       w |= bit;
     });
     bits_set_ += fresh;
-    items_ += fresh != 0;
+    items_ = items_sum(items_, 1);
     return fresh;
   }
 

@@ -239,11 +239,8 @@ class counting_filter {
   // Items added minus items removed (what add() and remove() counted). The
   // count saturates like a counter: once at items_max it stays there (it
   // overflowed, and means "at least this many"), through adds and removes.
-  static constexpr std::uint64_t items_max = std::numeric_limits<std::uint64_t>::max();
-  // a + b items, saturating at items_max.
-  static constexpr std::uint64_t items_sum(std::uint64_t a, std::uint64_t b) {
-    return a > items_max - b ? items_max : a + b;
-  }
+  static constexpr std::uint64_t items_max = bloomlab::items_max;
+  static constexpr std::uint64_t items_sum(std::uint64_t a, std::uint64_t b) { return bloomlab::items_sum(a, b); }
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
 

@@ -15,8 +15,11 @@
 //                               add_many returns how many adds returned true
 //   add_hash / contains_hash / add_hashes / contains_hashes
 //   bits()                      storage in bits
-//   items()                     items held: adds that changed the filter,
-//                               minus removals
+//   items()                     keys added, repeats included (a filter
+//                               cannot tell a repeat), minus removals; the
+//                               scalable filter skips a key that already
+//                               reads present, the cuckoo filter one it has
+//                               no room for
 //   fpr()                       the false-positive rate expected now, from
 //                               the filter's own state (its set bits or load)
 //   words()                     the raw array, as a span
@@ -77,6 +80,11 @@ concept dynamic_filter = filter<F> && requires(F& f, std::string_view s, std::ui
   { f.add_many(xs) } -> std::same_as<std::uint64_t>;
   f.clear();
 };
+
+// Item counts saturate: a count that would pass items_max stays there and
+// means "at least this many" (every kind's items(), and a union's sum).
+inline constexpr std::uint64_t items_max = ~std::uint64_t{0};
+constexpr std::uint64_t items_sum(std::uint64_t a, std::uint64_t b) { return a > items_max - b ? items_max : a + b; }
 
 namespace detail {
 

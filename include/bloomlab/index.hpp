@@ -204,14 +204,7 @@ inline mismatch compare_policy(std::uint64_t ma, unsigned ka, const indexer& ia,
   // Two keyed policies must share the key. The message names keys by their
   // public ids (siphash.hpp's key_id), never by the key.
   if (ia.keyed() && ib.keyed() && !(ia.key == ib.key)) {
-    const auto id = [](const sip_key& k) {
-      static constexpr char hex[] = "0123456789abcdef";
-      std::string s = "key id ";
-      const std::uint64_t v = key_id(k);
-      for (int i = 60; i >= 0; i -= 4) s += hex[(v >> i) & 15];
-      return s;
-    };
-    differ(d, "key", id(ia.key), id(ib.key));
+    differ(d, "key", "key id " + key_id_hex(ia.key), "key id " + key_id_hex(ib.key));
   }
   differ(d, "width", std::to_string(wa), std::to_string(wb));
   return d;

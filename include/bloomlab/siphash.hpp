@@ -26,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "hash.hpp"
@@ -142,5 +143,14 @@ inline hash128 siphash24_128(std::string_view data, const sip_key& key) {
 // has the file test guesses offline, so a key must be random, not a
 // password. Two keys share an id with chance 2^-64.
 inline std::uint64_t key_id(const sip_key& key) { return siphash24("bloomlab key id", key); }
+
+// The id as 16 hex digits, as files and messages show it.
+inline std::string key_id_hex(const sip_key& key) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  const std::uint64_t v = key_id(key);
+  for (int i = 60; i >= 0; i -= 4) s += digits[(v >> i) & 15];
+  return s;
+}
 
 }  // namespace bloomlab

@@ -190,21 +190,13 @@ struct handle {
   mutable std::shared_mutex lock;
 
   explicit handle(io::filter_file f) : file(std::move(f)) {}
-  explicit handle(F f) : file{io::any_filter(std::move(f)), 0, 1} {}
+  explicit handle(F f) : file{io::any_filter(std::move(f)), 1} {}
 
   F& f() { return std::get<F>(file.filter); }
   const F& f() const { return std::get<F>(file.filter); }
 
-  static constexpr bool counts_itself = !(std::is_same_v<F, bloom_filter> || engine::is_blocked<F>);
-  void counted(std::uint64_t fresh) {
-    if constexpr (!counts_itself) file.items = io::add_items(file.items, fresh);
-  }
-  std::uint64_t items() const {
-    if constexpr (counts_itself)
-      return engine::own_items(f());
-    else
-      return file.items;
-  }
+  // Every kind counts its own items (filter_api.hpp).
+  std::uint64_t items() const { return f().items(); }
 };
 
 // Runs fn with the GIL released and the lock taken (shared or alone).
@@ -305,7 +297,6 @@ PyObject* fast_add(PyObject* self, PyObject* key) {
     const bool fresh = with_key(key, [&](auto k) {
       std::unique_lock guard(h.lock);
       const bool changed = engine::add(h.f(), k);
-      h.counted(changed);
       return changed;
     });
     return PyBool_FromLong(fresh);
@@ -364,7 +355,6 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
             return unlocked<true>(h, [&] {
               const std::uint64_t fresh = b.integers ? engine::add_many(h.f(), b.ints)
                                                      : engine::add_many(h.f(), std::span<const std::string_view>(b.views));
-              h.counted(fresh);
               return fresh;
             });
           },
@@ -478,8 +468,6 @@ void bind_combine(py::class_<handle<F>>& c) {
       engine::or_into(out->f(), b.f());
     else
       engine::and_into(out->f(), b.f());
-    if constexpr (!H::counts_itself)
-      out->file.items = is_or ? io::add_items(a.file.items, b.file.items) : std::min(a.file.items, b.file.items);
     return out;
   };
   const auto in_place = [](H& a, const H& b, bool is_or) {
@@ -491,8 +479,6 @@ void bind_combine(py::class_<handle<F>>& c) {
       engine::or_into(a.f(), b.f());
     else
       engine::and_into(a.f(), b.f());
-    if constexpr (!H::counts_itself)
-      a.file.items = is_or ? io::add_items(a.file.items, b.file.items) : std::min(a.file.items, b.file.items);
   };
   c.def(
        "__or__", [combine](const H& a, const H& b) { return combine(a, b, true); }, py::is_operator(),
@@ -525,7 +511,6 @@ void bind_clear(py::class_<handle<F>>& c) {
       [](handle<F>& h) {
         std::unique_lock guard(h.lock);
         engine::clear(h.f());
-        if constexpr (!handle<F>::counts_itself) h.file.items = 0;
       },
       "Empties the filter (its parameters stay).");
 }
@@ -639,7 +624,7 @@ void bind_slices(py::class_<handle<F>>& c) {
             if (offset != h->f().words().size())
               throw py::value_error("slices: " + std::to_string(offset) + " words in all, for a filter of " +
                                     std::to_string(h->f().words().size()));
-            h->file.items = items;
+            h->f().set_items(items);
             return h;
           },
           "m"_a, "slices"_a, "items"_a = 0, py::kw_only(), "key"_a = py::none(),

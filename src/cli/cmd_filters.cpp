@@ -87,6 +87,18 @@ std::vector<std::string> items_of(const std::vector<std::string>& args) {
 
 // ---- filters: add, contains, remove on any kind --------------------------------
 
+// The kinds with an ability (io::kinds), as a sentence lists them:
+// "classic, counting or blocked".
+std::string kinds_that(bool io::kind_info::*ability, const char* last) {
+  std::vector<std::string_view> names;
+  for (const io::kind_info& i : io::kinds)
+    if (i.*ability) names.push_back(i.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out.append(i == 0 ? "" : i + 1 == names.size() ? fmt::format(" {} ", last) : ", ").append(names[i]);
+  return out;
+}
+
 bool contains(const filter_file& f, const std::string& x) {
   return std::visit([&](const auto& filter) { return filter.contains(x); }, f.filter);
 }
@@ -219,12 +231,9 @@ int run_remove(const items_args& a) {
   filter_file f = load_filter(a.filter, a.key.key());
   const io::kind_info& kind = io::info(io::kind_of(f.filter));
   if (!kind.removes) {
-    std::string can;
-    for (const io::kind_info& i : io::kinds)
-      if (i.removes) can.append(can.empty() ? "" : " and ").append(i.name);
     throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only {} filters "
                                   "can",
-                                  a.filter, kind.name, can));
+                                  a.filter, kind.name, kinds_that(&io::kind_info::removes, "and")));
   }
   const std::vector<std::string> items = items_of(a.items);
   std::uint64_t zeroed = 0;
@@ -289,10 +298,8 @@ int run_combine(const pair_args& a, bool both) {
   };
   if (ka.code != kb.code) refuse_mismatch(fmt::format("kind {} vs {}", ka.name, kb.name));
   if (!ka.combines) {
-    std::string can;
-    for (const io::kind_info& i : io::kinds)
-      if (i.combines) can.append(can.empty() ? "" : ", ").append(i.name);
-    throw usage_error(fmt::format("cannot {} {} filters: merge and intersect take {} filters", verb, ka.name, can));
+    throw usage_error(fmt::format("cannot {} {} filters: merge and intersect take {} filters", verb, ka.name,
+                                  kinds_that(&io::kind_info::combines, "or")));
   }
   // Every parameter that differs is named (compare() for the kinds with a
   // policy); the filters' own |= and &= then check the same and combine.

@@ -175,7 +175,7 @@ which_report which(const which_request& r) {
     const auto t0 = clock_type::now();
     cuckoo_filter f(buckets, f_bits);
     std::uint64_t failed = 0;
-    for (std::string_view x : items) failed += f.insert(x) != cuckoo_insert::inserted;
+    for (std::string_view x : items) failed += !f.add(x);
     const double t = ns_since(t0);
     measure(row, f, items, probes);
     row.missed = std::max(row.missed, failed);
