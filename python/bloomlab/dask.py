@@ -153,7 +153,9 @@ def _route(part, kind, m, slices, key):
 
 
 def _slice(kind, m, slices, s, *groups):
-    return _BLOCKED[kind].build_slice(m, slices, s, list(groups))
+    """A slice's words, and how many keys it took (items() counts every key)."""
+    words, _fresh = _BLOCKED[kind].build_slice(m, slices, s, list(groups))
+    return words, sum(len(g) for g in groups)
 
 
 def partitioned_build(collection, p, kind="blocked", n=None, *, slices=None, key=None):
@@ -163,8 +165,7 @@ def partitioned_build(collection, p, kind="blocked", n=None, *, slices=None, key
     of the filter's B blocks) is built by one task from the hashes routed to
     it, so a worker holds m/S bits of filter, not m. The slices, laid end to
     end on the client, are the filter: bit for bit a serial build's, and
-    items() counts the keys that read absent when added, as a serial
-    add_many would (a slice sees its keys in the collection's order).
+    items() counts every key added, as a serial add_many does.
 
     slices: S, by default the number of workers of the active distributed
     Client (else 2). n and key as in build(); kind: blocked or blocked256.
