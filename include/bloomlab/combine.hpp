@@ -12,9 +12,10 @@
 // filters", 2004, section 2.2). Counting filters: the union adds counters
 // (saturating at the maximum), the intersection takes the minimum.
 //
-// Filters that differ in m, k, hash, scheme or counter width describe
-// different positions, so combining them is meaningless: the result then
-// holds no filter and names every field that differs.
+// Filters that differ in m, k, hash, scheme, key or counter width describe
+// different positions, so combining them is meaningless: compare() below
+// names every field that differs, and the filters' own |= and &= (which do
+// the combining) refuse them with the same words.
 //
 // Cardinality (Swamidass and Baldi, 2007). With X of m bits set,
 //     n* = -(m/k) ln(1 - X/m).

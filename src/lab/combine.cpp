@@ -84,7 +84,7 @@ combine_report combine(const combine_request& r) {
   rep.n_union = n_union;
   rep.n_intersection = n_inter;
   rep.probes_skipped = skipped;
-  rep.either = {f_or.bits_set(), rate(fp_or), std::ranges::equal(f_or.words(), f_union.words())};
+  rep.either = {f_or.bits_set(), rate(fp_or), f_or == f_union};
   rep.both = {f_and.bits_set(), rate(fp_and), f_inter.bits_set(), rate(fp_direct)};
 
   const pair_cardinality est = estimate_pair(fa, fb);
