@@ -19,7 +19,6 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,7 +36,6 @@
 
 namespace {
 
-using bench_common::batch_size;
 using bench_common::key_seed;
 using bench_common::key_set;
 using bench_common::non_member_count;
@@ -198,20 +196,7 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, kind k, bool members, bool
       }
       return;
     }
-    std::array<std::string_view, batch_size> views;
-    bool out[batch_size];
-    std::size_t i = 0;
-    while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
-      bench_common::fill_views(views, keys, i);
-      if constexpr (requires { f.contains_many(std::span<const std::string_view>(views), std::span<bool>(out)); })
-        f.contains_many(std::span<const std::string_view>(views), std::span<bool>(out));
-      else
-        f.contains_many(std::span<const std::string_view>(views), out);
-      benchmark::DoNotOptimize(out);
-      for (bool r : out) hits += r;
-      i += batch_size;
-      if (i == keys.size()) i = 0;
-    }
+    hits += bench_common::lookup_batched(st, f, keys);
   });
   if (members && hits != static_cast<std::size_t>(st.iterations())) st.SkipWithError("false negative");
   set_counters(st, w, k);

@@ -102,8 +102,12 @@ inline void put_le32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (unsigned i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
-class bip37_filter {
+class bip37_filter : public detail::one_at_a_time<bip37_filter> {
  public:
+  // Batches (add_many, contains_many): add() or contains() on each key in
+  // order (detail::one_at_a_time). No *_hash calls: the BIP fixes the hash.
+  static constexpr const char* kind_name = "BIP 37 filter";
+
   // Throws std::invalid_argument for bytes above bip37_max_bytes or
   // n_hash_funcs above bip37_max_hash_funcs (the BIP's caps).
   bip37_filter(std::uint32_t bytes, std::uint32_t n_hash_funcs, std::uint32_t tweak,
@@ -169,17 +173,6 @@ class bip37_filter {
   // An integer key is its 8 little-endian bytes.
   bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
-
-  // Batches: add() or contains() of each key, in order. (No *_hash calls:
-  // the BIP fixes the hash.)
-  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
-  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
-  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "BIP 37 filter", keys, out);
-  }
-  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "BIP 37 filter", keys, out);
-  }
 
   std::uint64_t bits() const { return 8 * std::uint64_t{size_bytes()}; }
   // Keys added, repeats included.

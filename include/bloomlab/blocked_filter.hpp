@@ -94,6 +94,7 @@
 
 #include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/siphash.hpp"
@@ -211,12 +212,12 @@ class basic_blocked_filter {
   // one test and the inlined hash64 it always was.)
   std::uint64_t item_hash(std::string_view x) const {
     if (key_) [[unlikely]]
-      return keyed_str(x, *key_);
+      return detail::keyed_hash(x, *key_);
     return hash(x);
   }
   std::uint64_t item_hash(std::uint64_t x) const {
     if (key_) [[unlikely]]
-      return keyed_int(x, *key_);
+      return detail::keyed_hash(x, *key_);
     return hash(x);
   }
 
@@ -344,9 +345,7 @@ class basic_blocked_filter {
   std::span<std::uint64_t> words_to_restore() { return {mem_.data(), word_count()}; }
 
   std::uint64_t bits_set() const {
-    std::uint64_t ones = 0;
-    for (std::uint64_t w : words()) ones += static_cast<std::uint64_t>(__builtin_popcountll(w));
-    return ones;
+    return detail::count_ones(words());
   }
 
   void clear() {
@@ -410,23 +409,12 @@ class basic_blocked_filter {
       throw std::invalid_argument("blocked filter: cannot combine filters that differ: " + differs);
   }
 
-  // A string key under the secret: SipHash-2-4.
-  [[gnu::noinline]] static std::uint64_t keyed_str(std::string_view x, const sip_key& secret) {
-    return siphash24(x, secret);
-  }
-  // An integer key under the secret: SipHash-2-4 of its 8 little-endian bytes.
-  [[gnu::noinline]] static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
-    char le[8];
-    for (int i = 0; i < 8; ++i) le[i] = static_cast<char>(x >> (8 * i));
-    return siphash24(std::string_view(le, 8), secret);
-  }
-
   // The batch over keys xs, with the hash chosen once for the whole batch.
   template <bool Add, class Key>
   std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
     if (const sip_key* secret = key_ ? &*key_ : nullptr) {
       if constexpr (std::is_same_v<Key, std::uint64_t>)
-        return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return keyed_int(xs[i], *secret); }, out);
+        return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return detail::keyed_hash(xs[i], *secret); }, out);
       else
         return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return siphash24(xs[i], *secret); }, out);
     }

@@ -48,6 +48,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/index.hpp"
 #include "bloomlab/math.hpp"
@@ -66,27 +67,33 @@ class bloom_filter {
         k_(k),
         idx_(idx),
         words_((m + 63) / 64, 0),
-        fused_(idx.hash == hash_fn::murmur3 && idx.kind == scheme::enhanced_double &&
-               m > max_k && m < (std::uint64_t{1} << 32)),
+        fused_(fused_for(idx, m)),
         reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0) {}
 
   // A filter whose bits are exactly `words` (bit b is bit b % 64 of
   // words[b / 64]) and which counts `items` items: a filter read back from
-  // a file, or a union computed elsewhere. One copy and one popcount.
-  // Throws std::invalid_argument for m or k out of range, a word count other
-  // than (m + 63) / 64, or a bit set at or above m.
+  // a file, or a union computed elsewhere. One copy (none when the vector is
+  // moved in) and one popcount. Throws std::invalid_argument for m or k out
+  // of range, a word count other than (m + 63) / 64, or a bit set at or
+  // above m.
   bloom_filter(std::uint64_t m, unsigned k, indexer idx, std::span<const std::uint64_t> words,
                std::uint64_t items)
-      : bloom_filter(m, k, idx) {
-    if (words.size() != words_.size())
-      throw std::invalid_argument("bloom filter: " + std::to_string(words.size()) + " words given for m = " +
-                                  std::to_string(m) + " (allowed: exactly " + std::to_string(words_.size()) + ")");
-    if (m % 64 != 0 && (words.back() >> (m % 64)) != 0)
+      : bloom_filter(m, k, idx, std::vector<std::uint64_t>(words.begin(), words.end()), items) {}
+  bloom_filter(std::uint64_t m, unsigned k, indexer idx, std::vector<std::uint64_t>&& words, std::uint64_t items)
+      : m_(check_mk("bloom filter", m, k)),
+        k_(k),
+        idx_(idx),
+        words_(std::move(words)),
+        fused_(fused_for(idx, m)),
+        reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0),
+        items_(items) {
+    if (words_.size() != (m + 63) / 64)
+      throw std::invalid_argument("bloom filter: " + std::to_string(words_.size()) + " words given for m = " +
+                                  std::to_string(m) + " (allowed: exactly " + std::to_string((m + 63) / 64) + ")");
+    if (m % 64 != 0 && (words_.back() >> (m % 64)) != 0)
       throw std::invalid_argument("bloom filter: a bit at or above m = " + std::to_string(m) +
                                   " is set (allowed: bits 0 to m - 1)");
-    std::copy(words.begin(), words.end(), words_.begin());
     recount();
-    items_ = items;
   }
 
   // m, once m (1 to max_m) and k (1 to max_k) are checked; what names the
@@ -114,9 +121,15 @@ class bloom_filter {
 
   // Sizing: the m for n items at rate p (at the best k, size_for() in
   // math.hpp, not rounded to a prime), and the rate of n items in m bits at
-  // the best k. Both throw std::invalid_argument for n < 1 or p outside (0, 1).
+  // the best k. Both throw std::invalid_argument for n < 1 or p outside (0, 1);
+  // bits_for also when the answer would pass max_m.
   static std::uint64_t bits_for(double n, double p) {
     detail::check_np("bloom filter", n, p);
+    const double m = n * bits_per_item(p);
+    if (!(m <= static_cast<double>(max_m)))
+      throw std::invalid_argument("bloom filter: n = " + std::to_string(n) + " at p = " + std::to_string(p) +
+                                  " needs about " + std::to_string(m) + " bits (allowed: up to " +
+                                  std::to_string(max_m) + ")");
     return size_for(n, p, false).m;
   }
   static double fpr_for(double n, std::uint64_t m) {
@@ -395,9 +408,15 @@ class bloom_filter {
     positions_from(scheme::enhanced_double, h, detail::fmix64(h), m_, k_, pos);
   }
 
+  // The fast path: MurmurHash3 with enhanced double hashing, and an m the
+  // fused index reduction covers.
+  static bool fused_for(const indexer& idx, std::uint64_t m) {
+    return idx.hash == hash_fn::murmur3 && idx.kind == scheme::enhanced_double && m > max_k &&
+           m < (std::uint64_t{1} << 32);
+  }
+
   void recount() {
-    bits_set_ = 0;
-    for (std::uint64_t w : words_) bits_set_ += static_cast<std::uint64_t>(std::popcount(w));
+    bits_set_ = detail::count_ones(words_);
   }
 
   void check_same(const bloom_filter& o) const {

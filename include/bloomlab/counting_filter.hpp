@@ -67,8 +67,12 @@ struct removal {
   explicit operator bool() const { return ok(); }
 };
 
-class counting_filter {
+class counting_filter : public detail::one_at_a_time<counting_filter> {
  public:
+  // Batches (add_many, contains_many, add_hashes, contains_hashes): add()
+  // or contains() on each key in order (detail::one_at_a_time).
+  static constexpr const char* kind_name = "counting filter";
+
   // Throws std::invalid_argument, before allocating anything, for m outside
   // 1 to bloom_filter::max_m, k outside 1 to max_k or width outside 1 to
   // counter_width_max.
@@ -98,9 +102,16 @@ class counting_filter {
 
   // Sizing: w times the classic filter's m for n items at rate p, and the
   // rate of n items in that many bits of w-bit counters. Throw
-  // std::invalid_argument for n < 1, p outside (0, 1) or w out of range.
+  // std::invalid_argument for n < 1, p outside (0, 1), w out of range, or
+  // more bits than a 64-bit count holds.
   static std::uint64_t bits_for(double n, double p, unsigned width = counter_width_default) {
-    return bloom_filter::bits_for(n, p) * check_width(width);
+    const std::uint64_t m = bloom_filter::bits_for(n, p);
+    const unsigned w = check_width(width);
+    if (m > std::numeric_limits<std::uint64_t>::max() / w)
+      throw std::invalid_argument("counting filter: n = " + std::to_string(n) + " at p = " + std::to_string(p) +
+                                  " needs " + std::to_string(m) + " counters of " + std::to_string(w) +
+                                  " bits, more than 2^64 - 1 bits");
+    return m * w;
   }
   static double fpr_for(double n, std::uint64_t bits, unsigned width = counter_width_default) {
     return bloom_filter::fpr_for(n, std::max<std::uint64_t>(1, bits / check_width(width)));
@@ -145,20 +156,6 @@ class counting_filter {
     std::uint64_t pos[max_k];
     hash_positions(h, pos);
     return remove_positions(pos);
-  }
-
-  // Batches: add() or contains() of each key, in order.
-  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
-  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
-  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "counting filter", keys, out);
-  }
-  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "counting filter", keys, out);
-  }
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
-  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
-    detail::contains_each_hash(*this, "counting filter", hs, out);
   }
 
   // add, contains and remove for an item whose k positions (each < m) the

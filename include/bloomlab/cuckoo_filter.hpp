@@ -58,6 +58,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -88,8 +89,12 @@ struct cuckoo_move {
   std::uint32_t evicted;
 };
 
-class cuckoo_filter {
+class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
  public:
+  // Batches (add_many, contains_many, add_hashes, contains_hashes): add()
+  // or contains() on each key in order (detail::one_at_a_time).
+  static constexpr const char* kind_name = "cuckoo filter";
+
   // buckets: a power of two from 1 to cuckoo_buckets_max; fingerprint_bits f:
   // cuckoo_fingerprint_min to cuckoo_fingerprint_max. Anything else throws
   // std::invalid_argument before anything is allocated. key: a secret for
@@ -149,7 +154,13 @@ class cuckoo_filter {
   }
   static std::uint64_t bits_for(double n, double p) {
     detail::check_np("cuckoo filter", n, p);
-    return buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots * fingerprint_bits_for(p);
+    const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots;
+    const unsigned f = fingerprint_bits_for(p);
+    if (slots > std::numeric_limits<std::uint64_t>::max() / f)
+      throw std::invalid_argument("cuckoo filter: n = " + std::to_string(n) + " at p = " + std::to_string(p) +
+                                  " needs " + std::to_string(slots) + " slots of " + std::to_string(f) +
+                                  " bits, more than 2^64 - 1 bits");
+    return slots * f;
   }
   static double fpr_for(double n, std::uint64_t bits) {
     detail::check_np("cuckoo filter", n, 0.5);
@@ -188,20 +199,6 @@ class cuckoo_filter {
   bool add_hash(std::uint64_t h) { return add_parts(split_hash(h)); }
   bool contains_hash(std::uint64_t h) const { return holds(split_hash(h)); }
   bool remove_hash(std::uint64_t h) { return remove_parts(split_hash(h)); }
-
-  // Batches: add() or contains() of each key, in order.
-  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
-  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
-  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "cuckoo filter", keys, out);
-  }
-  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "cuckoo filter", keys, out);
-  }
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
-  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
-    detail::contains_each_hash(*this, "cuckoo filter", hs, out);
-  }
 
   void clear() {
     std::fill(slots_.begin(), slots_.end(), 0);

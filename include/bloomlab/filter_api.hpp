@@ -138,6 +138,37 @@ inline void check_np(const char* what, double n, double p) {
     throw std::invalid_argument(std::string(what) + ": p = " + std::to_string(p) + " is out of range (0 < p < 1)");
 }
 
+// The batch calls of a kind with none faster than a loop, inherited
+// (K : public one_at_a_time<K>): add() or contains() of each key, in order,
+// and the *_hashes calls where K has add_hash. K names itself for the
+// batch size message with a static kind_name.
+template <class K>
+class one_at_a_time {
+ public:
+  std::uint64_t add_many(std::span<const std::string_view> keys) { return add_each(self(), keys); }
+  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return add_each(self(), keys); }
+  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
+    contains_each(self(), K::kind_name, keys, out);
+  }
+  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
+    contains_each(self(), K::kind_name, keys, out);
+  }
+  std::uint64_t add_hashes(std::span<const std::uint64_t> hs)
+    requires requires(K& f, std::uint64_t h) { f.add_hash(h); }
+  {
+    return add_each_hash(self(), hs);
+  }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const
+    requires requires(const K& f, std::uint64_t h) { f.contains_hash(h); }
+  {
+    contains_each_hash(self(), K::kind_name, hs, out);
+  }
+
+ private:
+  K& self() { return static_cast<K&>(*this); }
+  const K& self() const { return static_cast<const K&>(*this); }
+};
+
 }  // namespace detail
 
 // Any hash filter over a key type of the caller's: Hash{}(key) gives the

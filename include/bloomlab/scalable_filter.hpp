@@ -88,8 +88,12 @@ inline scalable_stage_plan plan_stage(const scalable_params& sp, std::size_t i) 
   return {cap, p, p > 0 ? cap * bits_per_item(p) : std::numeric_limits<double>::infinity()};
 }
 
-class scalable_filter {
+class scalable_filter : public detail::one_at_a_time<scalable_filter> {
  public:
+  // Batches (add_many, contains_many, add_hashes, contains_hashes): add()
+  // or contains() on each key in order (detail::one_at_a_time).
+  static constexpr const char* kind_name = "scalable filter";
+
   // Throws std::invalid_argument for a plan outside n0 >= 1, 0 < p0 < 1,
   // growth >= 1, 0 < tighten < 1 (all finite), or whose first stage cannot
   // be made (scalable_stage_plan::possible()).
@@ -125,20 +129,6 @@ class scalable_filter {
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
   bool add_hash(std::uint64_t h) { return add_to_newest(hash_key{h}); }
   bool contains_hash(std::uint64_t h) const { return any_stage(hash_key{h}); }
-
-  // Batches: add() or contains() of each key, in order.
-  std::uint64_t add_many(std::span<const std::string_view> keys) { return detail::add_each(*this, keys); }
-  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return detail::add_each(*this, keys); }
-  void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "scalable filter", keys, out);
-  }
-  void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
-    detail::contains_each(*this, "scalable filter", keys, out);
-  }
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
-  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
-    detail::contains_each_hash(*this, "scalable filter", hs, out);
-  }
 
   // Back to one empty stage 0.
   void clear() {

@@ -110,6 +110,21 @@ inline std::uint64_t siphash24(std::string_view data, const sip_key& key) {
   return s.squeeze(0xff);
 }
 
+// SipHash-2-4 of an integer's 8 little-endian bytes: how keyed filters
+// hash integer keys.
+inline std::uint64_t siphash24_le64(std::uint64_t x, const sip_key& key) {
+  char le[8];
+  for (unsigned i = 0; i < 8; ++i) le[i] = static_cast<char>(x >> (8 * i));
+  return siphash24(std::string_view(le, 8), key);
+}
+
+namespace detail {
+// A keyed filter's hash of a key, kept out of line so that the unkeyed
+// lookup it sits beside stays small.
+[[gnu::noinline]] inline std::uint64_t keyed_hash(std::string_view x, const sip_key& key) { return siphash24(x, key); }
+[[gnu::noinline]] inline std::uint64_t keyed_hash(std::uint64_t x, const sip_key& key) { return siphash24_le64(x, key); }
+}  // namespace detail
+
 // SipHash-2-4 of the message seed || data, where seed is written as 8
 // little-endian bytes: k keyed hashes of one item under one key, for the
 // independent index scheme (index.hpp). It is plain SipHash-2-4 of that
@@ -144,13 +159,13 @@ inline hash128 siphash24_128(std::string_view data, const sip_key& key) {
 // password. Two keys share an id with chance 2^-64.
 inline std::uint64_t key_id(const sip_key& key) { return siphash24("bloomlab key id", key); }
 
-// The id as 16 hex digits, as files and messages show it.
-inline std::string key_id_hex(const sip_key& key) {
+// An id as 16 hex digits, as files, messages and the gate's status show it.
+inline std::string key_id_hex(std::uint64_t id) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string s;
-  const std::uint64_t v = key_id(key);
-  for (int i = 60; i >= 0; i -= 4) s += digits[(v >> i) & 15];
+  for (int i = 60; i >= 0; i -= 4) s += digits[(id >> i) & 15];
   return s;
 }
+inline std::string key_id_hex(const sip_key& key) { return key_id_hex(key_id(key)); }
 
 }  // namespace bloomlab

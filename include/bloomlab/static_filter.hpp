@@ -75,6 +75,7 @@
 #include <vector>
 
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/hash.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/random.hpp"
@@ -183,7 +184,7 @@ class basic_static_filter {
     check(keys.size(), opts);
     std::vector<std::uint64_t> hs(keys.size());
     if (key_) {
-      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = keyed_str(keys[i], *key_);
+      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = detail::keyed_hash(keys[i], *key_);
     } else {
       for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = hash(keys[i]);
     }
@@ -195,7 +196,7 @@ class basic_static_filter {
     check(keys.size(), opts);
     std::vector<std::uint64_t> hs(keys.begin(), keys.end());
     if (key_)
-      for (auto& h : hs) h = keyed_int(h, *key_);
+      for (auto& h : hs) h = detail::keyed_hash(h, *key_);
     build(std::move(hs), opts);
   }
 
@@ -242,12 +243,12 @@ class basic_static_filter {
   // stays one test and an inlined hash.)
   std::uint64_t item_hash(std::string_view x) const {
     if (key_) [[unlikely]]
-      return keyed_str(x, *key_);
+      return detail::keyed_hash(x, *key_);
     return hash(x);
   }
   std::uint64_t item_hash(std::uint64_t x) const {
     if (key_) [[unlikely]]
-      return keyed_int(x, *key_);
+      return detail::keyed_hash(x, *key_);
     return hash(x);
   }
 
@@ -270,7 +271,7 @@ class basic_static_filter {
     check_out(keys.size(), out.size());
     if (key_) {
       const sip_key secret = *key_;
-      batch(keys.size(), [&keys, secret](std::size_t i) { return keyed_int(keys[i], secret); }, out);
+      batch(keys.size(), [&keys, secret](std::size_t i) { return detail::keyed_hash(keys[i], secret); }, out);
     } else {
       batch(keys.size(), [&keys](std::size_t i) { return keys[i]; }, out);
     }
@@ -311,17 +312,7 @@ class basic_static_filter {
                                   " is out of range (1 to " + std::to_string(static_filter_attempts_max) + ")");
   }
   static void check_out(std::size_t keys, std::size_t out) {
-    if (keys != out)
-      throw std::invalid_argument(std::string(name) + " filter: out has " + std::to_string(out) +
-                                  " entries for " + std::to_string(keys) + " keys (must be equal)");
-  }
-  [[gnu::noinline]] static std::uint64_t keyed_str(std::string_view x, const sip_key& secret) {
-    return siphash24(x, secret);
-  }
-  [[gnu::noinline]] static std::uint64_t keyed_int(std::uint64_t x, const sip_key& secret) {
-    char le[8];
-    for (int i = 0; i < 8; ++i) le[i] = static_cast<char>(x >> (8 * i));
-    return siphash24(std::string_view(le, 8), secret);
+    detail::check_out((std::string(name) + " filter").c_str(), keys, out);
   }
   static Fp fingerprint(std::uint64_t g) { return static_cast<Fp>(g ^ (g >> 32)); }
 

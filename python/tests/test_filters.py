@@ -57,6 +57,16 @@ def test_batch_equals_single_calls(kind):
     assert list(one.contains_many(probe_ints)) == [one.contains(int(x)) for x in probe_ints]
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_equality_with_another_type_is_false_not_an_error(kind):
+    f = make(kind)
+    # Python asks the other side, then falls back to identity: never an exception.
+    assert (f == "x") is False
+    assert (f != "x") is True
+    assert (f == None) is False  # noqa: E711
+    assert f != make(kind, n=500)
+
+
 @pytest.mark.parametrize("kind", ["classic", "blocked", "blocked256", "scalable"])
 def test_add_says_whether_the_key_was_new(kind):
     f = make(kind)
@@ -348,4 +358,5 @@ def test_static_filters(cls, bits_per_key, rate):
     assert pickle.loads(pickle.dumps(s)) == s
     keyed = cls(words(1000), key=bytes(16))
     assert keyed != s and pickle.loads(pickle.dumps(keyed)) == keyed
+    assert (s == "x") is False and (s != 1) is True
     assert not hasattr(f, "add")

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "bloomlab/siphash.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
 #include "filter_file.hpp"
@@ -118,7 +119,7 @@ int run_gate(const gate_args& a) {
                "expected now {:.3g}), loaded in {:.2f} s\n",
                lab::thousands(s.keys), g->store().describe(), s.keyed ? "keyed " : "", s.kind, lab::thousands(s.m),
                s.k, lab::thousands(s.planned_n), s.p_target, s.p_expected, l.seconds);
-  if (s.keyed) fmt::print("bloomlab gate: hashing with SipHash-2-4 under key id {:016x}\n", s.key_id);
+  if (s.keyed) fmt::print("bloomlab gate: hashing with SipHash-2-4 under key id {}\n", key_id_hex(s.key_id));
   fmt::print("bloomlab gate: serving at http://{}{}{}:{}/ (GET /check?key=K, POST /keys, GET /stats; Ctrl-C to stop)\n",
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);

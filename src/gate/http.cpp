@@ -14,6 +14,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "bloomlab/siphash.hpp"
 #include "server.hpp"
 
 namespace bloomlab::gate {
@@ -230,11 +231,7 @@ struct http_front::impl {
            {"database", s.database_up ? "up" : "lost"},
            {"unavailable", unavailable.load()}};
     if (!s.last_database_error.empty()) j["last_database_error"] = s.last_database_error;
-    if (s.keyed) {  // the key's public id, never the key
-      char id[17];
-      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(s.key_id));
-      j["key_id"] = id;
-    }
+    if (s.keyed) j["key_id"] = key_id_hex(s.key_id);  // the key's public id, never the key
     reply(res, 200, j);
   }
 

@@ -130,9 +130,9 @@ payload_need params_of(const raw_header& h) {
 // ---- the kinds, from checked parameters and a payload of the length they need ----
 
 filter_file build_classic(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  const auto words = words_of(payload);
+  auto words = words_of(payload);
   check_tail(words, h.m, "");
-  return {bloom_filter(h.m, h.kk, indexer_of(h.hash, h.sch, h.key), words, items)};
+  return {bloom_filter(h.m, h.kk, indexer_of(h.hash, h.sch, h.key), std::move(words), items)};
 }
 
 filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
@@ -185,10 +185,10 @@ filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> pa
   for (std::size_t i = 0; i < h.stages.size(); ++i) {
     const raw_stage& s = h.stages[i];
     const std::size_t count = static_cast<std::size_t>((s.m + 63) / 64);
-    const auto ws = words_of(payload.subspan(at * 8, count * 8));
+    auto ws = words_of(payload.subspan(at * 8, count * 8));
     at += count;
     check_tail(ws, s.m, "stage " + n(i) + ": ");
-    stages.push_back({bloom_filter(s.m, s.k, idx, ws, s.n), s.capacity, s.p, s.n});
+    stages.push_back({bloom_filter(s.m, s.k, idx, std::move(ws), s.n), s.capacity, s.p, s.n});
   }
   return {scalable_filter::from_stages(sp, std::move(stages))};
 }

@@ -284,35 +284,6 @@ std::uint64_t item_count(const filter_file& f) {
   return std::visit([](const auto& g) -> std::uint64_t { return g.items(); }, f.filter);
 }
 
-// Slicing by 8 (Intel's method, as zlib does it): eight tables, eight bytes
-// a step; the same CRC as one table and one byte a step, about 4 times as fast.
-std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::uint8_t> bytes) {
-  static const auto table = [] {
-    std::array<std::array<std::uint32_t, 256>, 8> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int b = 0; b < 8; ++b) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[0][i] = c;
-    }
-    for (std::size_t s = 1; s < 8; ++s)
-      for (std::uint32_t i = 0; i < 256; ++i) t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xff];
-    return t;
-  }();
-  std::uint32_t c = crc ^ 0xffffffffu;
-  const std::uint8_t* p = bytes.data();
-  std::size_t left = bytes.size();
-  for (; left >= 8; left -= 8, p += 8) {
-    const std::uint32_t lo = c ^ (std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-                                  std::uint32_t{p[3]} << 24);
-    c = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^ table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^
-        table[3][p[4]] ^ table[2][p[5]] ^ table[1][p[6]] ^ table[0][p[7]];
-  }
-  for (; left > 0; --left, ++p) c = table[0][(c ^ *p) & 0xff] ^ (c >> 8);
-  return c ^ 0xffffffffu;
-}
-
-std::uint32_t crc32(std::span<const std::uint8_t> bytes) { return crc32_update(0, bytes); }
-
 std::vector<std::uint8_t> encode(const filter_file& f) {
   std::vector<std::uint8_t> out;
   byte_sink sink([&out](std::span<const std::uint8_t> b) { out.insert(out.end(), b.begin(), b.end()); });

@@ -123,6 +123,8 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes);
 // The CRC-32 of a + b from crc32(a) and b, as zlib's crc32(crc, buf):
 // crc32_update(crc32_update(0, a), b) == crc32(a + b).
 std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::uint8_t> bytes);
+// The same CRC by tables alone (crc32.cpp folds with PCLMULQDQ where it can).
+std::uint32_t crc32_by_table(std::span<const std::uint8_t> bytes);
 
 // The key of a keyed filter (nullptr for an unkeyed one). Its public id,
 // key_id() of siphash.hpp, is what a file records; the key never is.

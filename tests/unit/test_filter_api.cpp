@@ -16,6 +16,7 @@
 #include "bloomlab/bip37.hpp"
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/filter_api.hpp"
@@ -37,11 +38,12 @@ template <> blocked_filter_256 make() { return blocked_filter_256(blocked_filter
 template <> cuckoo_filter make() { return cuckoo_filter(cuckoo_filter::buckets_for(2000), 10); }
 template <> scalable_filter make() { return scalable_filter({500, 0.005}); }
 template <> bip37_filter make() { return bip37_filter::for_items(2000, 0.01, 7); }
+template <> cache_line_filter make() { return cache_line_filter::for_rate(2000, 0.01); }
 
 template <class F>
 class FilterApi : public ::testing::Test {};
 using Kinds = ::testing::Types<bloom_filter, counting_filter, blocked_filter, blocked_filter_256, cuckoo_filter,
-                               scalable_filter, bip37_filter>;
+                               scalable_filter, bip37_filter, cache_line_filter>;
 TYPED_TEST_SUITE(FilterApi, Kinds);
 
 std::vector<std::string> words(const char* prefix, int n) {
@@ -193,6 +195,7 @@ TEST(FilterApi, TheCallersOwnHashAndKeyType) {
   check_hashed<blocked_filter>();
   check_hashed<cuckoo_filter>();
   check_hashed<scalable_filter>();
+  check_hashed<cache_line_filter>();
 }
 
 TEST(FilterApi, SizingHelpersMatchTheFormulas) {
@@ -205,6 +208,8 @@ TEST(FilterApi, SizingHelpersMatchTheFormulas) {
   EXPECT_EQ(cuckoo_filter::fingerprint_bits_for(0.002), 12u);  // 2*4/2^12 = 0.195%
   EXPECT_EQ(cuckoo_filter::bits_for(1000, 0.002), 512u * 4 * 12);  // 1000 / (0.95 * 4) -> 264 -> 512 buckets
   EXPECT_EQ(bip37_filter::bits_for(20'000, 0.001), 8u * 35'943);  // bip37.hpp's check
+  EXPECT_NEAR(static_cast<double>(cache_line_filter::bits_for(1e6, 0.01)) / 1e6, 9.90, 0.01);  // math.hpp's check
+  EXPECT_LE(cache_line_filter::fpr_for(1e6, cache_line_filter::bits_for(1e6, 0.01)), 0.01);
   for (double bad_p : {0.0, 1.0, -1.0, std::nan("")}) {
     EXPECT_THROW(bloom_filter::bits_for(10, bad_p), std::invalid_argument);
     EXPECT_THROW(blocked_filter::bits_for(10, bad_p), std::invalid_argument);
@@ -212,6 +217,25 @@ TEST(FilterApi, SizingHelpersMatchTheFormulas) {
   }
   EXPECT_THROW(bloom_filter::bits_for(0, 0.01), std::invalid_argument);
   EXPECT_THROW(cuckoo_filter::fingerprint_bits_for(1e-12), std::invalid_argument);
+}
+
+// At the edges of n and p the answer may not fit the filter's size limit or
+// a 64-bit count: each sizing helper refuses it rather than wrap around.
+TEST(FilterApi, SizingRefusesWhatNoFilterCanHold) {
+  EXPECT_THROW(bloom_filter::bits_for(1e18, 1e-300), std::invalid_argument);  // about 1.4e21 bits
+  EXPECT_THROW(counting_filter::bits_for(1e18, 1e-300), std::invalid_argument);
+  EXPECT_THROW(blocked_filter::bits_for(1e18, 1e-300), std::invalid_argument);
+  EXPECT_THROW(cuckoo_filter::bits_for(1e18, 1e-300), std::invalid_argument);
+  EXPECT_THROW(cache_line_filter::bits_for(1e18, 1e-300), std::invalid_argument);
+  // 9e17 items at 1% fit a classic filter (about 8.6e18 bits, under 2^63),
+  // but four times as many counter bits do not fit 64 bits.
+  EXPECT_LE(bloom_filter::bits_for(9e17, 0.01), bloom_filter::max_m);
+  EXPECT_THROW(counting_filter::bits_for(9e17, 0.01), std::invalid_argument);
+  // 1e18 items take 2^58 buckets of 4 slots: 10-bit fingerprints fit a
+  // 64-bit count, 32-bit ones (p = 2e-9) would pass it.
+  EXPECT_EQ(cuckoo_filter::bits_for(1e18, 0.01), (std::uint64_t{1} << 58) * 4 * 10);
+  EXPECT_THROW(cuckoo_filter::bits_for(1e18, 2e-9), std::invalid_argument);
+  EXPECT_NO_THROW(bip37_filter::bits_for(1e18, 1e-300));  // capped by the BIP
 }
 
 TEST(FilterApi, CombiningDifferentFiltersThrowsAndChangesNothing) {
@@ -228,6 +252,7 @@ TEST(FilterApi, CombiningDifferentFiltersThrowsAndChangesNothing) {
   }
   EXPECT_THROW(counting_filter(100, 3, 4) |= counting_filter(100, 3, 8), std::invalid_argument);
   EXPECT_THROW(blocked_filter(1024) |= blocked_filter(2048), std::invalid_argument);
+  EXPECT_THROW(cache_line_filter(1024, 6) |= cache_line_filter(1024, 7), std::invalid_argument);
   EXPECT_THROW(blocked_filter(1024) |= blocked_filter(1024, {}, sip_key{1, 2}), std::invalid_argument);
   EXPECT_THROW(bip37_filter(10, 3, 1) |= bip37_filter(10, 3, 2), std::invalid_argument);
   EXPECT_THROW(bip37_filter(bip37_max_bytes + 1, 3, 1), std::invalid_argument);
