@@ -46,7 +46,7 @@ class fields {
     for (const auto& [key, value] : j_.items()) {
       bool known = false;
       for (const char* n : names) known = known || key == n;
-      if (!known) refuse(shorten(key), shorten(text_of(value)), "is not a field of " + std::string(op) + "; allowed: " + list);
+      if (!known) refuse(shorten(key), shorten(text_of(value)), "is not a field of " + std::string(op) + "; allowed: " + (list.empty() ? std::string("no fields") : list));
     }
   }
 

@@ -391,6 +391,18 @@ gate_sim_request gate_request(const fields& f) {
   return r;
 }
 
+// The limits of the page's own inputs, defined once (requests.hpp): the
+// views read them here rather than keeping copies.
+std::string op_limits(const json& j) {
+  const fields f(j, "limits", {});
+  return json{{"items", max_request_items},
+              {"chars", max_request_chars},
+              {"stage_items", max_stage_items},
+              {"bip37_items", max_bip37_items},
+              {"cuckoo_buckets", max_cuckoo_buckets}}
+      .dump();
+}
+
 std::string op_gate_sim(const json& j) {
   const fields f(j, "gate_sim", {"banned", "keys", "traffic", "share", "p", "width", "seed", "unban"});
   return to_json(gate_sim(gate_request(f)), -1);
@@ -429,7 +441,7 @@ constexpr operation operations[] = {
     {"walk", op_walk},     {"removal", op_removal},     {"combine", op_combine},
     {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
     {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban}, {"attack", op_attack},
-    {"pg_bloom", op_pg_bloom}, {"privacy", op_privacy},
+    {"pg_bloom", op_pg_bloom}, {"privacy", op_privacy}, {"limits", op_limits},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {

@@ -139,6 +139,22 @@ TEST(Requests, Curves) {
             lab::to_json(lab::curves({.m = 1917, .n = 200, .k = 7}), -1));
 }
 
+// The page's limits come from the lab's constants, the ones the requests
+// enforce: one past each is refused.
+TEST(Requests, LimitsAreTheOnesEnforced) {
+  const json l = json::parse(run_request("limits", "{}"));
+  EXPECT_EQ(l["items"], lab::max_request_items);
+  EXPECT_EQ(l["chars"], lab::max_request_chars);
+  EXPECT_EQ(l["stage_items"], lab::max_stage_items);
+  json items = json::array();
+  for (std::uint64_t i = 0; i <= l["items"].get<std::uint64_t>(); ++i) items.push_back("w" + std::to_string(i));
+  EXPECT_EQ(json::parse(run_request("removal", json({{"items", items}, {"m", 2000}, {"k", 7}}).dump()))["error"]["field"],
+            "items");
+  items.erase(items.end() - 1);
+  EXPECT_FALSE(json::parse(run_request("removal", json({{"items", items}, {"m", 2000}, {"k", 7}}).dump())).contains("error"));
+  expect_refused("limits", R"({"m": 1})", "m", {"is not a field of limits"});
+}
+
 TEST(Requests, Walk) {
   EXPECT_EQ(run_request("walk", R"({"m": 12, "k": 6, "h1": 5, "step": "4"})"),
             lab::to_json(lab::walk({.m = 12, .k = 6, .h1 = 5, .step = 4}), -1));

@@ -71,6 +71,14 @@ function fail(why) {
   pending.clear();
 }
 
+// The limits of the page's inputs, as the engine enforces them (the
+// "limits" operation): read from there, never copied into a view.
+let limitsCache = null;
+export function limits() {
+  if (!limitsCache) limitsCache = run('limits', {});
+  return limitsCache;
+}
+
 export function runLater(op, request) {
   if (!worker) {
     worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });

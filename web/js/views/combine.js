@@ -2,7 +2,7 @@
 // combine operation builds both filters, combines them, builds filters
 // directly from the union and the intersection, measures each against the
 // same probes and estimates every set's size from the bits.
-import { run } from '../engine.js';
+import { limits, run } from '../engine.js';
 import * as state from '../state.js';
 import { capped, checkRange, clearErrors, debounce, lines, showError } from '../form.js';
 import { count, percent, thousands } from '../format.js';
@@ -10,7 +10,6 @@ import { count, percent, thousands } from '../format.js';
 export const defaultA = ['apple', 'banana', 'cherry', 'grape', 'lemon', 'mango', 'melon', 'olive', 'peach', 'pear', 'plum', 'quince'];
 export const defaultB = ['cherry', 'date', 'fig', 'guava', 'kiwi', 'lemon', 'lime', 'mango', 'papaya', 'pear', 'sloe', 'yuzu'];
 const defaults = { m: '128', k: '3' };
-const maxItems = 200;
 
 export function mount(root) {
   const form = root.querySelector('#combine-form');
@@ -35,8 +34,8 @@ export function mount(root) {
   function render() {
     clearErrors(form);
     save();
-    const a = capped(form, 'combine', 'a', lines($('#combine-a').value), maxItems);
-    const b = capped(form, 'combine', 'b', lines($('#combine-b').value), maxItems);
+    const a = capped(form, 'combine', 'a', lines($('#combine-a').value), limits().items);
+    const b = capped(form, 'combine', 'b', lines($('#combine-b').value), limits().items);
     const ok = checkRange(form, 'combine', 'm', 8, 512);
     if (!ok) return stale(true);
     const r = run('combine', { a, b, m: $('#combine-m').value, k: $('#combine-k').value, hash: 'murmur3', scheme: 'enhanced' });

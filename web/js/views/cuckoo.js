@@ -2,7 +2,7 @@
 // slots. The engine's cuckoo_stage operation inserts the words, records each
 // insert's relocations, applies the deletes and answers the lookups; the
 // view steps through one insert's chain and shows what the deletes did.
-import { run } from '../engine.js';
+import { limits, run } from '../engine.js';
 import * as state from '../state.js';
 import { capped, checkKind, checkRange, clearErrors, debounce, isPowerOfTwo, label, lines, nearestPowersOfTwo, showError } from '../form.js';
 import { count, escapeHtml, list, percent, percentSig, plural, thousands } from '../format.js';
@@ -11,7 +11,6 @@ export const defaultItems = ['amber', 'azure', 'beige', 'black', 'blue', 'brown'
   'cyan', 'gold', 'green', 'grey', 'indigo', 'ivory', 'jade', 'khaki', 'lemon', 'lilac', 'lime',
   'navy', 'ochre', 'olive', 'orange', 'peach', 'pink', 'plum', 'red', 'rust'];
 const defaults = { buckets: '8', fingerprint_bits: '8' };
-const maxItems = 200;
 const maxBuckets = 64;
 const probes = 200;  // probe-1..probe-200 are searched for a stranger
 
@@ -79,7 +78,7 @@ export function mount(root) {
 
   function render() {
     clearErrors(form);
-    const words = capped(form, 'cuckoo', 'items', lines($('#cuckoo-items').value), maxItems);
+    const words = capped(form, 'cuckoo', 'items', lines($('#cuckoo-items').value), limits().items);
     // The drawing's own bounds: 2 to 64 buckets, a power of two (the engine
     // takes more, which would not fit on the page).
     const okB = checkRange(form, 'cuckoo', 'buckets', 2, maxBuckets) &&
@@ -98,10 +97,10 @@ export function mount(root) {
     const before = run('cuckoo_stage', { ...base, probes });
     if (showError(form, 'cuckoo', before, 'items')) return stale(true);
     const stranger = before.stranger;
-    let deletes = capped(form, 'cuckoo', 'deletes', lines($('#cuckoo-deletes').value), maxItems);
+    let deletes = capped(form, 'cuckoo', 'deletes', lines($('#cuckoo-deletes').value), limits().items);
     const chosen = deletes.length > 0;
     if (!chosen) deletes = [words[0], ...(stranger ? [stranger] : [])];
-    const after = run('cuckoo_stage', { ...base, deletes, queries: [...new Set([...deletes, ...words])].slice(0, maxItems) });
+    const after = run('cuckoo_stage', { ...base, deletes, queries: [...new Set([...deletes, ...words])].slice(0, limits().items) });
     if (showError(form, 'cuckoo', after, 'deletes')) return stale(true);
     stale(false);
     s.report = before;

@@ -1,7 +1,7 @@
 // Section 2: measure a list against 10,000 probes it never held. The engine's
 // measure operation gives the table, the totals and the probes that said
 // maybe; its stage operation says which items lit a chosen probe's bits.
-import { run, runLater } from '../engine.js';
+import { limits, run, runLater } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
 import { clearErrors, debounce, label, showError } from '../form.js';
@@ -9,8 +9,6 @@ import { count, escapeHtml, list, percent, thousands } from '../format.js';
 import { pack, unpack } from '../packed.js';
 import fullSample from '../../../data/sample.txt';
 
-export const maxLines = 200;
-export const maxChars = 20000;
 // The list the box starts with: the first 150 lines of data/sample.txt, so
 // a learner can add their own words under the 200-line limit.
 export const sampleLines = 150;
@@ -19,16 +17,16 @@ const sample = fullSample.split('\n').slice(0, sampleLines).join('\n') + '\n';
 // this many characters of it; a longer one is left out, and the page says so.
 export const linkCap = 6000;
 
-// The lines the page uses: at most maxLines, and only whole lines within
-// maxChars characters. The text in the box is never changed.
+// The lines the page uses: at most limits().items, and only whole lines within
+// limits().chars characters. The text in the box is never changed.
 export function usedLines(text) {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const used = [];
   let chars = 0;
-  for (const line of lines.slice(0, maxLines)) {
+  for (const line of lines.slice(0, limits().items)) {
     chars += line.length + 1;
-    if (chars - 1 > maxChars) break;
+    if (chars - 1 > limits().chars) break;
     used.push(line);
   }
   return { total: lines.length, chars: text.length, used };
@@ -107,10 +105,10 @@ export function mount(root) {
 
   function limitMessage(info) {
     const parts = [];
-    if (info.total > maxLines) parts.push(`${thousands(info.total)} lines`);
-    if (info.chars > maxChars) parts.push(`${thousands(info.chars)} characters`);
+    if (info.total > limits().items) parts.push(`${thousands(info.total)} lines`);
+    if (info.chars > limits().chars) parts.push(`${thousands(info.chars)} characters`);
     if (!parts.length) return '';
-    return `${label(form, 'measure', 'list')}: ${parts.join(' and ')}; the limit is ${maxLines} lines and ${thousands(maxChars)} characters, ` +
+    return `${label(form, 'measure', 'list')}: ${parts.join(' and ')}; the limit is ${limits().items} lines and ${thousands(limits().chars)} characters, ` +
       `so only the first ${thousands(info.used.length)} lines are used. Your text is kept as it is.`;
   }
 
@@ -119,7 +117,7 @@ export function mount(root) {
     const p = params();
     const info = usedLines(box.value);
     $('#measure-list-count').textContent =
-      `${thousands(info.total)} of ${maxLines} lines, ${thousands(info.chars)} of ${thousands(maxChars)} characters`;
+      `${thousands(info.total)} of ${limits().items} lines, ${thousands(info.chars)} of ${thousands(limits().chars)} characters`;
     $('#measure-list-error').textContent = limitMessage(info);
     state.set({
       ms_m: p.m === '2000' ? null : p.m,

@@ -3,7 +3,7 @@
 // word that reads present and removes that), and reports every counter,
 // which fell to zero, which stuck at their maximum, and which members now
 // answer "no".
-import { run } from '../engine.js';
+import { limits, run } from '../engine.js';
 import * as state from '../state.js';
 import { capped, checkRange, clearErrors, debounce, label, lines, showError } from '../form.js';
 import { count, escapeHtml, list, plural, thousands } from '../format.js';
@@ -11,7 +11,6 @@ import { count, escapeHtml, list, plural, thousands } from '../format.js';
 export const defaultItems = ['elder', 'fern', 'heather', 'ivy', 'juniper', 'laurel',
   'maple', 'nettle', 'oak', 'rowan', 'sage', 'thyme'];
 const defaults = { m: '48', k: '3', width: '2', om: '16' };
-const maxItems = 200;
 
 // Counters as numbered boxes. marks: { hit, zeroed, stuck } position lists.
 export function drawCounters(box, r, marks = {}) {
@@ -64,7 +63,7 @@ export function mount(root) {
   function render() {
     clearErrors(form);
     save();
-    words = capped(form, 'removal', 'items', lines($('#removal-items').value), maxItems);
+    words = capped(form, 'removal', 'items', lines($('#removal-items').value), limits().items);
     const ok = checkRange(form, 'removal', 'm', 8, 256);
     if (!words.length) {
       $('#removal-items-error').textContent = `${label(form, 'removal', 'items')}: empty; add at least one word, one a line`;
@@ -75,7 +74,7 @@ export function mount(root) {
 
     const member = run('removal', request({ remove: [words[0]] }));
     if (showError(form, 'removal', member, 'items')) return stale(true);
-    const remove = capped(form, 'removal', 'remove', lines($('#removal-remove').value), maxItems);
+    const remove = capped(form, 'removal', 'remove', lines($('#removal-remove').value), limits().items);
     const hazard = run('removal', request({ remove }));
     if (showError(form, 'removal', hazard, 'remove')) return stale(true);
     stale(false);
