@@ -1,7 +1,6 @@
 #include "static_build.hpp"
 
 #include <span>
-#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -39,9 +38,14 @@ void refuse_sizing_flags(const build_args& a) {
                                   a.kind));
 }
 
+// The most lines a static build takes: each is kept as its 64-bit hash (8
+// bytes), and solving the array takes about 45 bytes a key more
+// (static_filter.hpp: the hashes again, the slots' counts and xors, the
+// peeling order), so 2^25 lines need about 1.8 GB at most.
+constexpr std::uint64_t max_static_lines = std::uint64_t{1} << 25;
+
 template <class F>
-io::filter_file build_one(const build_args& a, const std::vector<std::string>& items,
-                          const std::optional<sip_key>& key) {
+io::filter_file build_one(const build_args& a, std::uint64_t& lines, const std::optional<sip_key>& key) {
   if (!a.p.empty()) {
     const double p = parse_rate("--p", a.p);
     if (F::fpr_for() > p)
@@ -51,8 +55,20 @@ io::filter_file build_one(const build_args& a, const std::vector<std::string>& i
                               a.kind, F::fingerprint_bits, percent_sig(F::fpr_for()), percent_sig(F::fpr_for()),
                               percent_sig(fuse16_filter::fpr_for())));
   }
-  const std::vector<std::string_view> views(items.begin(), items.end());
-  return {F(std::span<const std::string_view>(views), key)};
+  // Each line is hashed as it is read, as the filter hashes it (an empty
+  // filter with the key gives item_hash), so the list is never held whole.
+  const F hasher(std::span<const std::uint64_t>{}, key);
+  std::vector<std::uint64_t> hashes;
+  for_each_item(a.file, [&](std::string&& x) {
+    if (hashes.size() == max_static_lines)
+      throw usage_error(fmt::format("{}: the list passes {} lines; allowed: at most {} lines for --kind {} (its "
+                                    "build holds about 53 bytes a line)",
+                                    a.file == "-" ? "standard input" : a.file, thousands(max_static_lines),
+                                    thousands(max_static_lines), a.kind));
+    hashes.push_back(hasher.item_hash(x));
+  });
+  lines = hashes.size();
+  return {F::from_hashes(hashes, key)};
 }
 
 }  // namespace
@@ -64,11 +80,11 @@ bool is_static_kind(std::string_view kind) {
 
 int build_static(const build_args& a, const std::optional<sip_key>& key) {
   refuse_sizing_flags(a);
-  const std::vector<std::string> items = read_list(a.file);
+  std::uint64_t lines = 0;
   const io::kind code = io::find_kind(a.kind)->code;
-  const io::filter_file f = code == io::kind::fuse8    ? build_one<fuse8_filter>(a, items, key)
-                            : code == io::kind::fuse16 ? build_one<fuse16_filter>(a, items, key)
-                                                       : build_one<xor8_filter>(a, items, key);
+  const io::filter_file f = code == io::kind::fuse8    ? build_one<fuse8_filter>(a, lines, key)
+                            : code == io::kind::fuse16 ? build_one<fuse16_filter>(a, lines, key)
+                                                       : build_one<xor8_filter>(a, lines, key);
   try {
     io::save(a.out, f);
   } catch (const io::write_error& e) {
@@ -76,10 +92,10 @@ int build_static(const build_args& a, const std::optional<sip_key>& key) {
   }
   nlohmann::json j = summary(f);
   j["file"] = a.out;
-  j["lines"] = items.size();
+  j["lines"] = lines;
   report(j, a.json,
          fmt::format("Built a {} filter from {} lines ({} distinct items); wrote {}.", a.kind,
-                     thousands(items.size()), thousands(io::item_count(f)), a.out));
+                     thousands(lines), thousands(io::item_count(f)), a.out));
   return 0;
 }
 

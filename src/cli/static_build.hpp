@@ -17,8 +17,9 @@ namespace bloomlab::cli {
 // Whether --kind names a static kind (io::kinds: a kind that cannot add).
 bool is_static_kind(std::string_view kind);
 
-// build --kind fuse8|fuse16|xor8: reads the list (repeats count once, as the
-// engine builds), solves the array and writes a.out. Refuses (usage_error)
+// build --kind fuse8|fuse16|xor8: reads the list a line at a time, keeping
+// each line's hash only (repeats count once, as the engine builds; at most
+// 2^25 lines), solves the array and writes a.out. Refuses (usage_error)
 // the sizing flags, which a static filter does not take (--p is accepted
 // only as a check that its fixed rate 2^-f meets it). Returns the exit code.
 int build_static(const build_args& a, const std::optional<sip_key>& key);
