@@ -10,7 +10,7 @@ fpr, ==, save/to_bytes and pickling; | and & where the engine defines them):
     ScalableFilter(n0, p0)        grows in classic stages
 
 and the static kinds, built once from a set (contains, contains_many, bits,
-items, fpr, ==, pickling; no add, not in the file format):
+items, fpr, ==, pickling, save, to_bytes; no add):
 
     Fuse8Filter(keys), Fuse16Filter(keys), Xor8Filter(keys)
 
@@ -82,10 +82,13 @@ _CLASSES = {
     "scalable": ScalableFilter,
 }
 
+# The static kinds: built once from a set (no sized(); no add).
+_STATIC = {"fuse8": Fuse8Filter, "fuse16": Fuse16Filter, "xor8": Xor8Filter}
+
 
 def kind_of(f):
     """The kind name of a filter object ("classic", "blocked", ...)."""
-    for name, cls in _CLASSES.items():
+    for name, cls in (_CLASSES | _STATIC).items():
         if type(f) is cls:
             return name
     raise TypeError(f"filter: a {type(f).__name__} is not a bloomlab filter")

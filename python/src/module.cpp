@@ -237,6 +237,8 @@ py::object wrap(io::filter_file f) {
         (void)filter;
         if constexpr (is_bound<F>)
           return py::cast(std::make_unique<handle<F>>(std::move(f)));
+        else if constexpr (requires { F::fingerprint_bits; })  // the static kinds, bound as they are
+          return py::cast(std::move(filter));
         else
           throw py::value_error("a " + std::string(io::kind_name(io::kind_of(f.filter))) +
                                 " filter, a kind this module does not have");
@@ -672,6 +674,18 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
       .def_property_readonly("keyed", &S::keyed)
       .def_property_readonly("seed", &S::seed, "The seed the fingerprint array was solved with.")
       .def(
+          "to_bytes", [](const S& f) { return to_bytes(io::filter_file{io::any_filter(f)}); },
+          "The filter in bloomlab's file format (docs/format.md): what save() writes.")
+      .def(
+          "save",
+          [](const S& f, const std::string& path) {
+            py::gil_scoped_release no_gil;
+            io::save(path, io::filter_file{io::any_filter(f)});
+          },
+          "path"_a,
+          "Writes the filter to path in bloomlab's file format (atomically); `bloomlab info/query PATH` reads it, "
+          "and load() gives it back.")
+      .def(
           "__eq__",
           [](const S& a, const py::object& other) -> py::object {
             if (!py::isinstance<S>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
@@ -957,13 +971,13 @@ void bind(py::module_& m) {
   // static
   bind_static<fuse8_filter>(m, "Fuse8Filter",
                             "The binary fuse filter with 8-bit fingerprints (3-wise), built once from a set: 9.04 bits "
-                            "a key at 10^6 keys, 9.5 at 10^5 (more for fewer keys), rate 2^-8 = 0.39%. No add; not in the file format (pickles carry it).");
+                            "a key at 10^6 keys, 9.5 at 10^5 (more for fewer keys), rate 2^-8 = 0.39%. No add; save(), to_bytes() and load() use the file format.");
   bind_static<fuse16_filter>(m, "Fuse16Filter",
                              "The binary fuse filter with 16-bit fingerprints, built once from a set: 18.1 bits "
-                             "a key at 10^6 keys, 19.0 at 10^5, rate 2^-16. No add; not in the file format (pickles carry it).");
+                             "a key at 10^6 keys, 19.0 at 10^5, rate 2^-16. No add; save(), to_bytes() and load() use the file format.");
   bind_static<xor8_filter>(m, "Xor8Filter",
                            "The xor filter with 8-bit fingerprints, built once from a set: 9.84 bits a key (for 10^5 keys and more), "
-                           "rate 2^-8. No add; not in the file format (pickles carry it).");
+                           "rate 2^-8. No add; save(), to_bytes() and load() use the file format.");
 
   // files
   m.def(

@@ -24,6 +24,7 @@
 #include "input.hpp"
 #include "key_file.hpp"
 #include "lab.hpp"
+#include "static_build.hpp"
 
 namespace bloomlab::cli {
 
@@ -139,8 +140,13 @@ bool add(filter_file& f, const std::string& x, const std::string& where) {
   return std::visit(
       [&](auto& g) {
         using F = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<F, scalable_filter>) check_growth(g, x, where);
-        return g.add(x) || !io::info(io::kind_code<F>).fills_up;
+        if constexpr (!dynamic_filter<F>) {
+          refuse_static_change(f, where, "add items to");  // static kinds: refused before this
+          return false;
+        } else {
+          if constexpr (std::is_same_v<F, scalable_filter>) check_growth(g, x, where);
+          return g.add(x) || !io::info(io::kind_code<F>).fills_up;
+        }
       },
       f.filter);
 }
@@ -162,6 +168,7 @@ void add_all(filter_file& f, const std::vector<std::string>& items, const std::s
 
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
+  if (is_static_kind(a.kind)) return build_static(a, k.key());
   // Without --n (or --m and --k), n is the list's number of distinct items,
   // so the list is read first; otherwise the flags are checked first.
   build_args args = a;
@@ -214,6 +221,7 @@ int run_query(const items_args& a) {
 
 int run_add(const items_args& a) {
   filter_file f = load_filter(a.filter, a.key.key());
+  refuse_static_change(f, a.filter, "add items to");
   const std::vector<std::string> items = items_of(a.items);
   const std::uint64_t before = io::item_count(f);
   add_all(f, items, a.filter);
@@ -230,6 +238,7 @@ int run_add(const items_args& a) {
 int run_remove(const items_args& a) {
   filter_file f = load_filter(a.filter, a.key.key());
   const io::kind_info& kind = io::info(io::kind_of(f.filter));
+  refuse_static_change(f, a.filter, "remove items from");
   if (!kind.removes) {
     throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only {} filters "
                                   "can",
@@ -348,7 +357,7 @@ class commands final : public filter_commands {
     build_->add_option("--p", b_.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)");
     build_->add_option("--m", b_.m, fmt::format("Bits (counters for counting filters), 1 to {}", lab::max_m_built));
     build_->add_option("--k", b_.k, "Hashes per item (1 to 64)");
-    build_->add_option("--kind", b_.kind, "classic, counting, cuckoo, scalable or blocked")->capture_default_str();
+    build_->add_option("--kind", b_.kind, io::kind_names())->capture_default_str();
     build_->add_option("--hash", b_.hash, "murmur3 (default) or fnv1a");
     build_->add_option("--scheme", b_.scheme, "enhanced (default), double or independent");
     build_->add_option("--width", b_.width,

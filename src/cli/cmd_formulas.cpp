@@ -24,6 +24,8 @@ const char* scheme_label(scheme s) {
 }  // namespace
 
 int run_size(const size_args& a) {
+  if (a.kind != "classic" || !a.layout.empty()) return run_size_kind(a);
+  if (a.p.empty()) throw usage_error("--p is required for --kind classic (the target rate)");
   lab::size_request req{.n = parse_count("--n", a.n, 1, lab::max_n_formula),
                         .p = parse_rate("--p", a.p),
                         .prime = a.prime,

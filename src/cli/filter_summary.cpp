@@ -90,6 +90,24 @@ json summary(const filter_file& file) {
             j["fpr_limit"] = f.fpr_limit();
             j["fpr_expected"] = f.fpr_expected();
           },
+          [&]<class Fp, class Geometry>(const basic_static_filter<Fp, Geometry>& f) {
+            using F = basic_static_filter<Fp, Geometry>;
+            j["fingerprint_bits"] = F::fingerprint_bits;
+            j["layout"] = Geometry::fuse ? "binary fuse, 3-wise" : "xor, 3 blocks";
+            j["array_length"] = f.array_length();
+            if constexpr (Geometry::fuse) {
+              j["segment_length"] = f.layout().segment_length;
+              j["segment_count"] = f.layout().segment_count;
+            } else {
+              j["segment_length"] = f.layout().block;
+              j["segment_count"] = 3;
+            }
+            j["seed"] = fmt::format("{:016x}", f.seed());
+            // n = 0 has no bits per item: null, as JSON says "no number".
+            j["bits_per_item"] = items == 0 ? json(nullptr)
+                                            : json(static_cast<double>(f.bits()) / static_cast<double>(items));
+            j["fpr_expected"] = F::fpr_for();  // 2^-f, whatever n
+          },
           [&](const auto& f) {  // blocked, either layout
             using L = typename std::decay_t<decltype(f)>::layout;
             j["block_bits"] = L::block_bits;
@@ -118,6 +136,9 @@ json summary(const filter_file& file) {
       file.filter);
   j["items"] = items;
   j["items_saturated"] = items == io::items_max;
+  // What the kind can do after it is built (io::kinds).
+  const io::kind_info& can = io::info(io::kind_of(file.filter));
+  j["can"] = {{"add", can.adds}, {"remove", can.removes}, {"merge", can.combines}, {"grow", can.grows}};
   // The key by its public id only (siphash.hpp key_id), never the key.
   const std::optional<std::uint64_t> id = io::key_id_of(file.filter);
   j["keyed"] = id.has_value();
@@ -134,8 +155,41 @@ std::string num(const json& v) {
   return v.is_null() ? "n/a (every bit is set)" : v.dump();
 }
 
+std::string yes_no(const json& v) { return v.get<bool>() ? "yes" : "no"; }
+
+// A static filter: no fill, no estimate; its array, its size and its fixed rate.
+void print_static(const json& j) {
+  fmt::print("kind: {} (static: solved once for its whole list; add and remove are refused)\n",
+             j["kind"].get<std::string>());
+  const auto slots = j["array_length"].get<std::uint64_t>(), length = j["segment_length"].get<std::uint64_t>();
+  if (j["kind"] == "xor8")
+    fmt::print("array: {} slots of {} bits in 3 blocks of {} (xor: one slot of each block an item)\n", num(slots),
+               num(j["fingerprint_bits"]), num(length));
+  else
+    fmt::print("array: {} slots of {} bits in {} segments of {} (binary fuse: an item's 3 slots in 3 consecutive "
+               "segments, the first in one of the first {})\n",
+               num(slots), num(j["fingerprint_bits"]), thousands(slots / length), num(length),
+               num(j["segment_count"]));
+  fmt::print("bits: {}, bits per item: {}\n", num(j["memory_bits"]),
+             j["bits_per_item"].is_null() ? std::string("n/a (no items)")
+                                          : fmt::format("{:.3f}", j["bits_per_item"].get<double>()));
+  fmt::print("seed: {}\n", j["seed"].get<std::string>());
+  if (j.value("keyed", false))
+    fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
+               j["key_id"].get<std::string>());
+  fmt::print("items: {}\n", num(j["items"]));
+  fmt::print("rate: {} (2^-{}, whatever the items)\n", pct(j["fpr_expected"]), num(j["fingerprint_bits"]));
+  const json& can = j["can"];
+  fmt::print("can: add later {}, remove {}, merge {}, grow {}\n", yes_no(can["add"]), yes_no(can["remove"]),
+             yes_no(can["merge"]), yes_no(can["grow"]));
+}
+
 void print_summary(const json& j) {
   const std::string kind = j["kind"];
+  if (j.contains("array_length")) {
+    print_static(j);
+    return;
+  }
   fmt::print("kind: {}\n", kind);
   if (kind == "classic" || kind == "counting") {
     fmt::print("m: {} {}, k: {}\n", num(j["m"]), kind == "classic" ? "bits" : "counters", num(j["k"]));

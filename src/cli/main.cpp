@@ -61,8 +61,12 @@ int main(int argc, char** argv) {
 
   size_args sz;
   auto* c_size = app.add_subcommand("size", "Size a filter for n items at a target rate p");
-  c_size->add_option("--n", sz.n, "Items the filter will hold (1 to 2^50)")->required();
-  c_size->add_option("--p", sz.p, "Target false-positive rate, 0 < p < 1 (0.01 or 1%)")->required();
+  c_size->add_option("--n", sz.n, "Items the filter will hold (1 to 2^50; static kinds 1 to 2^31)")->required();
+  c_size->add_option("--p", sz.p,
+                     "Target false-positive rate, 0 < p < 1 (0.01 or 1%); static kinds have a fixed rate, "
+                     "and --p only checks it");
+  c_size->add_option("--kind", sz.kind, size_kinds_help())->capture_default_str();
+  c_size->add_option("--layout", sz.layout, size_layouts_help());
   c_size->add_flag("--prime", sz.prime, "Round m up to the next prime (every double-hashing step is then safe)");
   c_size->add_flag("--adversarial", sz.adversarial,
                    "Size for items chosen against the public hash: (kn/m)^k <= p, each item setting k fresh bits");

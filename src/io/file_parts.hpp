@@ -128,11 +128,35 @@ inline void check_k(unsigned k, const std::string& what) {
   if (k < 1 || k > max_k) fail(what + "k = " + n(k) + " is out of range (1 to " + n(max_k) + ")");
 }
 
-// The payload must be exactly `words` 64-bit words; `why` says what sized it.
-inline void check_payload(std::uint64_t payload_bytes, std::uint64_t words, const std::string& why) {
-  if (payload_bytes != words * 8)
-    fail("the payload is " + n(payload_bytes) + " bytes but " + why + " needs " + n(words * 8) +
+// The payload must be exactly `bytes` long; `why` says what sized it.
+inline void check_payload(std::uint64_t payload_bytes, std::uint64_t bytes, const std::string& why) {
+  if (payload_bytes != bytes)
+    fail("the payload is " + n(payload_bytes) + " bytes but " + why + " needs " + n(bytes) +
          " bytes; the parameters do not fit the payload");
+}
+
+// ---- static filters: the array's shape ----------------------------------------
+
+// What a static filter's file records of its array (docs/format.md): its
+// slots, and the segments they fall in. Binary fuse: segment_count + 2
+// segments of segment_length slots (the first slot of a key falls in one of
+// the first segment_count). Xor: 3 blocks of segment_length slots, one slot
+// of each a key (segment_count is 3). All three follow from the item count.
+struct static_shape {
+  std::uint64_t array_length = 0, segment_length = 0, segment_count = 0;
+  friend bool operator==(const static_shape&, const static_shape&) = default;
+};
+
+template <class Geometry>
+static_shape shape_of(const Geometry& g) {
+  if constexpr (Geometry::fuse)
+    return {g.array_length, g.segment_length, g.segment_count};
+  else
+    return {g.array_length, g.block, 3};
+}
+template <class Fp, class Geometry>
+static_shape shape_of(const basic_static_filter<Fp, Geometry>& f) {
+  return shape_of(f.layout());
 }
 
 // No bit at or above m may be set in words of m bits.

@@ -17,6 +17,20 @@ using namespace file_parts;
 
 namespace {
 
+bool known_kind(unsigned code) {
+  for (const kind_info& i : kinds)
+    if (static_cast<unsigned>(i.code) == code) return true;
+  return false;
+}
+
+// "1 classic, 2 counting, ..." from the registry.
+std::string kind_codes() {
+  std::string out;
+  for (const kind_info& i : kinds)
+    out.append(out.empty() ? "" : ", ").append(n(static_cast<unsigned>(i.code))).append(" ").append(i.name);
+  return out;
+}
+
 // ---- decode ------------------------------------------------------------------
 
 struct raw_stage {
@@ -36,6 +50,9 @@ struct raw_header {
   double n0 = 0, p0 = 0, growth = 0, tighten = 0;
   unsigned prime = 0;
   std::vector<raw_stage> stages;
+  std::uint64_t seed = 0;  // static kinds: the seed the array was solved with
+  static_shape shape;      // static kinds: the array as the file describes it
+  std::uint64_t items = 0; // the item count (read after the parameters)
 };
 
 // ---- parameters: checked, and the payload length they need -------------------
@@ -113,6 +130,29 @@ payload_need blocked_params(const raw_header& h) {
   return {h.blocks * Layout::words * 8, n(h.blocks) + " blocks of " + n(Layout::block_bits) + " bits"};
 }
 
+// The three static kinds, each from its engine type.
+template <class F>
+payload_need static_params(const raw_header& h) {
+  const std::string name(F::name);
+  if (h.items > static_filter_max_items)
+    fail("a " + name + " filter of " + n(h.items) + " items: out of range (0 to " + n(static_filter_max_items) +
+         " items)");
+  // The shape follows from the item count alone: each field must be the one
+  // the engine's layout gives (math.hpp, "Static filters").
+  const static_shape want = shape_of(typename F::geometry(h.items));
+  const auto field = [&](const char* what, std::uint64_t got, std::uint64_t expected) {
+    if (got != expected)
+      fail(std::string(what) + " = " + n(got) + ", but a " + name + " filter of " + n(h.items) + " items has " +
+           n(expected) + " (array " + n(want.array_length) + " slots, segments of " + n(want.segment_length) +
+           ", segment count " + n(want.segment_count) + ")");
+  };
+  field("the array length", h.shape.array_length, want.array_length);
+  field("the segment length", h.shape.segment_length, want.segment_length);
+  field("the segment count", h.shape.segment_count, want.segment_count);
+  return {want.array_length * sizeof(typename F::fingerprint_type),
+          n(want.array_length) + " slots of " + n(F::fingerprint_bits) + " bits"};
+}
+
 payload_need params_of(const raw_header& h) {
   switch (h.k) {
     case kind::classic:
@@ -123,6 +163,9 @@ payload_need params_of(const raw_header& h) {
       if (h.block_bits == 512) return blocked_params<split_block_512>(h);
       if (h.block_bits == 256) return blocked_params<split_block_256>(h);
       fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
+    case kind::fuse8: return static_params<fuse8_filter>(h);
+    case kind::fuse16: return static_params<fuse16_filter>(h);
+    case kind::xor8: return static_params<xor8_filter>(h);
   }
   fail("unknown kind");
 }
@@ -202,6 +245,18 @@ filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> pay
   return {std::move(f)};
 }
 
+template <class F>
+filter_file build_static(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  using Fp = typename F::fingerprint_type;
+  std::vector<Fp> fps(payload.size() / sizeof(Fp));
+  for (std::size_t i = 0; i < fps.size(); ++i) {
+    std::uint64_t v = 0;
+    for (std::size_t b = 0; b < sizeof(Fp); ++b) v |= std::uint64_t{payload[i * sizeof(Fp) + b]} << (8 * b);
+    fps[i] = static_cast<Fp>(v);
+  }
+  return {F::restore(items, h.seed, h.keyed ? std::optional<sip_key>(h.key) : std::nullopt, std::move(fps))};
+}
+
 raw_header read_params(reader& r, kind k) {
   raw_header h;
   h.k = k;
@@ -250,6 +305,14 @@ raw_header read_params(reader& r, kind k) {
       h.block_bits = r.u16("the block size");
       h.blocks = r.u64("the block count");
       break;
+    case kind::fuse8:
+    case kind::fuse16:
+    case kind::xor8:
+      h.seed = r.u64("the seed");
+      h.shape.array_length = r.u64("the array length");
+      h.shape.segment_length = r.u64("the segment length");
+      h.shape.segment_count = r.u64("the segment count");
+      break;
   }
   return h;
 }
@@ -273,8 +336,10 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
   if (version != 1 && version != format_version)
     fail("unsupported format version " + n(version) + "; this bloomlab reads versions 1 and " + n(format_version));
   const unsigned code = r.u8("the kind");
-  if (code < 1 || code > 5)
-    fail("unknown kind code " + n(code) + " (known: 1 classic, 2 counting, 3 cuckoo, 4 scalable, 5 blocked)");
+  if (!known_kind(code)) fail("unknown kind code " + n(code) + " (known: " + kind_codes() + ")");
+  if (version == 1 && !info(static_cast<kind>(code)).adds)
+    fail("a " + std::string(kind_name(static_cast<kind>(code))) + " filter of format version 1: that version had "
+         "no static kinds");
   if (version == 1 && code == 5)
     fail("a blocked filter of format version 1: its items were hashed by the first version of hash64, which let "
          "keys of different lengths collide and which this bloomlab no longer computes; build the filter again "
@@ -298,9 +363,10 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
                           " (a keyed filter hashes with code 2, siphash)"
                     : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
   out.items = r.u64("the item count");
+  out.h.items = out.items;
   const std::uint64_t length = r.u64("the payload length");
   const payload_need need = params_of(out.h);
-  check_payload(length, need.bytes / 8, need.why);
+  check_payload(length, need.bytes, need.why);
   out.where = {r.pos, length};
   return out;
 }
@@ -350,6 +416,9 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
       case kind::blocked:
         if (p.h.block_bits == 512) return build_blocked<split_block_512>(p.h, payload, p.items);
         return build_blocked<split_block_256>(p.h, payload, p.items);
+      case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
+      case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
+      case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);
     }
   } catch (const std::invalid_argument& e) {
     fail(e.what());  // the engine refused a parameter the checks above let through

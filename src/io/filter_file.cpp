@@ -135,6 +135,15 @@ struct params_writer {
     w.u64(f.blocks());
     return f.words().size() * 8;
   }
+  template <class Fp, class Geometry>
+  std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
+    const static_shape s = shape_of(f);
+    w.u64(f.seed());
+    w.u64(s.array_length);
+    w.u64(s.segment_length);
+    w.u64(s.segment_count);
+    return f.array_length() * sizeof(Fp);
+  }
 };
 
 // The payload of each kind into the sink.
@@ -150,6 +159,10 @@ struct payload_writer {
   template <class Layout>
   void operator()(const basic_blocked_filter<Layout>& f) {
     out.little(f.words());
+  }
+  template <class Fp, class Geometry>
+  void operator()(const basic_static_filter<Fp, Geometry>& f) {
+    out.little(f.fingerprints());
   }
 };
 
@@ -244,7 +257,7 @@ constexpr bool row_matches() {
       if (i.code == kind_code<F>) return i;
     return kind_info{};
   }();
-  return row.name.size() > 0 && filter<F> && dynamic_filter<F> &&
+  return row.name.size() > 0 && filter<F> && row.adds == dynamic_filter<F> &&
          row.removes == requires(F& f, std::string_view x) { f.remove(x); } &&
          row.combines == requires(F& a, const F& b) {
            a |= b;

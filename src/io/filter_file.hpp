@@ -27,6 +27,7 @@
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
+#include "bloomlab/static_filter.hpp"
 
 namespace bloomlab::io {
 
@@ -37,7 +38,10 @@ inline constexpr char magic[8] = {'B', 'L', 'O', 'O', 'M', 'L', 'A', 'B'};
 inline constexpr std::uint16_t format_version = 2;
 
 // The kind byte of the file.
-enum class kind : std::uint8_t { classic = 1, counting = 2, cuckoo = 3, scalable = 4, blocked = 5 };
+enum class kind : std::uint8_t {
+  classic = 1, counting = 2, cuckoo = 3, scalable = 4, blocked = 5,
+  fuse8 = 6, fuse16 = 7, xor8 = 8,  // static: built once from a whole set
+};
 
 // Limits a file may not pass (the loader refuses larger values before it
 // allocates anything; each is far above what the CLI builds).
@@ -48,7 +52,7 @@ inline constexpr std::uint32_t max_stages = 64;                       // scalabl
 inline constexpr double max_n0 = 1e15;                                // scalable first capacity
 
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
-                                blocked_filter, blocked_filter_256>;
+                                blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
 // --kind and its help, `info`, and the rules of merge, intersect and remove.
@@ -63,13 +67,23 @@ struct kind_info {
   bool combines;  // |= and &=: merge and intersect
   bool grows;     // takes items past its plan without its rate climbing
   bool fills_up;  // add() can fail (a full table)
+  bool adds;      // add() after the build; the static kinds are solved for their whole set at once
 };
 inline constexpr kind_info kinds[] = {
-    {kind::classic, "classic", "m bits, k positions an item (Bloom, 1970)", false, true, false, false},
-    {kind::counting, "counting", "m counters in place of bits, so items can be removed", true, true, false, false},
-    {kind::cuckoo, "cuckoo", "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false, true},
-    {kind::scalable, "scalable", "classic stages that grow with the list", false, false, true, false},
-    {kind::blocked, "blocked", "all of an item's bits in one cache line (split block)", false, true, false, false},
+    {kind::classic, "classic", "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
+    {kind::counting, "counting", "m counters in place of bits, so items can be removed", true, true, false, false,
+     true},
+    {kind::cuckoo, "cuckoo", "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false, true,
+     true},
+    {kind::scalable, "scalable", "classic stages that grow with the list", false, false, true, false, true},
+    {kind::blocked, "blocked", "all of an item's bits in one cache line (split block)", false, true, false, false,
+     true},
+    {kind::fuse8, "fuse8", "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
+     false, false, false, false, false},
+    {kind::fuse16, "fuse16", "static: binary fuse, 16-bit fingerprints, rate 2^-16; built once from the whole list",
+     false, false, false, false, false},
+    {kind::xor8, "xor8", "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list", false,
+     false, false, false, false},
 };
 
 template <class F> inline constexpr kind kind_code = kind::classic;
@@ -78,6 +92,9 @@ template <> inline constexpr kind kind_code<cuckoo_filter> = kind::cuckoo;
 template <> inline constexpr kind kind_code<scalable_filter> = kind::scalable;
 template <> inline constexpr kind kind_code<blocked_filter> = kind::blocked;
 template <> inline constexpr kind kind_code<blocked_filter_256> = kind::blocked;
+template <> inline constexpr kind kind_code<fuse8_filter> = kind::fuse8;
+template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
+template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 
 const kind_info& info(kind k);
 const kind_info* find_kind(std::string_view name);  // nullptr when no kind has that name

@@ -1,0 +1,264 @@
+// bloomlab size --kind K [--layout L]: every kind sized from the command
+// line. Each figure comes from the kind's own engine helpers (the static
+// bits_for / fpr_for of its header, and math.hpp's layouts), never from a
+// formula of this file; plain classic sizing stays in cmd_formulas.cpp.
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "bloomlab/bip37.hpp"
+#include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/counting_filter.hpp"
+#include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/math.hpp"
+#include "bloomlab/scalable_filter.hpp"
+#include "bloomlab/static_filter.hpp"
+#include "budget.hpp"
+#include "commands.hpp"
+#include "filter_file.hpp"
+#include "format.hpp"
+#include "lab.hpp"
+
+namespace bloomlab::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// The kinds with layouts, and their values (the first is the default).
+struct layout_row {
+  std::string_view kind;
+  std::string_view values[2];
+  std::string_view what;
+};
+constexpr layout_row layouts[] = {
+    {"blocked", {"512", "256"}, "block bits: 512 (eight 64-bit lanes) or 256 (eight 32-bit lanes)"},
+};
+
+// Every kind size takes: the file kinds (io::kinds), and BIP 37's.
+std::string kind_list() { return io::kind_names() + ", bip37"; }
+
+const layout_row* layouts_of(std::string_view kind) {
+  for (const layout_row& l : layouts)
+    if (l.kind == kind) return &l;
+  return nullptr;
+}
+
+std::string values_of(const layout_row& l) {
+  std::string out;
+  for (std::string_view v : l.values) out.append(out.empty() ? "" : ", ").append(v);
+  return out;
+}
+
+// What every kind reports: n, p as given, m in bits, k or the fingerprint
+// bits, bits per item and the rate; `more` holds the kind's own fields and
+// `lines` their readable form.
+struct sized {
+  std::uint64_t m = 0;
+  std::optional<unsigned> k, fingerprint_bits;
+  double fpr = 0;
+  std::string rate_note;
+  json more = json::object();
+  std::vector<std::string> lines;
+};
+
+template <class Layout>
+sized size_blocked(double n, double p) {
+  using F = basic_blocked_filter<Layout>;
+  sized s;
+  s.m = F::bits_for(n, p);
+  s.k = Layout::lanes;
+  s.fpr = F::fpr_for(n, s.m);
+  s.more = {{"block_bits", Layout::block_bits}, {"blocks", s.m / Layout::block_bits}};
+  s.lines.push_back(fmt::format("{} blocks of {} bits; one bit in each of a block's {} lanes", thousands(s.m / Layout::block_bits),
+                                Layout::block_bits, Layout::lanes));
+  return s;
+}
+
+// A static filter's array in words (as info says it).
+std::string array_line(std::uint64_t slots, unsigned f, std::uint64_t length, std::uint64_t count, bool fuse) {
+  if (fuse)
+    return fmt::format("{} slots of {} bits in {} segments of {} (binary fuse: an item's 3 slots in 3 consecutive "
+                       "segments, the first in one of the first {})",
+                       thousands(slots), f, thousands(slots / length), thousands(length), thousands(count));
+  return fmt::format("{} slots of {} bits in 3 blocks of {} (xor: one slot in each block)", thousands(slots), f,
+                     thousands(length));
+}
+
+template <class F>
+sized size_static(std::uint64_t n, const std::string& kind, const std::string& p_text) {
+  if (!p_text.empty() && F::fpr_for() > parse_rate("--p", p_text))
+    lab::refuse("--p", p_text,
+                fmt::format("is below the fixed rate of --kind {}, 2^-{} = {}; allowed: --p from {} (--kind fuse16 "
+                            "reaches 2^-16 = {})",
+                            kind, F::fingerprint_bits, percent_sig(F::fpr_for()), percent_sig(F::fpr_for()),
+                            percent_sig(fuse16_filter::fpr_for())));
+  sized s;
+  s.m = F::bits_for(n);
+  s.fingerprint_bits = F::fingerprint_bits;
+  s.fpr = F::fpr_for();
+  s.rate_note = fmt::format(" (2^-{}, whatever n)", F::fingerprint_bits);
+  const typename F::geometry g(n);
+  std::uint64_t length, count;
+  if constexpr (F::geometry::fuse) {
+    length = g.segment_length;
+    count = g.segment_count;
+  } else {
+    length = g.block;
+    count = 3;
+  }
+  s.more = {{"array_length", g.array_length}, {"segment_length", length}, {"segment_count", count}};
+  s.lines.push_back(array_line(g.array_length, F::fingerprint_bits, length, count, F::geometry::fuse));
+  s.lines.push_back("static: built once from the whole list; no add or remove");
+  return s;
+}
+
+}  // namespace
+
+std::string size_kinds_help() { return kind_list() + " (--p is not needed for fuse8, fuse16, xor8)"; }
+
+std::string size_layouts_help() {
+  std::string out;
+  for (const layout_row& l : layouts) out.append(out.empty() ? "" : "; ").append(l.kind).append(": ").append(l.what);
+  return "Layout, for the kinds that have them (" + out + ")";
+}
+
+int run_size_kind(const size_args& a) {
+  const std::string& kind = a.kind;
+  const io::kind_info* row = io::find_kind(kind);
+  if (row == nullptr && kind != "bip37")
+    lab::refuse("--kind", kind, "is not a kind of filter; allowed: " + kind_list());
+  const bool fixed_rate = row != nullptr && !row->adds;
+
+  // --layout: only where the kind has layouts, and one of its values.
+  const layout_row* lay = layouts_of(kind);
+  std::string layout;
+  if (!a.layout.empty()) {
+    if (lay == nullptr) {
+      std::string with;
+      for (const layout_row& l : layouts) with.append(with.empty() ? "" : ", ").append(l.kind);
+      lab::refuse("--layout", a.layout, "does not apply to --kind " + kind + ", which has one layout; --layout is for "
+                                            "--kind " + with);
+    }
+    bool known = false;
+    for (std::string_view v : lay->values) known = known || v == a.layout;
+    if (!known) lab::refuse("--layout", a.layout, "is not a layout of --kind " + kind + "; allowed: " + values_of(*lay));
+    layout = a.layout;
+  } else if (lay != nullptr) {
+    layout = std::string(lay->values[0]);
+  }
+  if (a.adversarial)
+    throw usage_error(fmt::format("--adversarial does not apply to --kind {}; it sizes a classic filter for chosen "
+                                  "items",
+                                  kind));
+  if (a.prime && kind != "classic" && kind != "counting" && kind != "scalable")
+    throw usage_error(fmt::format("--prime does not apply to --kind {}; it rounds the m of classic, counting and "
+                                  "scalable filters",
+                                  kind));
+
+  const std::uint64_t n = parse_count("--n", a.n, 1, fixed_rate ? static_filter_max_items : lab::max_n_formula);
+  const double dn = static_cast<double>(n);
+  std::optional<double> p;
+  if (!a.p.empty()) p = parse_rate("--p", a.p);
+  if (!fixed_rate && !p) throw usage_error(fmt::format("--p is required for --kind {} (the target rate)", kind));
+  if (a.prime && p) lab::check_budget(lab::size_request{.n = n, .p = *p, .prime = true, .adversarial = false}, "--");
+
+  sized s;
+  try {
+    if (kind == "classic") {  // reached only with --layout, which is refused above
+      const sizing sz = size_for(dn, *p, a.prime);
+      s.m = sz.m;
+      s.k = sz.k;
+      s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
+    } else if (kind == "counting") {
+      const sizing sz = size_for(dn, *p, a.prime);
+      s.m = a.prime ? sz.m * counter_width_default : counting_filter::bits_for(dn, *p);
+      s.k = sz.k;
+      s.fpr = counting_filter::fpr_for(dn, s.m);
+      s.more = {{"counters", sz.m}, {"width", counter_width_default}};
+      s.lines.push_back(fmt::format("{} counters of {} bits{}", thousands(sz.m), counter_width_default,
+                                    a.prime ? ", rounded up to a prime" : ""));
+    } else if (kind == "scalable") {
+      scalable_params sp;
+      sp.n0 = dn;
+      sp.p0 = *p;
+      sp.prime = a.prime;
+      const scalable_stage_plan plan = plan_stage(sp, 0);
+      if (!plan.possible())
+        lab::refuse("--n", a.n, fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at "
+                                            "most {} bits",
+                                            a.p, plan.bits, thousands(bloom_filter::max_m)));
+      const sizing sz = plan.size(a.prime);
+      s.m = sz.m;
+      s.k = sz.k;
+      s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
+      s.rate_note = " (the first stage, full; each later stage adds its own)";
+      s.more = {{"stage", 0}, {"growth", sp.growth}, {"tighten", sp.tighten}};
+      s.lines.push_back(fmt::format("the first stage of a scalable filter (n0 = n, p0 = p); later stages grow by {:g} "
+                                    "and tighten by {:g}",
+                                    sp.growth, sp.tighten));
+    } else if (kind == "blocked") {
+      s = layout == "256" ? size_blocked<split_block_256>(dn, *p) : size_blocked<split_block_512>(dn, *p);
+    } else if (kind == "cuckoo") {
+      s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);
+      s.m = cuckoo_filter::bits_for(dn, *p);
+      s.fpr = cuckoo_filter::fpr_for(dn, s.m);
+      s.rate_note = " (expected at this load)";
+      const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
+      s.more = {{"buckets", buckets}, {"slots_per_bucket", cuckoo_slots}};
+      s.lines.push_back(fmt::format("{} buckets of {} slots, fingerprints of {} bits (as a packed table stores them)",
+                                    thousands(buckets), cuckoo_slots, *s.fingerprint_bits));
+    } else if (kind == "bip37") {
+      const bip37_size b = bip37_sizing(dn, *p);
+      s.m = bip37_filter::bits_for(dn, *p);
+      s.k = b.n_hash_funcs;
+      s.fpr = bip37_filter::fpr_for(dn, s.m);
+      s.more = {{"size_bytes", b.bytes}, {"capped_size", b.bytes == bip37_max_bytes},
+                {"capped_hashes", b.n_hash_funcs == bip37_max_hash_funcs}};
+      s.lines.push_back(fmt::format("{} bytes, {} hash functions, as BIP 37 sizes them (caps: {} bytes, {} functions)",
+                                    thousands(b.bytes), b.n_hash_funcs, thousands(bip37_max_bytes),
+                                    bip37_max_hash_funcs));
+    } else if (kind == "fuse8") {
+      s = size_static<fuse8_filter>(n, kind, a.p);
+    } else if (kind == "fuse16") {
+      s = size_static<fuse16_filter>(n, kind, a.p);
+    } else {
+      s = size_static<xor8_filter>(n, kind, a.p);
+    }
+  } catch (const std::invalid_argument& e) {
+    // An engine helper refused the pair (a p out of the kind's reach).
+    lab::refuse("--p", a.p, fmt::format("is out of reach for --kind {} at --n {}: {}", kind, a.n, e.what()));
+  }
+
+  const double per_item = static_cast<double>(s.m) / dn;
+  if (a.json) {
+    json j = {{"kind", kind}, {"n", n}, {"p", p ? json(*p) : json(nullptr)}, {"m", s.m}};
+    if (!layout.empty()) j["layout"] = layout;
+    if (s.k) j["k"] = *s.k;
+    if (s.fingerprint_bits) j["fingerprint_bits"] = *s.fingerprint_bits;
+    j["bits_per_item"] = per_item;
+    j["fpr"] = s.fpr;
+    j["prime"] = a.prime;
+    j.update(s.more);
+    fmt::print("{}\n", j.dump());
+    return 0;
+  }
+  fmt::print("For n = {} items{}, --kind {}{}:\n", thousands(n), p ? " at p = " + percent_short(*p) : "", kind,
+             layout.empty() ? "" : " --layout " + layout);
+  fmt::print("  m = {} bits ({} bytes)\n", thousands(s.m), thousands((s.m + 7) / 8));
+  if (s.k) fmt::print("  k = {} hashes\n", *s.k);
+  if (s.fingerprint_bits) fmt::print("  fingerprint bits: {}\n", *s.fingerprint_bits);
+  for (const std::string& line : s.lines) fmt::print("  {}\n", line);
+  fmt::print("  bits per item: {:.2f}\n", per_item);
+  fmt::print("  false-positive rate: {}{}\n", percent_sig(s.fpr), s.rate_note);
+  return 0;
+}
+
+}  // namespace bloomlab::cli
