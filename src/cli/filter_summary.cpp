@@ -142,7 +142,7 @@ json summary(const filter_file& file) {
   // The key by its public id only (siphash.hpp key_id), never the key.
   const std::optional<std::uint64_t> id = io::key_id_of(file.filter);
   j["keyed"] = id.has_value();
-  if (id) j["key_id"] = fmt::format("{:016x}", *id);
+  if (id) j["key_id"] = key_id_hex(*id);
   return j;
 }
 

@@ -109,14 +109,6 @@ inline indexer indexer_of(unsigned hash, unsigned sch, const sip_key& key = {}) 
           hash == 2 ? key : sip_key{}};
 }
 
-// A key id as 16 hex digits, for messages.
-inline std::string hex_id(std::uint64_t id) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 15; i >= 0; --i, id >>= 4) s[static_cast<std::size_t>(i)] = digits[id & 15];
-  return s;
-}
-
 inline std::string n(std::uint64_t v) { return std::to_string(v); }
 
 inline void check_m(std::uint64_t m, const std::string& what) {

@@ -352,7 +352,7 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
     keyed = r.u8("the keying byte");
     id = r.u64("the key id");
     if (keyed > 1) fail("the keying byte is " + n(keyed) + " (known: 0 unkeyed, 1 SipHash-2-4 under a secret key)");
-    if (keyed == 0 && id != 0) fail("an unkeyed filter with key id " + hex_id(id) + " (it must be 0)");
+    if (keyed == 0 && id != 0) fail("an unkeyed filter with key id " + key_id_hex(id) + " (it must be 0)");
   }
   out.h.version = version;
   out.h.keyed = keyed;
@@ -387,11 +387,11 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
   parsed p = parse_header(bytes);
   // The key, before the payload is looked at: ids only, never the key.
   if (p.h.keyed == 1 && !key)
-    throw key_error("the filter is keyed (SipHash-2-4, key id " + hex_id(p.h.key_id) +
+    throw key_error("the filter is keyed (SipHash-2-4, key id " + key_id_hex(p.h.key_id) +
          ") and no key was given; give the key it was built with");
   if (p.h.keyed == 1 && key_id(*key) != p.h.key_id)
-    throw key_error("wrong key: the filter was built with key id " + hex_id(p.h.key_id) + ", the key given has key id " +
-         hex_id(key_id(*key)));
+    throw key_error("wrong key: the filter was built with key id " + key_id_hex(p.h.key_id) + ", the key given has key id " +
+         key_id_hex(*key));
   if (p.h.keyed == 0 && key)
     throw key_error("the filter is not keyed (it uses the public hashes), but a key was given; a key cannot be added to a "
          "built filter: build it again with the key, or read it without one");
