@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
+#include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "file_parts.hpp"
 
@@ -202,9 +204,31 @@ const char* type_name(mode_t mode) {
   return "not a regular file";
 }
 
+// A file's bytes as read: a vector whose new elements are left
+// uninitialised (read() fills them), so a large file is not first zeroed.
+template <class T>
+struct uninitialised : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = uninitialised<U>;
+  };
+  uninitialised() = default;
+  template <class U>
+  uninitialised(const uninitialised<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using file_bytes = std::vector<std::uint8_t, uninitialised<std::uint8_t>>;
+
 // Reads until `bytes` holds `want` bytes or the file ends; false at the end.
 // The buffer grows with what arrives (at most doubling), never ahead of it.
-bool read_to(int fd, std::vector<std::uint8_t>& bytes, std::uint64_t want) {
+bool read_to(int fd, file_bytes& bytes, std::uint64_t want) {
   while (bytes.size() < want) {
     const std::size_t have = bytes.size();
     const std::size_t step = static_cast<std::size_t>(
@@ -319,7 +343,7 @@ filter_file load(const std::string& path, const std::optional<sip_key>& key) {
   // on; anything else (a pipe, a device) is read as it comes, up to what the
   // header promises and one byte more, to see that it ends there.
   const bool regular = S_ISREG(st.st_mode);
-  std::vector<std::uint8_t> bytes;
+  file_bytes bytes;
   try {
     read_to(fd, bytes, header_max_bytes);
     const extent e = read_extent(bytes);
