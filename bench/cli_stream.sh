@@ -56,13 +56,13 @@ for ((r = 1; r <= runs; r++)); do
     "bloom create -n $n -p 0.01 '$work/peer.bloom' && bloom insert '$work/peer.bloom' <'$items'"
   lines["bloom create + insert (n=10M, 1%)"]=$n
   timed "bloomlab build --kind blocked --n 10M --p 1%" \
-    "$bloomlab" build "$items" --kind blocked --n $n --p 0.01 -o "$work/blocked.blf"
+    "$bloomlab" build "$items" --kind blocked --n $n --p 0.01 -o "$work/blocked.blf" >/dev/null
   lines["bloomlab build --kind blocked --n 10M --p 1%"]=$n
   timed "bloomlab build --kind blocked --p 1% (n counted: two passes)" \
-    "$bloomlab" build "$items" --kind blocked --p 0.01 -o "$work/blocked-counted.blf"
+    "$bloomlab" build "$items" --kind blocked --p 0.01 -o "$work/blocked-counted.blf" >/dev/null
   lines["bloomlab build --kind blocked --p 1% (n counted: two passes)"]=$n
   timed "bloomlab build --kind classic --n 10M --p 1%" \
-    "$bloomlab" build "$items" --n $n --p 0.01 -o "$work/classic.blf"
+    "$bloomlab" build "$items" --n $n --p 0.01 -o "$work/classic.blf" >/dev/null
   lines["bloomlab build --kind classic --n 10M --p 1%"]=$n
   timed "bloom check (prints the maybes)" bash -c "bloom check '$work/peer.bloom' <'$qs' >'$work/out-peer.txt'"
   lines["bloom check (prints the maybes)"]=$queries

@@ -30,7 +30,7 @@ inline bool odd_word(std::uint64_t v) {
 inline bool plain_ascii(std::string_view s) {
   std::size_t i = 0;
   for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t v;
+    std::uint64_t v = 0;
     std::memcpy(&v, s.data() + i, 8);
     if (odd_word(v)) return false;
   }
