@@ -156,8 +156,12 @@ void add_batch(filter_file& f, std::span<const std::string_view> items, const st
                                             "relocations ({} items in); nothing was written; build a larger one "
                                             "with a larger --n",
                                             where, x, g.max_kicks(), thousands(io::item_count(f))));
-        } else {
+        } else if constexpr (requires { g.add_many(items); }) {
           g.add_many(items);
+        } else {
+          throw usage_error(fmt::format("{}: a {} filter takes no more items once built; build it again from the whole "
+                                        "list",
+                                        where, io::info(io::kind_code<F>).name));
         }
       },
       f.filter);

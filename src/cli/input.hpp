@@ -40,6 +40,8 @@ std::string list_name(const std::string& path);
 //   while (true) { auto items = in.next(); if (items.empty()) break; ... }
 //
 // The views of a batch stay valid until the next call to next() or rewind().
+// A consumer that needs every key before it can build (a static filter)
+// keeps what it needs of each batch, a 64-bit hash of each item, say.
 class line_reader {
  public:
   // "-" reads standard input.

@@ -235,3 +235,20 @@ TEST(Stream, MemoryStaysWithinTheFilterAndABuffer) {
   EXPECT_LT(peak, bound) << "peak " << peak / 1e6 << " MB";
 #endif
 }
+
+TEST(Stream, ARefusalPartWayPrintsNothingWithinTheFirstMebibyte) {
+  const filter_of f({"-", "--n", "100", "--p", "0.01"});
+  check_refused(run({"query", f.path(), "-"}, "a\nb\n\xff\n"), {"standard input", "line 3", "not UTF-8"});
+  // Past 1 MiB of answers, those before the bad line have been written, whole.
+  std::string text;
+  for (int i = 0; i < 200'000; ++i) text += "item-" + std::to_string(i) + "\n";
+  const auto r = run({"query", f.path(), "-"}, text + std::string(1, '\0') + "\n");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("line 200001"), std::string::npos) << r.err;
+  EXPECT_GE(r.out.size(), std::size_t{1} << 20);
+  EXPECT_EQ(r.out.back(), '\n');
+  // add writes nothing when a line is refused.
+  const std::string before = slurp(f.file.path);
+  check_refused(run({"add", f.path(), "-"}, "kiwi\n\xff\n"), {"line 2", "not UTF-8"});
+  EXPECT_TRUE(slurp(f.file.path) == before);
+}
