@@ -134,7 +134,7 @@ std::span<const std::string_view> line_reader::next() {
     const char* p = data_ + pos_;
     const std::size_t avail = end_ - pos_;
     const auto* nl = avail ? static_cast<const char*>(std::memchr(p, '\n', avail)) : nullptr;
-    std::size_t len;
+    std::size_t len = 0;
     if (nl) {
       len = static_cast<std::size_t>(nl - p);
     } else if (eof_) {
