@@ -1,7 +1,7 @@
 # bloomlab: the two commands a user types are `make run` and `make test`.
 # Both install what is missing (Debian packages), then build.
 
-.PHONY: all deps deps-test npm build build-asan wasm site run test bench bench-gate screenshots install clean
+.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate screenshots install clean
 
 BUILD := build/release
 BLOOMLAB := $(BUILD)/src/bloomlab
@@ -13,6 +13,9 @@ deps:
 
 deps-test:
 	@./scripts/deps.sh test
+
+deps-bench:
+	@./scripts/deps.sh bench
 
 # The page's npm packages (esbuild, uPlot, Playwright, axe-core), from the
 # committed lock file; only when the lock file changed or they are missing.
@@ -61,11 +64,16 @@ screenshots: build site
 	node web/screenshots.mjs http://127.0.0.1:18091/; status=$$?; kill $$pid; exit $$status
 
 # The classic filter, then the blocked filters, each beside libbloom in the
-# same run (a few minutes on two cores).
-bench: build
+# same run (a few minutes on two cores). Then the command line on 10,000,000
+# lines beside dcso's bloom (bench/cli_stream.sh; 170 MB of lists under
+# $(BUILD)/bench-cli, a few minutes), its table saved to
+# bench/results/cli-stream-DATE.txt.
+bench: build deps-bench
 	@$(BUILD)/bench/bench_classic --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_blocked --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_int --benchmark_counters_tabular=true
+	@set -e; mkdir -p bench/results; out=bench/results/cli-stream-$$(date -u +%Y-%m-%d).txt; \
+	bench/cli_stream.sh $(BLOOMLAB) $(BUILD)/bench-cli >$$out; cat $$out
 
 # The gate's question: 1,000,000 banned keys in SQLite and in PostgreSQL (a
 # throwaway cluster, as the tests start), traffic 99% clean. First in process

@@ -3,6 +3,7 @@
 # is missing: quick and quiet when everything is already there.
 #   scripts/deps.sh         what building and running the lab needs
 #   scripts/deps.sh test    that, and the browser the page's tests drive
+#   scripts/deps.sh bench   that, and what `make bench` measures against
 set -euo pipefail
 
 packages=(
@@ -22,6 +23,10 @@ if [ "${1:-}" = test ]; then
   # The Python module's tests (pytest, Dask on a local cluster) and the
   # peer its benchmark measures against (flor).
   packages+=(python3-pytest python3-dask python3-distributed python3-pandas python3-flor)
+fi
+if [ "${1:-}" = bench ]; then
+  # The command line's peer (dcso's bloom, in Go) and GNU time for peak memory.
+  packages+=(golang-github-dcso-bloom-cli time)
 fi
 # Node.js and npm bundle the page; a machine that has them from elsewhere
 # keeps its own.

@@ -3,10 +3,12 @@
 #include "cmd_filters.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <span>
 #include <cmath>
 #include <string>
 #include <type_traits>
-#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "key_file.hpp"
 #include "lab.hpp"
 #include "static_build.hpp"
+#include "stream.hpp"
 
 namespace bloomlab::cli {
 
@@ -49,6 +52,8 @@ struct items_args {
   std::vector<std::string> items;
   bool json = false;
   key_args key;
+  std::string only, progress = "auto";  // query --only, query and add --progress
+  bool count = false;                   // query --count
 };
 
 struct pair_args {
@@ -100,15 +105,11 @@ std::string kinds_that(bool io::kind_info::*ability, const char* last) {
   return out;
 }
 
-bool contains(const filter_file& f, const std::string& x) {
-  return std::visit([&](const auto& filter) { return filter.contains(x); }, f.filter);
-}
-
 // Refuses, before the filter changes, an item that would make a scalable
 // filter grow a stage past what a file holds (io::max_stages), a stage whose
 // rate underflows to 0, or more bits in all stages than a filter this CLI
 // builds (lab::max_m_built).
-void check_growth(const scalable_filter& s, const std::string& x, const std::string& where) {
+void check_growth(const scalable_filter& s, std::string_view x, const std::string& where) {
   if (!s.full() || s.contains(x)) return;
   const std::size_t i = s.stages().size();
   const scalable_params& sp = s.params();
@@ -134,104 +135,238 @@ void check_growth(const scalable_filter& s, const std::string& x, const std::str
                        i, plan.capacity, plan.p, all, thousands(lab::max_m_built)));
 }
 
-// Adds x; false only when the filter is full (a cuckoo table; nothing
-// changed then). An item already present changes nothing and is no failure.
-bool add(filter_file& f, const std::string& x, const std::string& where) {
-  return std::visit(
+// Adds a batch of items, in order. Cuckoo and scalable filters take them one
+// at a time, so that a full table (nothing changed then) or a stage past the
+// limits is refused before the filter changes; the other kinds take the
+// batch at once (add_many, which overlaps the cache misses). The caller
+// writes nothing after a refusal.
+void add_batch(filter_file& f, std::span<const std::string_view> items, const std::string& where) {
+  std::visit(
       [&](auto& g) {
         using F = std::decay_t<decltype(g)>;
-        if constexpr (!dynamic_filter<F>) {
-          refuse_static_change(f, where, "add items to");  // static kinds: refused before this
-          return false;
+        if constexpr (std::is_same_v<F, scalable_filter>) {
+          for (const std::string_view x : items) {
+            check_growth(g, x, where);
+            g.add(x);
+          }
+        } else if constexpr (requires { g.max_kicks(); }) {
+          const bool fills_up = io::info(io::kind_code<F>).fills_up;  // once a batch
+          for (const std::string_view x : items)
+            if (!g.add(x) && fills_up)
+              throw usage_error(fmt::format("{}: the cuckoo filter is full: '{}' found no free slot after {} "
+                                            "relocations ({} items in); nothing was written; build a larger one "
+                                            "with a larger --n",
+                                            where, x, g.max_kicks(), thousands(io::item_count(f))));
+        } else if constexpr (requires { g.add_many(items); }) {
+          g.add_many(items);
         } else {
-          if constexpr (std::is_same_v<F, scalable_filter>) check_growth(g, x, where);
-          return g.add(x) || !io::info(io::kind_code<F>).fills_up;
+          throw usage_error(fmt::format("{}: a {} filter takes no more items once built; build it again from the whole "
+                                        "list",
+                                        where, io::info(io::kind_code<F>).name));
         }
       },
       f.filter);
 }
 
-// Adds every item; a full cuckoo filter is refused (the caller writes nothing).
-void add_all(filter_file& f, const std::vector<std::string>& items, const std::string& where) {
-  progress_bar bar(items.size(), "items", items.size() >= 100'000);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!add(f, items[i], where))
-      throw usage_error(fmt::format("{}: the cuckoo filter is full: '{}' found no free slot after {} relocations "
-                                    "({} items in); nothing was written; build a larger one with a larger --n",
-                                    where, items[i], std::get<cuckoo_filter>(f.filter).max_kicks(),
-                                    thousands(io::item_count(f))));
-    if ((i & 1023) == 0) bar.at(i);
-  }
-  bar.at(items.size());
+// The answers for a batch of items, into out[0, items.size()).
+void contains_batch(const filter_file& f, std::span<const std::string_view> items, bool* out) {
+  std::visit([&](const auto& g) { g.contains_many(items, std::span<bool>(out, items.size())); }, f.filter);
 }
 
+// The items to work on: a streamed list when the command line says "-"
+// alone, else the items as given. Calls each(batch) with batches of views.
+template <class Each>
+std::uint64_t for_each_batch(const std::vector<std::string>& args, progress_mode mode, const std::string& label,
+                             Each&& each) {
+  if (args.size() == 1 && args[0] == "-") {
+    line_reader in("-");
+    stream_progress progress(mode, label, in.size());
+    std::uint64_t n = 0;
+    for (auto batch = in.next(); !batch.empty(); batch = in.next()) {
+      each(batch);
+      n += batch.size();
+      progress.at(in.lines(), in.bytes());
+    }
+    return n;
+  }
+  if (args.empty()) throw usage_error("give items, or - to read one item a line from standard input");
+  const std::vector<std::string_view> views(args.begin(), args.end());
+  for (std::size_t i = 0; i < views.size(); i += line_reader::max_batch)
+    each(std::span<const std::string_view>(views).subspan(i, std::min(line_reader::max_batch, views.size() - i)));
+  return views.size();
+}
+
+// Reads a list twice when build sizes the filter for its distinct items: a
+// regular file (or text held in memory) is read again from the start; a pipe
+// is held in memory up to max_held_bytes, and past that refused (give --n).
+constexpr std::uint64_t max_held_bytes = std::uint64_t{32} << 20;
+
+struct distinct_items {
+  std::uint64_t n;
+  bool exact;
+};
+
+distinct_items count_distinct(line_reader& in, progress_mode mode) {
+  distinct_counter distinct;
+  stream_progress progress(mode, "bloomlab build: counting distinct items", in.size());
+  for (auto batch = in.next(); !batch.empty(); batch = in.next()) {
+    for (const std::string_view x : batch) distinct.add(x);
+    progress.at(in.lines(), in.bytes());
+  }
+  return {std::max<std::uint64_t>(1, distinct.count()), distinct.exact()};
+}
 
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
   if (is_static_kind(a.kind)) return build_static(a, k.key());
+  const progress_mode mode = parse_progress(a.progress);
   // Without --n (or --m and --k), n is the list's number of distinct items,
-  // so the list is read first; otherwise the flags are checked first.
+  // so the list is read twice; otherwise the flags are checked first.
   build_args args = a;
   const bool n_from_list = a.n.empty() && a.m.empty() && a.k.empty();
-  std::vector<std::string> items;
-  if (n_from_list) {
-    items = read_list(a.file);
-    const std::unordered_set<std::string_view> distinct(items.begin(), items.end());
-    args.n = std::to_string(std::max<std::size_t>(1, distinct.size()));
+  std::optional<filter_file> f;
+  if (!n_from_list) f = make_filter(args, k.key());
+  else {
+    // The flags are checked at once, for a filter of one item, rather than
+    // after a first reading of what may be a long list.
+    build_args probe = args;
+    probe.n = "1";
+    make_filter(probe, k.key());
   }
-  filter_file f = make_filter(args, k.key());
-  if (!n_from_list) items = read_list(a.file);
-  add_all(f, items, a.file == "-" ? "standard input" : a.file);
-  save_filter(a.out, f);
-  json j = summary(f);
+  line_reader file(a.file);
+  line_reader* in = &file;
+  std::string held;
+  std::optional<line_reader> again;
+  distinct_items distinct{0, true};
+  if (n_from_list) {
+    if (!file.rewindable()) {
+      const bool whole = file.read_rest(held, max_held_bytes);
+      if (!whole) {
+        // A fault in what was read says more than its size does (the last
+        // line, cut at the limit, is left out unless it is already too long).
+        std::string_view part = held;
+        if (const std::size_t cut = held.rfind('\n') + 1; held.size() - cut <= max_line_bytes) part = part.substr(0, cut);
+        for (line_reader check(part, file.name()); !check.next().empty();) {
+        }
+        throw usage_error(fmt::format("{}: without --n the list is read twice to count its distinct items, and a "
+                                      "pipe cannot be read twice; it is held in memory up to {} bytes (32 MiB) and "
+                                      "this one holds more: give --n N (the items to plan for), or a file",
+                                      file.name(), thousands(max_held_bytes)));
+      }
+      in = &again.emplace(held, file.name());
+    }
+    distinct = count_distinct(*in, mode);
+    in->rewind();
+    args.n = std::to_string(distinct.n);
+    f = make_filter(args, k.key());
+  }
+  std::uint64_t items = 0;
+  {
+    stream_progress progress(mode, "bloomlab build: adding", in->size());
+    for (auto batch = in->next(); !batch.empty(); batch = in->next()) {
+      add_batch(*f, batch, in->name());
+      items += batch.size();
+      progress.at(in->lines(), in->bytes());
+    }
+  }
+  save_filter(a.out, *f);
+  json j = summary(*f);
   j["file"] = a.out;
-  j["lines"] = items.size();
-  if (n_from_list) j["n_from_list"] = std::stoull(args.n);
+  j["lines"] = items;
+  std::string sized;
+  if (n_from_list) {
+    j["n_from_list"] = distinct.n;
+    j["n_from_list_exact"] = distinct.exact;
+    sized = distinct.exact ? fmt::format(", sized for n = {} (its distinct items)", thousands(distinct.n))
+                           : fmt::format(", sized for n = {} (its distinct items, estimated to within {:.1f}%)",
+                                         thousands(distinct.n), 300 * distinct_counter::relative_error);
+  }
   report(j, a.json,
-         fmt::format("Built a {} filter from {} lines{}; wrote {}.", j["kind"].get<std::string>(),
-                     thousands(items.size()),
-                     n_from_list ? fmt::format(", sized for n = {} (its distinct items)", thousands(std::stoull(args.n)))
-                                 : "",
-                     a.out));
+         fmt::format("Built a {} filter from {} lines{}; wrote {}.", j["kind"].get<std::string>(), thousands(items),
+                     sized, a.out));
   return 0;
 }
 
 // ---- query, add, remove, info ----------------------------------------------------
 
+// A JSON string of x: as it is when it needs no escapes (the common case).
+void append_json_string(std::string& out, std::string_view x) {
+  const bool plain = std::all_of(x.begin(), x.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+  });
+  if (plain) out.append(1, '"').append(x).append(1, '"');
+  else out += json(std::string(x)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// query --only maybe|no: which answers to print (both when absent).
+struct answers_shown {
+  bool maybe = true, no = true;
+};
+
+answers_shown parse_only(const std::string& value) {
+  if (value.empty()) return {};
+  if (value == "maybe") return {true, false};
+  if (value == "no") return {false, true};
+  lab::refuse("--only", value, "is not an answer; allowed: maybe or no");
+}
+
 int run_query(const items_args& a) {
+  const answers_shown shown = parse_only(a.only);
+  const progress_mode mode = parse_progress(a.progress);
   const filter_file f = load_filter(a.filter, a.key.key());
-  const std::vector<std::string> items = items_of(a.items);
-  // The answers are written as text as they come (a JSON document per item
-  // would take several times the list's memory), and printed once all are
-  // in, so a refusal part way leaves nothing on standard output.
-  bool all = true;
-  std::string text = a.json ? "[" : "";
-  for (const std::string& x : items) {
-    const bool maybe = contains(f, x);
-    all = all && maybe;
-    if (a.json)
-      text += fmt::format("{}{{\"item\":{},\"maybe\":{}}}", text.size() > 1 ? "," : "",
-                          json(x).dump(-1, ' ', false, json::error_handler_t::replace), maybe);
-    else
-      text += fmt::format("{}\t{}\n", maybe ? "maybe" : "no", x);
+  // Answers are written as they come through a large buffer; the first MiB
+  // is held back, so a refusal part way through a short list prints nothing.
+  output_buffer out;
+  std::string text;
+  std::uint64_t maybes = 0, nos = 0;
+  bool first = true;
+  if (a.json && !a.count) out.write("[");
+  const std::unique_ptr<bool[]> answers(new bool[line_reader::max_batch]);
+  for_each_batch(a.items, mode, "bloomlab query: reading", [&](std::span<const std::string_view> batch) {
+    contains_batch(f, batch, answers.get());
+    text.clear();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const bool maybe = answers[i];
+      (maybe ? maybes : nos) += 1;
+      if (a.count || !(maybe ? shown.maybe : shown.no)) continue;
+      if (a.json) {
+        text.append(first ? "{\"item\":" : ",{\"item\":");
+        append_json_string(text, batch[i]);
+        text.append(maybe ? ",\"maybe\":true}" : ",\"maybe\":false}");
+        first = false;
+      } else if (shown.maybe && shown.no) {
+        text.append(maybe ? "maybe\t" : "no\t").append(batch[i]).append(1, '\n');
+      } else {
+        text.append(batch[i]).append(1, '\n');
+      }
+    }
+    out.write(text);
+  });
+  if (a.count) {
+    if (a.json) out.write(json{{"items", maybes + nos}, {"maybe", maybes}, {"no", nos}}.dump() + "\n");
+    else if (shown.maybe && shown.no) out.write(fmt::format("maybe\t{}\nno\t{}\n", maybes, nos));
+    else out.write(fmt::format("{}\n", shown.maybe ? maybes : nos));
+  } else if (a.json) {
+    out.write("]\n");
   }
-  fmt::print("{}{}", text, a.json ? "]\n" : "");
-  return all ? 0 : 1;
+  out.finish();
+  return nos == 0 ? 0 : 1;
 }
 
 int run_add(const items_args& a) {
+  const progress_mode mode = parse_progress(a.progress);
   filter_file f = load_filter(a.filter, a.key.key());
   refuse_static_change(f, a.filter, "add items to");
-  const std::vector<std::string> items = items_of(a.items);
   const std::uint64_t before = io::item_count(f);
-  add_all(f, items, a.filter);
+  const std::uint64_t items = for_each_batch(a.items, mode, "bloomlab add: adding",
+                                             [&](std::span<const std::string_view> batch) { add_batch(f, batch, a.filter); });
   save_filter(a.filter, f);
   json j = summary(f);
   j["file"] = a.filter;
   j["added"] = io::item_count(f) - before;
   report(j, a.json,
-         fmt::format("Added {} of {} items to {}.", thousands(io::item_count(f) - before), thousands(items.size()),
-                     a.filter));
+         fmt::format("Added {} of {} items to {}.", thousands(io::item_count(f) - before), thousands(items), a.filter));
   return 0;
 }
 
@@ -372,18 +507,23 @@ class commands final : public filter_commands {
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
     build_->footer(build_footer());
     json_flag(build_, b_.json);
+    progress_flag(build_, b_.progress);
     key_flag(build_, bk_, "Make a keyed filter: SipHash-2-4 under the key in FILE");
 
     query_ = app.add_subcommand("query", "Ask a filter about items: one line each, maybe or no; exit 1 if any no");
     query_->add_option("filter", q_.filter, "The filter file")->required();
     query_->add_option("items", q_.items, "Items to look up; - alone reads them from standard input");
+    query_->add_option("--only", q_.only, "Print only the items that answered maybe, or only those that answered no");
+    query_->add_flag("--count", q_.count, "Print how many answered maybe and no instead of the items");
     json_flag(query_, q_.json);
+    progress_flag(query_, q_.progress);
     key_flag(query_, q_.key, "The key of a keyed filter");
 
     add_ = app.add_subcommand("add", "Add items to a filter file (rewritten atomically)");
     add_->add_option("filter", ad_.filter, "The filter file")->required();
     add_->add_option("items", ad_.items, "Items to add; - alone reads them from standard input");
     json_flag(add_, ad_.json);
+    progress_flag(add_, ad_.progress);
     key_flag(add_, ad_.key, "The key of a keyed filter");
 
     remove_ = app.add_subcommand("remove", "Remove items from a counting or cuckoo filter file");
@@ -429,6 +569,11 @@ class commands final : public filter_commands {
   }
 
  private:
+  static void progress_flag(CLI::App* c, std::string& mode) {
+    c->add_option("--progress", mode,
+                  fmt::format("Progress of a long list on stderr: {} (auto: on a terminal)", progress_modes))
+        ->capture_default_str();
+  }
   static void key_flag(CLI::App* c, key_args& k, const std::string& what) {
     k.option = c->add_option("--key-file", k.file,
                              what + ": a file of 16 raw bytes or 32 hex digits (else the file named by " +

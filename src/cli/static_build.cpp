@@ -59,7 +59,7 @@ io::filter_file build_one(const build_args& a, std::uint64_t& lines, const std::
   // filter with the key gives item_hash), so the list is never held whole.
   const F hasher(std::span<const std::uint64_t>{}, key);
   std::vector<std::uint64_t> hashes;
-  for_each_item(a.file, [&](std::string&& x) {
+  for_each_item(a.file, [&](std::string_view x) {
     if (hashes.size() == max_static_lines)
       throw usage_error(fmt::format("{}: the list passes {} lines; allowed: at most {} lines for --kind {} (its "
                                     "build holds about 53 bytes a line)",
