@@ -317,3 +317,41 @@ test('gate_sim: the filter the page\'s database worker keeps answers as gate_sim
   assert.equal(u.with_confirmation.false_negatives, 0);
   assert.ok(u.without_confirmation.false_negatives > 0);
 });
+
+// which: every kind on the sample list, and on generated items one kind a
+// call as the page asks, against `bloomlab which`. The two times are this
+// machine's, now: every other field must agree.
+function sameWhich(got, want) {
+  const times = new Set(['build_ns_per_item', 'lookup_ns']);
+  const real = new Set(['p', 'floor_bits_per_item', 'bits_per_item', 'expected_fpr', 'measured_fpr', 'fpr_low', 'fpr_high']);
+  const check = (g, w, path) => {
+    for (const k of Object.keys(w)) {
+      if (times.has(k)) continue;
+      if (real.has(k) && typeof w[k] === 'number') {
+        const rel = Math.abs(g[k] - w[k]) / Math.max(Math.abs(w[k]), Number.MIN_VALUE);
+        assert.ok(rel <= 1e-12, `${path}.${k}: ${g[k]} vs ${w[k]}`);
+      } else {
+        assert.deepEqual(g[k], w[k], `${path}.${k}`);
+      }
+    }
+    assert.deepEqual(Object.keys(g), Object.keys(w), `${path}: fields`);
+  };
+  check({ ...got, rows: null }, { ...want, rows: null }, 'which');
+  assert.equal(got.rows.length, want.rows.length, 'rows');
+  got.rows.forEach((row, i) => check(row, want.rows[i], `rows[${i}]`));
+}
+
+test('which: every kind on the sample list, and one kind a call on generated items, as the CLI', () => {
+  const file = new URL('data/sample.txt', root).pathname;
+  const whole = run('which', { items: sample, p: '1%', probes: 20000 });
+  assert.equal(whole.error, undefined, whole.error && whole.error.message);
+  assert.equal(whole.rows.length, 10);
+  sameWhich(whole, bloomlab('which', '--items', file, '--p', '1%', '--probes', '20000'));
+  const cli = bloomlab('which', '--n', '5000', '--p', '0.5%', '--probes', '30000');
+  const rows = cli.kinds.map((kind) => {
+    const r = run('which', { n: 5000, p: 0.005, probes: 30000, kinds: [kind] });
+    assert.equal(r.error, undefined, r.error && r.error.message);
+    return r.rows[0];
+  });
+  sameWhich({ ...cli, rows }, cli);
+});
