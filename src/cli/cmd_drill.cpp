@@ -42,15 +42,16 @@ int run_drill(const drill_args& a) {
     return 0;
   }
   fmt::print("{} numbers ({} distinct); a Bloom filter of {} bits and {} hashes in the set's place, whose maybe is "
-             "taken as yes. Expected rate at {} numbers: {}. {} trials, seed {}, each its own SipHash key.\n\n",
+             "taken as yes. Expected rate at {} numbers: {}. {} trials (numbered from 1), seed {}, each its own SipHash "
+             "key.\n\n",
              thousands(req.numbers.size()), thousands(r.distinct), thousands(req.m), req.k, thousands(r.distinct),
              percent_sig(r.expected_fpr), thousands(req.trials), req.seed);
   for (const auto& d : r.problems) {
-    fmt::print("{}\n  exact set:        {}\n  filter, trial 0:  {}{}\n  wrong in {} of {} trials ({}, 95% interval {} - {})\n",
+    fmt::print("{}\n  exact set:        {}\n  filter, trial 1:  {}{}\n  wrong in {} of {} trials ({}, 95% interval {} - {})\n",
                d.name, d.exact.words, d.filter.words, d.filter_wrong ? "  (wrong)" : "",
                thousands(d.wrong), thousands(req.trials), percent_sig(d.wrong_rate), percent_sig(d.low),
                percent_sig(d.high));
-    if (!d.why.empty()) fmt::print("  why (trial {}): {}\n", d.first_wrong_trial, d.why);
+    if (!d.why.empty()) fmt::print("  why (trial {}): {}\n", d.first_wrong_trial + 1, d.why);
     fmt::print("\n");
   }
   return 0;

@@ -138,12 +138,12 @@ TEST(Which, RequestRefusals) {
   expect_refused(R"({"kinds": ["bloom"]})", "kinds", {"'bloom' is not a kind", "classic", "exact set"});
   expect_refused(R"({"p": 0.001, "kinds": ["xor8"]})", "kinds",
                  {"'xor8' is not measured at this p", "fuse16", "2^-8"});
-  expect_refused(R"({"n": 0})", "n", {"'0'", "1", "100,000"});
-  expect_refused(R"({"n": "100,001"})", "n", {"100,000"});
+  expect_refused(R"({"n": 0})", "n", {"'0'", "from 1 to 100000"});
+  expect_refused(R"({"n": "100,001"})", "n", {"from 1 to 100000"});
   expect_refused(R"({"p": "1e-10"})", "p", {"too small", "1e-09"});
   expect_refused(R"({"p": "100%"})", "p", {});
-  expect_refused(R"({"probes": 0})", "probes", {"1,000,000"});
-  expect_refused(R"({"probes": "1,000,001"})", "probes", {"1,000,000"});
+  expect_refused(R"({"probes": 0})", "probes", {"from 1 to 1000000"});
+  expect_refused(R"({"probes": "1,000,001"})", "probes", {"from 1 to 1000000"});
   expect_refused(R"({"items": []})", "items", {"empty"});
   expect_refused(R"({"items": "\n \n"})", "items", {"empty"});
   expect_refused(R"({"m": 5})", "m", {"not a field of which", "kinds"});

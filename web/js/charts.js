@@ -153,8 +153,9 @@ export function pointsChart(el, { points, line, xLabel, yLabel }) {
   const labelFont = 12 * uPlot.pxRatio;
   const opts = {
     width,
-    height: Math.round(Math.min(360, Math.max(240, width * 0.55))),
-    padding: [16, 80, null, null],
+    // Taller on a phone: the labels of points close together need lines to move into.
+    height: Math.round(width < 500 ? Math.max(320, width * 0.9) : Math.min(380, Math.max(260, width * 0.5))),
+    padding: [16, width < 500 ? 24 : 80, null, null],
     scales: { x: { time: false, distr: 3 }, y: { range: (u, lo, hi) => [0, Math.ceil(hi * 1.1)] } },
     axes: [
       { label: xLabel, stroke: '#374151', space: 56,
@@ -181,25 +182,32 @@ export function pointsChart(el, { points, line, xLabel, yLabel }) {
         u.ctx.font = `${labelFont}px system-ui, sans-serif`;
         u.ctx.fillStyle = '#111827';
         u.ctx.textBaseline = 'middle';
-        // A label that would cover one already drawn moves down or up a
-        // line at a time, with a stroke back to its point.
+        // Each label goes right of its point, or left, moved up or down a
+        // line at a time until it covers no label already drawn and stays in
+        // the plot, with a stroke back to its point when moved.
         const placed = [];
-        const step = 14 * uPlot.pxRatio;
+        const step = 14 * uPlot.pxRatio, gap = 8 * uPlot.pxRatio;
+        const box = u.bbox;
+        const fits = (x, y, w) => x >= box.left && x + w <= box.left + box.width && y - step / 2 >= box.top &&
+          y + step / 2 <= box.top + box.height && !placed.some((r) => x < r.x + r.w && r.x < x + w && Math.abs(r.y - y) < step);
         points.forEach((p) => {
           const cx = u.valToPos(p.x * 100, 'x', true), cy = u.valToPos(p.y, 'y', true);
-          const w = u.ctx.measureText(p.label).width, x = cx + 8 * uPlot.pxRatio;
-          let y = cy;
-          for (let i = 1; placed.some((r) => x < r.x + r.w && r.x < x + w && Math.abs(r.y - y) < step) && i < 12; i++)
-            y = cy + (i % 2 ? 1 : -1) * Math.ceil(i / 2) * step;
-          placed.push({ x, y, w });
-          if (y !== cy) {
-            u.ctx.strokeStyle = '#9ca3af';
+          const w = u.ctx.measureText(p.label).width;
+          let spot = null;
+          for (let i = 0; i < 24 && !spot; i++) {
+            const y = cy + (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step;
+            for (const x of [cx + gap, cx - gap - w]) if (!spot && fits(x, y, w)) spot = { x, y };
+          }
+          if (!spot) spot = { x: cx + gap, y: cy };
+          placed.push({ ...spot, w });
+          if (spot.y !== cy) {
+            u.ctx.strokeStyle = '#6b7280';
             u.ctx.beginPath();
-            u.ctx.moveTo(cx + 4 * uPlot.pxRatio, cy);
-            u.ctx.lineTo(x - 2 * uPlot.pxRatio, y);
+            u.ctx.moveTo(cx, cy);
+            u.ctx.lineTo(spot.x < cx ? spot.x + w : spot.x, spot.y);
             u.ctx.stroke();
           }
-          u.ctx.fillText(p.label, x, y);
+          u.ctx.fillText(p.label, spot.x, spot.y);
         });
         u.ctx.restore();
       }],

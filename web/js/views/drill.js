@@ -42,8 +42,8 @@ export function mount(root) {
     $('#drill-table tbody').innerHTML = r.problems.map((d) =>
       `<tr data-problem="${d.name}"><td class="text">${names[d.name]}</td><td class="text">${escapeHtml(d.exact.words)}</td>` +
       `<td class="text${d.filter_wrong ? ' wrong' : ''}">${escapeHtml(d.filter.words)}${d.filter_wrong ? ' (wrong)' : ''}</td>` +
-      `<td>${thousands(d.wrong)} of ${thousands(r.trials)}<br><span class="muted">${percentSig(d.wrong_rate)}: ` +
-      `${percentSig(d.wrong_low)} to ${percentSig(d.wrong_high)}</span></td>` +
+      `<td><span>${thousands(d.wrong)} of ${thousands(r.trials)}<br><span class="muted">${percentSig(d.wrong_rate)}: ` +
+      `${percentSig(d.wrong_low)} to ${percentSig(d.wrong_high)}</span></span></td>` +
       `<td class="text">${d.why ? `trial ${d.first_wrong_trial + 1}: ${escapeHtml(d.why)}` : 'never wrong in these trials'}</td></tr>`).join('');
   }
 

@@ -21,7 +21,7 @@ function can(row) {
 }
 
 function rowHtml(r) {
-  const interval = `${percentSig(r.measured_fpr)}<br><span class="muted">${percentSig(r.fpr_low)} to ${percentSig(r.fpr_high)}</span>`;
+  const interval = `<span>${percentSig(r.measured_fpr)}<br><span class="muted">${percentSig(r.fpr_low)} to ${percentSig(r.fpr_high)}</span></span>`;
   return `<tr data-kind="${escapeHtml(r.kind)}"><td class="text">${escapeHtml(r.kind)}</td><td>${thousands(r.bits)}</td>` +
     `<td>${r.bits_per_item.toFixed(2)}</td><td>${interval}</td><td>${percentSig(r.expected_fpr)}</td>` +
     `<td>${r.build_ns_per_item.toFixed(1)}</td><td>${r.lookup_ns.toFixed(1)}</td><td class="text">${can(r)}</td></tr>`;
@@ -96,7 +96,7 @@ export function mount(root) {
       `${count(r.items, 'distinct item')} at a target rate of ${percentSig(r.p)}, each kind asked ${thousands(r.probes)} ` +
       `strings never added. No filter at this rate can use fewer than ${r.floor_bits_per_item.toFixed(2)} bits an item; ` +
       `the smallest here is ${smallest.kind} with ${smallest.bits_per_item.toFixed(2)}` +
-      (byKind.classic ? `, the classic Bloom filter uses ${byKind.classic.bits_per_item.toFixed(2)}. ` : '. ') +
+      (smallest.kind !== 'classic' ? `, the classic Bloom filter uses ${byKind.classic.bits_per_item.toFixed(2)}. ` : '. ') +
       (missed.length ? missed.map((w) => `${w.kind} missed ${count(w.missed, 'member')} (its table was full).`).join(' ')
         : 'Every kind found every member: none misses an item it holds.');
     $('#which-times').textContent = 'Build and lookup times were measured just now in this browser, by the engine in ' +
