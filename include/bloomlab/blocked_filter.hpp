@@ -69,13 +69,13 @@
 // threads at once, and with contains_concurrent(), on the same filter without
 // a lock: each touched 64-bit word gets one atomic fetch_or (std::atomic_ref,
 // relaxed; the compiler's __atomic builtins where the library lacks it, as
-// Emscripten 3.1.6's does), skipped when its bits are already set. Bits only go from 0 to 1,
-// so no item is lost and the final bits do not depend on the order (tested
-// against a serial build). An item whose add_concurrent() has returned is
-// found by any later contains_concurrent() that happens-after it (join the
-// thread, or synchronise otherwise). The plain add() / contains() and the
-// batch calls use ordinary loads and stores: call them only when no other
-// thread writes. The other const calls may run from many threads at once.
+// Emscripten 3.1.6's does), skipped when its bits are already set. Bits only
+// go from 0 to 1, so no item is lost and the final bits do not depend on the
+// order (tested against a serial build). An item whose add_concurrent() has
+// returned is found by any later contains_concurrent() that happens-after it
+// (join the thread, or synchronise otherwise). The plain add() / contains()
+// and the batch calls use ordinary loads and stores: call them only when no
+// other thread writes. The other const calls may run from many threads at once.
 // Memory: 64-byte aligned; large filters come from mmap, and
 // may ask for huge pages (madvise), see detail::block_memory.
 #pragma once

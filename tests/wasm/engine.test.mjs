@@ -355,3 +355,27 @@ test('which: every kind on the sample list, and one kind a call on generated ite
   });
   sameWhich({ ...cli, rows }, cli);
 });
+
+test('drill: the three problems with an exact set and with a filter, over seeded trials, as the CLI', () => {
+  const real = /^(fpr_expected|wrong_rate|wrong_low|wrong_high)$/;
+  const same = (got, want, path) => {
+    if (want !== null && typeof want === 'object') {
+      assert.deepEqual(Object.keys(got), Object.keys(want), `${path}: fields`);
+      for (const k of Object.keys(want)) {
+        if (real.test(k)) {
+          const rel = Math.abs(got[k] - want[k]) / Math.max(Math.abs(want[k]), Number.MIN_VALUE);
+          assert.ok(rel <= 1e-12, `${path}.${k}: ${got[k]} vs ${want[k]}`);
+        } else {
+          same(got[k], want[k], `${path}.${k}`);
+        }
+      }
+      return;
+    }
+    assert.equal(got, want, path);
+  };
+  const numbers = '100 4 200 1 3 2 7 11 15 -6';
+  const r = run('drill', { numbers, target: 9, m: 48, k: 3, trials: 3000, seed: 5 });
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  same(r, bloomlab('drill', '--numbers', numbers.replace(/ /g, ','), '--target', '9', '--m', '48', '--k', '3', '--trials', '3000', '--seed', '5'), 'drill');
+  assert.ok(r.problems.every((d) => d.wrong > 0), 'a 48-bit filter for 10 numbers goes wrong in some trials of each problem');
+});
