@@ -182,12 +182,14 @@ export function pointsChart(el, { points, line, xLabel, yLabel }) {
         u.ctx.font = `${labelFont}px system-ui, sans-serif`;
         u.ctx.fillStyle = '#111827';
         u.ctx.textBaseline = 'middle';
+        u.ctx.textAlign = 'left';  // uPlot leaves the alignment of its last axis label
         // Each label goes right of its point, or left, moved up or down a
         // line at a time until it covers no label already drawn and stays in
         // the plot, with a stroke back to its point when moved.
-        const placed = [];
         const step = 14 * uPlot.pxRatio, gap = 8 * uPlot.pxRatio;
         const box = u.bbox;
+        // The points themselves are kept clear too.
+        const placed = points.map((p) => ({ x: u.valToPos(p.x * 100, 'x', true) - gap / 2, y: u.valToPos(p.y, 'y', true), w: gap }));
         const fits = (x, y, w) => x >= box.left && x + w <= box.left + box.width && y - step / 2 >= box.top &&
           y + step / 2 <= box.top + box.height && !placed.some((r) => x < r.x + r.w && r.x < x + w && Math.abs(r.y - y) < step);
         points.forEach((p) => {
