@@ -68,13 +68,14 @@
 // Concurrency: add_concurrent() / add_hash_concurrent() may run on many
 // threads at once, and with contains_concurrent(), on the same filter without
 // a lock: each touched 64-bit word gets one atomic fetch_or (std::atomic_ref,
-// relaxed), skipped when its bits are already set. Bits only go from 0 to 1,
-// so no item is lost and the final bits do not depend on the order (tested
-// against a serial build). An item whose add_concurrent() has returned is
-// found by any later contains_concurrent() that happens-after it (join the
-// thread, or synchronise otherwise). The plain add() / contains() and the
-// batch calls use ordinary loads and stores: call them only when no other
-// thread writes. The other const calls may run from many threads at once.
+// relaxed; the compiler's __atomic builtins where the library lacks it, as
+// Emscripten 3.1.6's does), skipped when its bits are already set. Bits only
+// go from 0 to 1, so no item is lost and the final bits do not depend on the
+// order (tested against a serial build). An item whose add_concurrent() has
+// returned is found by any later contains_concurrent() that happens-after it
+// (join the thread, or synchronise otherwise). The plain add() / contains()
+// and the batch calls use ordinary loads and stores: call them only when no
+// other thread writes. The other const calls may run from many threads at once.
 // Memory: 64-byte aligned; large filters come from mmap, and
 // may ask for huge pages (madvise), see detail::block_memory.
 #pragma once
@@ -100,6 +101,26 @@
 #include "bloomlab/siphash.hpp"
 
 namespace bloomlab {
+
+namespace detail {
+// One 64-bit word read and OR-ed atomically (relaxed) by the concurrent
+// calls: std::atomic_ref, or the GCC/Clang builtins with the same meaning
+// where the standard library has no atomic_ref (Emscripten 3.1.6's libc++).
+inline std::uint64_t load_relaxed(std::uint64_t& w) {
+#if defined(__cpp_lib_atomic_ref)
+  return std::atomic_ref<std::uint64_t>(w).load(std::memory_order_relaxed);
+#else
+  return __atomic_load_n(&w, __ATOMIC_RELAXED);
+#endif
+}
+inline void fetch_or_relaxed(std::uint64_t& w, std::uint64_t bits) {
+#if defined(__cpp_lib_atomic_ref)
+  std::atomic_ref<std::uint64_t>(w).fetch_or(bits, std::memory_order_relaxed);
+#else
+  __atomic_fetch_or(&w, bits, __ATOMIC_RELAXED);
+#endif
+}
+}  // namespace detail
 
 enum class code_path { automatic, scalar, avx2, avx512 };
 
@@ -272,9 +293,7 @@ class basic_blocked_filter {
     detail::block_mask<Layout>(key(h), mask);
     std::uint64_t* b = block(h);
     for (unsigned w = 0; w < Layout::words; ++w) {
-      std::atomic_ref<std::uint64_t> word(b[w]);
-      if ((word.load(std::memory_order_relaxed) & mask[w]) != mask[w])
-        word.fetch_or(mask[w], std::memory_order_relaxed);
+      if ((detail::load_relaxed(b[w]) & mask[w]) != mask[w]) detail::fetch_or_relaxed(b[w], mask[w]);
     }
   }
   bool contains_concurrent(std::string_view x) const { return contains_hash_concurrent(item_hash(x)); }
@@ -284,7 +303,7 @@ class basic_blocked_filter {
     std::uint64_t* b = mem_.data() + block_of(h) * Layout::words;  // atomic_ref needs non-const
     std::uint64_t missing = 0;
     for (unsigned w = 0; w < Layout::words; ++w)
-      missing |= mask[w] & ~std::atomic_ref<std::uint64_t>(b[w]).load(std::memory_order_relaxed);
+      missing |= mask[w] & ~detail::load_relaxed(b[w]);
     return missing == 0;
   }
 

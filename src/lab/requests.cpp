@@ -23,6 +23,8 @@
 #include "pg_bloom.hpp"
 #include "privacy.hpp"
 #include "request_fields.hpp"
+#include "set_drill.hpp"
+#include "which.hpp"
 
 namespace bloomlab::lab {
 
@@ -429,6 +431,55 @@ std::string op_gate_unban(const json& j) {
   return to_json(gate_unban(r, picked), -1);
 }
 
+// Every kind on one set at one rate; the page asks for one kind a call.
+std::string op_which(const json& j) {
+  const fields f(j, "which", {"items", "n", "p", "probes", "kinds"});
+  which_request r;
+  if (const auto it = j.find("items"); it != j.end() && !it->is_null()) r.items = page_list(f, "items");
+  else r.n = f.count("n", 1, max_which_n, r.n);
+  r.p = f.rate("p", r.p);
+  if (r.p < min_which_p) {
+    char text[32], least[32];
+    std::snprintf(text, sizeof text, "%g", r.p);
+    std::snprintf(least, sizeof least, "%g", min_which_p);
+    refuse("p", text, std::string("is too small here; allowed: from ") + least + " up to 1 (exclusive)");
+  }
+  r.probes = f.count("probes", 1, max_which_probes, r.probes);
+  const std::vector<std::string> all = which_all_kinds(), here = which_kinds(r.p);
+  std::string all_list, here_list;
+  for (const std::string& k : all) all_list += (all_list.empty() ? "" : ", ") + k;
+  for (const std::string& k : here) here_list += (here_list.empty() ? "" : ", ") + k;
+  for (const std::string& k : f.strings("kinds", all.size())) {
+    if (std::find(all.begin(), all.end(), k) == all.end())
+      refuse("kinds", shorten(k), "is not a kind; allowed: " + all_list);
+    if (std::find(here.begin(), here.end(), k) == here.end())
+      refuse("kinds", shorten(k), "is not measured at this p; allowed here: " + here_list +
+                                      " (xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16)");
+    r.kinds.push_back(k);
+  }
+  return to_json(which(r), -1);
+}
+
+// Three hash-set problems with a Bloom filter in the set's place.
+std::string op_drill(const json& j) {
+  const fields f(j, "drill", {"numbers", "target", "m", "k", "trials", "seed"});
+  set_drill_request r;
+  const auto numbers = f.text("numbers", "allowed: whole numbers separated by spaces, commas or new lines");
+  if (!numbers) throw input_error("numbers", "", "numbers: is required; allowed: whole numbers separated by spaces, commas or new lines");
+  r.numbers = parse_numbers("numbers", *numbers);
+  if (const auto t = f.text("target", "allowed: a whole number")) r.target = parse_number("target", *t);
+  r.m = f.count("m", 1, drill_max_m, r.m);
+  r.k = static_cast<unsigned>(f.count("k", 1, drill_max_k, r.k));
+  r.trials = f.count("trials", 1, drill_max_trials, r.trials);
+  r.seed = f.count("seed", 0, UINT64_MAX, r.seed);
+  if (r.trials * r.numbers.size() * r.k > drill_max_work)
+    throw input_error("trials", std::to_string(r.trials),
+                      "trials: " + thousands(r.trials) + " trials of " + thousands(r.numbers.size()) +
+                          " numbers at k = " + std::to_string(r.k) + " is too much work; allowed: trials x numbers x k up to " +
+                          thousands(drill_max_work));
+  return to_json(set_drill(r), -1);
+}
+
 struct operation {
   const char* name;
   std::string (*run)(const json&);
@@ -442,6 +493,7 @@ constexpr operation operations[] = {
     {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
     {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban}, {"attack", op_attack},
     {"pg_bloom", op_pg_bloom}, {"privacy", op_privacy}, {"limits", op_limits},
+    {"which", op_which}, {"drill", op_drill},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {

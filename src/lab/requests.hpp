@@ -45,6 +45,10 @@
 //   pg_bloom   length=80, col_bits=2, columns=6, rows? (pg_bloom.hpp)
 //   privacy    n=20, p=0.001, txs=3000, own=2, outputs=2, tx_bytes=400,
 //              filters=2, seed=1 (privacy.hpp)
+//   which      items (measure's list) | n=10000 (generated), p=0.01,
+//              probes=100000, kinds=[] (all that apply at p; which.hpp)
+//   drill      numbers (text: whole numbers), target=9, m=64, k=3,
+//              trials=1000, seed=1 (set_drill.hpp)
 #pragma once
 
 #include <cstdint>
@@ -79,6 +83,11 @@ inline constexpr std::uint64_t max_gate_banned = 1'000'000;   // banned: keys dr
 inline constexpr std::uint64_t max_gate_traffic = 1'000'000;  // traffic: requests, and unban orders
 inline constexpr std::uint64_t max_gate_keys = 100'000;       // keys: a list given
 inline constexpr std::uint64_t max_gate_chars = 2'000'000;    // keys: characters in all
+// which: the page measures every kind, one call each, in its worker; these
+// keep the whole table within a few seconds there (items as measure's list).
+inline constexpr std::uint64_t max_which_n = 100'000;         // n: generated items
+inline constexpr std::uint64_t max_which_probes = 1'000'000;  // probes
+inline constexpr double min_which_p = 1e-9;                    // p: at most 30 hashes an item
 
 // Limits of every request. Lists and objects may lie at most max_request_depth
 // inside one another (a request needs 2: an object of lists); deeper text is

@@ -66,7 +66,28 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 
 std::string with_commas(std::uint64_t v) { return thousands(v); }
 
+constexpr const char* all_kinds[] = {"classic",  "blocked512", "blocked256", "counting", "cuckoo",
+                                     "scalable", "xor8",       "fuse8",      "fuse16",   "exact set"};
+
+std::string list_of(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& k : names) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> which_all_kinds() { return {std::begin(all_kinds), std::end(all_kinds)}; }
+
+std::vector<std::string> which_kinds(double p) {
+  std::vector<std::string> out;
+  for (const std::string k : all_kinds) {
+    if ((k == "xor8" || k == "fuse8") && !(p >= xor8_filter::fpr_for())) continue;
+    if (k == "fuse16" && !(p >= fuse16_filter::fpr_for())) continue;
+    out.push_back(k);
+  }
+  return out;
+}
 
 which_report which(const which_request& r) {
   if (!(r.p > 0 && r.p < 1))
@@ -78,6 +99,16 @@ which_report which(const which_request& r) {
   if (given < 1 || given > which_max_items)
     throw std::invalid_argument("which: items = " + std::to_string(given) + " is out of range (1 to " +
                                 std::to_string(which_max_items) + ")");
+
+  const std::vector<std::string> kinds = which_kinds(r.p);
+  for (const std::string& k : r.kinds)
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      throw std::invalid_argument("which: kind '" + k + "' is not measured at p = " + std::to_string(r.p) +
+                                  "; allowed there: " + list_of(kinds) +
+                                  " (xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16)");
+  const auto wanted = [&](const char* kind) {
+    return r.kinds.empty() || std::find(r.kinds.begin(), r.kinds.end(), kind) != r.kinds.end();
+  };
 
   // The distinct items, in their first order.
   std::vector<std::string> owned;
@@ -109,11 +140,13 @@ which_report which(const which_request& r) {
   rep.items = n;
   rep.probes = probes.size();
   rep.floor_bits_per_item = std::log2(1 / r.p);
+  rep.kinds = kinds;
 
   const auto finish = [&](which_row& row, std::uint64_t bits, double expected, double build_ns) {
     row.bits = bits;
     row.bits_per_item = static_cast<double>(bits) / dn;
     row.expected_fpr = expected;
+    row.floor_bits_per_item = expected > 0 ? std::log2(1 / expected) : 0;
     row.build_ns_per_item = build_ns / dn;
     rep.rows.push_back(row);
   };
@@ -123,7 +156,7 @@ which_report which(const which_request& r) {
   if (s.m > max_m_built)
     throw std::invalid_argument("which: the classic filter would take " + std::to_string(s.m) +
                                 " bits, past the " + std::to_string(max_m_built) + " built here; ask for a larger p");
-  {
+  if (wanted("classic")) {
     which_row row = start("classic", "m = " + with_commas(s.m) + ", k = " + std::to_string(s.k), true, false, true,
                           false);
     const auto t0 = clock_type::now();
@@ -146,9 +179,9 @@ which_report which(const which_request& r) {
     measure(row, f, items, probes);
     finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), dn, L::lanes, L::lane_bits), t);
   };
-  blocked(split_block_512{}, "blocked512");
-  blocked(split_block_256{}, "blocked256");
-  {
+  if (wanted("blocked512")) blocked(split_block_512{}, "blocked512");
+  if (wanted("blocked256")) blocked(split_block_256{}, "blocked256");
+  if (wanted("counting")) {
     which_row row = start("counting",
                           "the classic m = " + with_commas(s.m) + ", k = " + std::to_string(s.k) + ", 4-bit counters",
                           true, true, true, false);
@@ -159,7 +192,7 @@ which_report which(const which_request& r) {
     measure(row, f, items, probes);
     finish(row, s.m * 4, fpr_approx(static_cast<double>(s.m), dn, s.k), t);
   }
-  {
+  if (wanted("cuckoo")) {
     // The smallest f whose expected rate at this load meets p.
     const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
     const double load = dn / static_cast<double>(buckets * cuckoo_slots);
@@ -181,7 +214,7 @@ which_report which(const which_request& r) {
     row.missed = std::max(row.missed, failed);
     finish(row, buckets * cuckoo_slots * f_bits, expected(f_bits), t);
   }
-  {
+  if (wanted("scalable")) {
     scalable_params sp;
     sp.n0 = std::max(1.0, std::floor(dn / 4));
     sp.p0 = r.p * (1 - sp.tighten);
@@ -209,12 +242,10 @@ which_report which(const which_request& r) {
     measure(row, f, items, probes);
     finish(row, f.bits(), f.fpr(), t);
   };
-  if (r.p >= xor8_filter::fpr_for()) {
-    fixed(std::type_identity<xor8_filter>{}, "xor8");
-    fixed(std::type_identity<fuse8_filter>{}, "fuse8");
-  }
-  if (r.p >= fuse16_filter::fpr_for()) fixed(std::type_identity<fuse16_filter>{}, "fuse16");
-  {
+  if (wanted("xor8") && r.p >= xor8_filter::fpr_for()) fixed(std::type_identity<xor8_filter>{}, "xor8");
+  if (wanted("fuse8") && r.p >= fuse8_filter::fpr_for()) fixed(std::type_identity<fuse8_filter>{}, "fuse8");
+  if (wanted("fuse16") && r.p >= fuse16_filter::fpr_for()) fixed(std::type_identity<fuse16_filter>{}, "fuse16");
+  if (wanted("exact set")) {
     // The exact set: the items' own bytes, no table around them.
     which_row row = start("exact set", "the items' bytes, stored whole", true, true, true, true);
     std::uint64_t bytes = 0;
@@ -243,6 +274,7 @@ std::string to_json(const which_report& r, int indent) {
   j["p"] = r.request.p;
   j["probes"] = r.probes;
   j["floor_bits_per_item"] = r.floor_bits_per_item;
+  j["kinds"] = r.kinds;
   nlohmann::json rows = nlohmann::json::array();
   for (const which_row& w : r.rows)
     rows.push_back({{"kind", w.kind},
@@ -250,6 +282,7 @@ std::string to_json(const which_report& r, int indent) {
                     {"bits", w.bits},
                     {"bits_per_item", w.bits_per_item},
                     {"expected_fpr", w.expected_fpr},
+                    {"floor_bits_per_item", w.expected_fpr > 0 ? nlohmann::json(w.floor_bits_per_item) : nlohmann::json(nullptr)},
                     {"false_positives", w.false_positives},
                     {"measured_fpr", w.measured_fpr},
                     {"fpr_low", w.low},

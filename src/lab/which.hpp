@@ -33,6 +33,7 @@ struct which_request {
   std::uint64_t n = 10000;         // generated items "item-0" .. "item-(n-1)" when items is empty
   double p = 0.01;                 // the target rate, 0 < p < 1
   std::uint64_t probes = 100000;   // never-added probes for the measured rate (1 to which_max_probes)
+  std::vector<std::string> kinds;  // the rows to measure (names as which_kinds gives them); empty: all
 };
 
 struct which_row {
@@ -41,6 +42,8 @@ struct which_row {
   std::uint64_t bits;         // storage
   double bits_per_item;
   double expected_fpr;        // its own formula, at these items
+  double floor_bits_per_item; // log2(1/expected_fpr): the least any filter at that rate
+                              // uses; 0 for the exact set (null in JSON: it is never wrong)
   std::uint64_t false_positives;
   double measured_fpr, low, high;  // over the probes, Wilson 95%
   std::uint64_t missed;       // members answered "no" (cuckoo: the inserts that failed)
@@ -54,11 +57,23 @@ struct which_report {
   std::uint64_t items;        // distinct items
   std::uint64_t probes;       // probes used (the request's, less any equal to an item)
   double floor_bits_per_item; // log2(1/p): no filter at rate p can use fewer
-  std::vector<which_row> rows;
+  std::vector<std::string> kinds;  // which_kinds(p): every row a full report has, in order
+  std::vector<which_row> rows;     // the rows asked for (request.kinds; all when empty), in table order
 };
 
-// Needs 1 <= items <= which_max_items (given or generated), 0 < p < 1 and
-// 1 <= probes <= which_max_probes; throws std::invalid_argument otherwise.
+// The rows of a report at target rate p, in table order: classic,
+// blocked512, blocked256, counting, cuckoo, scalable, then each static kind
+// whose fixed rate meets p (xor8 and fuse8 for p >= 2^-8, fuse16 for
+// p >= 2^-16), then "exact set". A page measures them one call each, to
+// show its progress.
+std::vector<std::string> which_kinds(double p);
+
+// Every kind name which knows, whatever p (for messages).
+std::vector<std::string> which_all_kinds();
+
+// Needs 1 <= items <= which_max_items (given or generated), 0 < p < 1,
+// 1 <= probes <= which_max_probes and every asked kind in which_kinds(p);
+// throws std::invalid_argument otherwise.
 which_report which(const which_request& r);
 
 std::string to_json(const which_report& r, int indent = 2);

@@ -317,3 +317,65 @@ test('gate_sim: the filter the page\'s database worker keeps answers as gate_sim
   assert.equal(u.with_confirmation.false_negatives, 0);
   assert.ok(u.without_confirmation.false_negatives > 0);
 });
+
+// which: every kind on the sample list, and on generated items one kind a
+// call as the page asks, against `bloomlab which`. The two times are this
+// machine's, now: every other field must agree.
+function sameWhich(got, want) {
+  const times = new Set(['build_ns_per_item', 'lookup_ns']);
+  const real = new Set(['p', 'floor_bits_per_item', 'bits_per_item', 'expected_fpr', 'measured_fpr', 'fpr_low', 'fpr_high']);
+  const check = (g, w, path) => {
+    for (const k of Object.keys(w)) {
+      if (times.has(k)) continue;
+      if (real.has(k) && typeof w[k] === 'number') {
+        const rel = Math.abs(g[k] - w[k]) / Math.max(Math.abs(w[k]), Number.MIN_VALUE);
+        assert.ok(rel <= 1e-12, `${path}.${k}: ${g[k]} vs ${w[k]}`);
+      } else {
+        assert.deepEqual(g[k], w[k], `${path}.${k}`);
+      }
+    }
+    assert.deepEqual(Object.keys(g), Object.keys(w), `${path}: fields`);
+  };
+  check({ ...got, rows: null }, { ...want, rows: null }, 'which');
+  assert.equal(got.rows.length, want.rows.length, 'rows');
+  got.rows.forEach((row, i) => check(row, want.rows[i], `rows[${i}]`));
+}
+
+test('which: every kind on the sample list, and one kind a call on generated items, as the CLI', () => {
+  const file = new URL('data/sample.txt', root).pathname;
+  const whole = run('which', { items: sample, p: '1%', probes: 20000 });
+  assert.equal(whole.error, undefined, whole.error && whole.error.message);
+  assert.equal(whole.rows.length, 10);
+  sameWhich(whole, bloomlab('which', '--items', file, '--p', '1%', '--probes', '20000'));
+  const cli = bloomlab('which', '--n', '5000', '--p', '0.5%', '--probes', '30000');
+  const rows = cli.kinds.map((kind) => {
+    const r = run('which', { n: 5000, p: 0.005, probes: 30000, kinds: [kind] });
+    assert.equal(r.error, undefined, r.error && r.error.message);
+    return r.rows[0];
+  });
+  sameWhich({ ...cli, rows }, cli);
+});
+
+test('drill: the three problems with an exact set and with a filter, over seeded trials, as the CLI', () => {
+  const real = /^(fpr_expected|wrong_rate|wrong_low|wrong_high)$/;
+  const same = (got, want, path) => {
+    if (want !== null && typeof want === 'object') {
+      assert.deepEqual(Object.keys(got), Object.keys(want), `${path}: fields`);
+      for (const k of Object.keys(want)) {
+        if (real.test(k)) {
+          const rel = Math.abs(got[k] - want[k]) / Math.max(Math.abs(want[k]), Number.MIN_VALUE);
+          assert.ok(rel <= 1e-12, `${path}.${k}: ${got[k]} vs ${want[k]}`);
+        } else {
+          same(got[k], want[k], `${path}.${k}`);
+        }
+      }
+      return;
+    }
+    assert.equal(got, want, path);
+  };
+  const numbers = '100 4 200 1 3 2 7 11 15 -6';
+  const r = run('drill', { numbers, target: 9, m: 48, k: 3, trials: 3000, seed: 5 });
+  assert.equal(r.error, undefined, r.error && r.error.message);
+  same(r, bloomlab('drill', '--numbers', numbers.replace(/ /g, ','), '--target', '9', '--m', '48', '--k', '3', '--trials', '3000', '--seed', '5'), 'drill');
+  assert.ok(r.problems.every((d) => d.wrong > 0), 'a 48-bit filter for 10 numbers goes wrong in some trials of each problem');
+});

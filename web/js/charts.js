@@ -137,3 +137,83 @@ function noteCut(el, cut) {
     el.appendChild(note);
   }
 }
+
+// Points, one a series, each named beside it on the chart, and one line
+// through given points: x a rate (log axis, in percent), y a plain number.
+// points: [{ label, x, y }]; line: { label, x: [], y: [] } (x as the points').
+const pointColors = ['#c2410c', '#be185d', '#9d174d', '#6b21a8', '#1d4ed8', '#0e7490', '#15803d', '#4d7c0f', '#a16207', '#374151'];
+export function pointsChart(el, { points, line, xLabel, yLabel }) {
+  const width = Math.max(260, el.clientWidth || 600);
+  const xs = [...new Set([...points.map((p) => p.x), ...line.x])].sort((a, b) => a - b);
+  const at = (x) => xs.indexOf(x);
+  const lineValues = xs.map(() => null);
+  line.x.forEach((x, i) => { lineValues[at(x)] = line.y[i]; });
+  const data = [xs.map((x) => x * 100), lineValues, ...points.map((p) => xs.map((x) => (x === p.x ? p.y : null)))];
+  el.textContent = '';
+  const labelFont = 12 * uPlot.pxRatio;
+  const opts = {
+    width,
+    // Taller on a phone: the labels of points close together need lines to move into.
+    height: Math.round(width < 500 ? Math.max(320, width * 0.9) : Math.min(380, Math.max(260, width * 0.5))),
+    padding: [16, width < 500 ? 24 : 80, null, null],
+    scales: { x: { time: false, distr: 3 }, y: { range: (u, lo, hi) => [0, Math.ceil(hi * 1.1)] } },
+    axes: [
+      { label: xLabel, stroke: '#374151', space: 56,
+        values: (u, ticks) => ticks.map((t) => (t === null ? '' : +t.toPrecision(3) + '%')),
+        filter: logMarks, grid: { stroke: '#e5e7eb', filter: logMarks }, ticks: { filter: logMarks } },
+      { label: yLabel, stroke: '#374151', size: 48, grid: { stroke: '#e5e7eb' } },
+    ],
+    series: [
+      { label: xLabel, value: (u, v) => (v === null || v === undefined ? '' : +v.toPrecision(3) + '%') },
+      { label: `${line.label} (dashed)`, stroke: palette.marker, width: 2, dash: [6, 4], spanGaps: true, points: { show: false },
+        value: (u, v) => (v === null || v === undefined ? '' : v.toFixed(2)) },
+      ...points.map((p, i) => ({
+        label: p.label, stroke: pointColors[i % pointColors.length], fill: pointColors[i % pointColors.length],
+        paths: () => null, points: { show: true, size: 10, fill: pointColors[i % pointColors.length] },
+        value: () => p.y.toFixed(2),
+      })),
+    ],
+    legend: { show: true },
+    cursor: { drag: { x: false, y: false } },
+    hooks: {
+      // Each point named beside it, so the chart reads without the legend's colours.
+      draw: [(u) => {
+        u.ctx.save();
+        u.ctx.font = `${labelFont}px system-ui, sans-serif`;
+        u.ctx.fillStyle = '#111827';
+        u.ctx.textBaseline = 'middle';
+        u.ctx.textAlign = 'left';  // uPlot leaves the alignment of its last axis label
+        // Each label goes right of its point, or left, moved up or down a
+        // line at a time until it covers no label already drawn and stays in
+        // the plot, with a stroke back to its point when moved.
+        const step = 14 * uPlot.pxRatio, gap = 8 * uPlot.pxRatio;
+        const box = u.bbox;
+        // The points themselves are kept clear too.
+        const placed = points.map((p) => ({ x: u.valToPos(p.x * 100, 'x', true) - gap / 2, y: u.valToPos(p.y, 'y', true), w: gap }));
+        const fits = (x, y, w) => x >= box.left && x + w <= box.left + box.width && y - step / 2 >= box.top &&
+          y + step / 2 <= box.top + box.height && !placed.some((r) => x < r.x + r.w && r.x < x + w && Math.abs(r.y - y) < step);
+        points.forEach((p) => {
+          const cx = u.valToPos(p.x * 100, 'x', true), cy = u.valToPos(p.y, 'y', true);
+          const w = u.ctx.measureText(p.label).width;
+          let spot = null;
+          for (let i = 0; i < 24 && !spot; i++) {
+            const y = cy + (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step;
+            for (const x of [cx + gap, cx - gap - w]) if (!spot && fits(x, y, w)) spot = { x, y };
+          }
+          if (!spot) spot = { x: cx + gap, y: cy };
+          placed.push({ ...spot, w });
+          if (spot.y !== cy) {
+            u.ctx.strokeStyle = '#6b7280';
+            u.ctx.beginPath();
+            u.ctx.moveTo(cx, cy);
+            u.ctx.lineTo(spot.x < cx ? spot.x + w : spot.x, spot.y);
+            u.ctx.stroke();
+          }
+          u.ctx.fillText(p.label, spot.x, spot.y);
+        });
+        u.ctx.restore();
+      }],
+    },
+  };
+  return new uPlot(opts, data, el);
+}

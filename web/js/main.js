@@ -19,6 +19,7 @@ import * as sizes from './views/sizes.js';
 import * as database from './views/database.js';
 import * as attack from './views/attack.js';
 import * as questions from './views/questions.js';
+import * as which from './views/which.js';
 import { fitTables } from './tables.js';
 
 // drawn: section 1's mount, { result }, when boot.js has drawn it; else null.
@@ -63,6 +64,7 @@ export async function setUpAll(drawn) {
   mountOne('sizes', sizes);
   mountOne('database', database);
   mountOne('attack', attack);
+  mountOne('which', which);
   await setUpInTurn(queue, setUp);
   document.body.classList.add('ready');
 }

@@ -1,6 +1,6 @@
 // Every section keeps its inputs in the URL, so a reload or a shared link
 // restores it. Keys are prefixed by section (st_, ms_, tu_, sc_, wk_, rm_,
-// ov_, ck_, cb_, gr_, bp_, sy_).
+// ov_, ck_, cb_, gr_, bp_, sy_, wh_, dr_).
 const params = new URLSearchParams(location.search);
 
 export function get(key, fallback) {
