@@ -25,6 +25,11 @@
 // 32-bit collision bound: a set of n keys has n(n-1)/2 pairs, each colliding
 // in 32 bits with probability 2^-32, a Poisson count of mean mu; allowed:
 // mu + 6 sqrt(mu) + 3.
+// XXH3 passes every check. hash64 fails the sparse sets of 16 bytes and more
+// and the combinations: those sets are listed in known_weak below and
+// expected to keep failing, and Hash64TopBitPairs (at the end) checks the
+// cause, so that docs/hashing.md cannot go stale. XXH3 runs as
+// XXH3_64bits_withSeed, which with seed 0 is XXH3_64bits.
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -34,7 +39,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
-#include <numeric>
 #include <string>
 #include <string_view>
 #include <vector>
