@@ -11,7 +11,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   emscripten
-  libmurmurhash-dev libbloom-dev libcpp-httplib-dev
+  libmurmurhash-dev libbloom-dev libcpp-httplib-dev libxxhash-dev
   clang-14 libclang-rt-14-dev
   python3
   python3-dev pybind11-dev python3-pybind11 python3-numpy
