@@ -17,6 +17,7 @@
 
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/math.hpp"
@@ -66,8 +67,8 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 
 std::string with_commas(std::uint64_t v) { return thousands(v); }
 
-constexpr const char* all_kinds[] = {"classic",  "blocked512", "blocked256", "counting", "cuckoo",
-                                     "scalable", "xor8",       "fuse8",      "fuse16",   "exact set"};
+constexpr const char* all_kinds[] = {"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo",
+                                     "scalable", "xor8",       "fuse8",      "fuse16",    "exact set"};
 
 std::string list_of(const std::vector<std::string>& names) {
   std::string out;
@@ -181,6 +182,19 @@ which_report which(const which_request& r) {
   };
   if (wanted("blocked512")) blocked(split_block_512{}, "blocked512");
   if (wanted("blocked256")) blocked(split_block_256{}, "blocked256");
+  if (wanted("cacheline")) {
+    const std::uint64_t m = cache_line_filter::bits_for(dn, r.p);  // throws if no m reaches p
+    const unsigned k = k_best_block(static_cast<double>(m), dn, cache_line_filter::block_bits, cache_line_max_k);
+    which_row row = start("cacheline",
+                          "m = " + with_commas(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
+                          true, false, true, false);
+    const auto t0 = clock_type::now();
+    cache_line_filter f(m, k);
+    f.add_many(items);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), dn, cache_line_filter::block_bits, f.k()), t);
+  }
   if (wanted("counting")) {
     which_row row = start("counting",
                           "the classic m = " + with_commas(s.m) + ", k = " + std::to_string(s.k) + ", 4-bit counters",

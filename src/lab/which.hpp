@@ -8,6 +8,7 @@
 // stand beside them.
 //
 // Kinds: classic (size_for), blocked512 and blocked256 (size_split_block),
+// cacheline (size_block_k: k free bits in a 512-bit block, RocksDB's layout),
 // counting (the classic m and k, 4-bit counters), cuckoo (buckets_for(n),
 // the smallest fingerprint whose expected rate at the table's load meets
 // p; bits counted as a packed table would spend them), scalable (stage 0

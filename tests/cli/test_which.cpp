@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bloomlab/math.hpp"
 #include "run.hpp"
 
 using cli_test::expect_refused;
@@ -37,8 +38,8 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_NEAR(j["floor_bits_per_item"].get<double>(), std::log2(100.0), 1e-12);
   std::set<std::string> kinds;
   for (const auto& w : j["rows"]) kinds.insert(w["kind"]);
-  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked512", "blocked256", "counting", "cuckoo", "scalable",
-                                          "xor8", "fuse8", "fuse16", "exact set"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo",
+                                          "scalable", "xor8", "fuse8", "fuse16", "exact set"}));
 
   // size_for(20000, 1%): m = 191,702, k = 7; size_split_block: 202,240 and
   // 210,688 bits; counting: the classic m with 4-bit counters; cuckoo:
@@ -49,6 +50,10 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_EQ((*row(j, "classic"))["bits"], 191702);
   EXPECT_EQ((*row(j, "blocked512"))["bits"], 202240);
   EXPECT_EQ((*row(j, "blocked256"))["bits"], 210688);
+  // size_block_k(20000, 1%): the least whole 512-bit blocks at the best k.
+  const bloomlab::block_sizing cl = bloomlab::size_block_k(20000, 0.01, 512, bloomlab::cache_line_max_k);
+  EXPECT_EQ((*row(j, "cacheline"))["bits"], cl.m);
+  EXPECT_LT(cl.m, 202240u);
   EXPECT_EQ((*row(j, "counting"))["bits"], 4 * 191702);
   EXPECT_EQ((*row(j, "xor8"))["bits"], 24630 * 8);
   EXPECT_EQ((*row(j, "fuse8"))["bits"], 24576 * 8);
@@ -93,6 +98,7 @@ TEST(Which, EveryKindAtOnePercent) {
   };
   EXPECT_EQ(can("classic"), "a-m-");
   EXPECT_EQ(can("blocked512"), "a-m-");
+  EXPECT_EQ(can("cacheline"), "a-m-");
   EXPECT_EQ(can("counting"), "adm-");
   EXPECT_EQ(can("cuckoo"), "ad--");
   EXPECT_EQ(can("scalable"), "a--g");
@@ -133,7 +139,7 @@ TEST(Which, AListCountsEachItemOnceAndTheTextNamesEveryKind) {
 
   r = run({"which", "--n", "1000", "--probes", "5000"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* k : {"classic", "blocked512", "blocked256", "counting", "cuckoo", "scalable", "xor8", "fuse8",
+  for (const char* k : {"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo", "scalable", "xor8", "fuse8",
                         "fuse16", "exact set", "bits/item", "1,000 items", "6.64 bits"})
     EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
 }

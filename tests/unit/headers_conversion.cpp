@@ -4,6 +4,7 @@
 #include "bloomlab/bip37.hpp"
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/combine.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
@@ -15,6 +16,7 @@
 #include "bloomlab/random.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
+#include "bloomlab/static_filter.hpp"
 #include "bloomlab/stats.hpp"
 #include "bloomlab/version.hpp"
 
@@ -47,9 +49,13 @@ std::uint64_t headers_conversion_check() {
   cuckoo_filter cuckoo(16);
   scalable_filter scalable;
   bip37_filter bip37(100, 5, 1);
+  cache_line_filter local(4096, 6);
   std::uint64_t n = use(classic) + use(counting) + use(blocked) + use(blocked256) + use(cuckoo) + use(scalable) +
-                    use(bip37);
-  n += bloom_filter::bits_for(100, 0.01) + blocked_filter::bits_for(100, 0.01) + cuckoo_filter::bits_for(100, 0.01);
+                    use(bip37) + use(local);
+  n += bloom_filter::bits_for(100, 0.01) + blocked_filter::bits_for(100, 0.01) + cuckoo_filter::bits_for(100, 0.01) +
+       cache_line_filter::bits_for(100, 0.01);
+  const fuse8_filter fuse(std::span<const std::uint64_t>(std::vector<std::uint64_t>{1, 2, 3}));
+  n += fuse.bits() + fuse.contains(std::uint64_t{2}) + fuse.contains(std::string_view("x"));
   n += static_cast<std::uint64_t>(fpr_exact(1000, 100, 7) * 1e9) + static_cast<std::uint64_t>(estimate_cardinality(bloom_filter(100, 3)).n);
   return n;
 }
