@@ -2,6 +2,7 @@
 // math.hpp's split-block formula for blocks of 8 lanes of 64 bits.
 #include <cstdint>
 
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "lab.hpp"
 
@@ -21,6 +22,12 @@ std::optional<std::uint64_t> blocked_m_512(double n, double p) {
   const std::uint64_t m = size_split_block(n, p, lanes, lane_bits);
   if (m == 0) return std::nullopt;
   return m;
+}
+
+cache_line_rate cache_line_at(std::uint64_t m, double n) {
+  using F = cache_line_filter;
+  const double bits = static_cast<double>((m / F::block_bits + (m % F::block_bits != 0)) * F::block_bits);
+  return {k_best_block(bits, n, F::block_bits, F::max_k), F::fpr_for(n, m)};
 }
 
 }  // namespace bloomlab::lab

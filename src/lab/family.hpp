@@ -270,4 +270,14 @@ double fpr_blocked_512(double m, double n);
 // empty when no m up to 2^63 reaches p.
 std::optional<std::uint64_t> blocked_m_512(double n, double p);
 
+// ---- the cache-line layout (RocksDB's) -----------------------------------
+// n items in m bits rounded up to whole 512-bit blocks, as cache_line_filter
+// builds it: the best k there (k_best_block) and the rate at that k
+// (cache_line_filter::fpr_for). Needs n >= 1 and m >= 1.
+struct cache_line_rate {
+  unsigned k;
+  double fpr;
+};
+cache_line_rate cache_line_at(std::uint64_t m, double n);
+
 }  // namespace bloomlab::lab

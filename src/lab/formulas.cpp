@@ -161,6 +161,7 @@ tune_report tune(const tune_request& r) {
   assert(m_bits >= 1 && k >= 1 && k <= max_k);
   const double n = static_cast<double>(n_items), m = static_cast<double>(m_bits);
   const double approx = fpr_approx(m, n, k), exact = fpr_exact(m_bits, n_items, k);
+  const cache_line_rate line = cache_line_at(m_bits, n);
   return {.mode = r.mode,
           .n = n_items,
           .m = m_bits,
@@ -175,7 +176,9 @@ tune_report tune(const tune_request& r) {
           .one_in_exact = 1 / exact,
           .k_optimal = k_optimal(m, n),
           .fpr_blocked = fpr_blocked_512(m, n),
-          .blocked_m = blocked_m_512(n, approx)};
+          .blocked_m = blocked_m_512(n, approx),
+          .k_cache_line = line.k,
+          .fpr_cache_line = line.fpr};
 }
 
 }  // namespace bloomlab::lab

@@ -118,7 +118,9 @@ std::string to_json(const tune_report& r, int indent) {
                {"one_in_exact", finite(r.one_in_exact)},
                {"k_optimal", r.k_optimal},
                {"fpr_blocked", r.fpr_blocked},
-               {"blocked_m", r.blocked_m ? json(*r.blocked_m) : json(nullptr)}},
+               {"blocked_m", r.blocked_m ? json(*r.blocked_m) : json(nullptr)},
+               {"k_cache_line", r.k_cache_line},
+               {"fpr_cache_line", r.fpr_cache_line}},
               indent);
 }
 

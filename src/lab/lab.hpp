@@ -221,6 +221,10 @@ struct tune_report {
   // and the m it needs to reach this fpr_approx (empty when none can).
   double fpr_blocked;
   std::optional<std::uint64_t> blocked_m;
+  // The cache-line layout (RocksDB's, cache_line_filter.hpp) at this m
+  // rounded up to whole 512-bit blocks: its best k and its rate.
+  unsigned k_cache_line;
+  double fpr_cache_line;
 };
 
 std::optional<tune_mode> parse_tune_mode(std::string_view s);  // "n_p", "n_p_k", ..., "m_p_k"

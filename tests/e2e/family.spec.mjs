@@ -131,6 +131,28 @@ test('sizes: PostgreSQL\'s bloom index shows what `bloomlab pgbloom` reports, an
   await expect(page.locator('#pgb-columns')).toHaveValue('40');
 });
 
+// The engine's figures for RocksDB's 10 bits a key in its own layout
+// (cache_line_filter::fpr_for and k_best_block at m in whole 512-bit
+// blocks), the same numbers tests/lab/test_tune.cpp checks in the native
+// build; no CLI command reports the cache-line layout's rate at a given m.
+const rocksdb = { 1000000: { fpr: 0.0095695480690166593, k: 7 }, 5000: { fpr: 0.0094199246292273921, k: 7 } };
+
+test('sizes: RocksDB\'s 10 bits a key is rated with its cache-line layout, k shown', async ({ page }) => {
+  await open(page, '/#sizes');
+  for (const n of [1000000, 5000]) {
+    await page.fill('#systems-n', thousands(n));
+    const row = page.locator('#systems-table tbody tr', { hasText: 'RocksDB' });
+    // The table redraws a moment after the input: wait for this n's rate.
+    await expect.poll(async () => Math.abs(Number(await row.getAttribute('data-fpr-cache-line')) - rocksdb[n].fpr))
+      .toBeLessThan(1e-15);
+    await expect(row).toHaveAttribute('data-k-cache-line', String(rocksdb[n].k));
+    await expect(row.locator('td').last()).toHaveText(`${(rocksdb[n].fpr * 100).toPrecision(3)}%, k = ${rocksdb[n].k}`);
+    // Below the split block's rate at the same size (1.05%).
+    await expect(row.locator('td').nth(4)).toHaveText('1.05%');
+  }
+  await expect(page.locator('#systems-table thead')).toContainText('Cache line (RocksDB\'s)');
+});
+
 test('sizes: the privacy dial shows the decoys `bloomlab attack privacy` measures for the same N, P and block', async ({ page }) => {
   await open(page, '/#sizes');
   const want = cli(['attack', 'privacy', '--n', '20000', '--p', '0.001', '--txs', '3000', '--own', '2', '--filters', '2']);

@@ -2,11 +2,13 @@
 // and best k, the rate measured on real filters from 6 to 20 bits a key
 // against the Poisson-mixture formula (RocksDB's table of rates), structured
 // integer keys, keyed hashing, and the checks that throw.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -109,3 +111,42 @@ TEST(CacheLineFilter, BadArgumentsThrowNamingTheField) {
 }
 
 }  // namespace
+
+// The bits of a key as the header documents them, read straight from
+// words(): block = floor(h * blocks / 2^64), probe i at bit g_i >> 23 of the
+// block, g_0 = h mod 2^32, g_(i+1) = g_i * 0x9e3779b9 mod 2^32. contains()
+// (which reads every probe, with no early exit) must answer exactly this for
+// members and strangers, and add() must set exactly these bits.
+__extension__ using u128 = unsigned __int128;
+
+TEST(CacheLineFilter, LookupsAndBitsFollowTheDocumentedProbes) {
+  using namespace bloomlab;
+  for (unsigned k : {1u, 6u, 7u, 16u, 24u}) {
+    cache_line_filter f(64 * 512, k);
+    std::vector<std::uint64_t> want(f.words().size());
+    const auto probes = [&](std::uint64_t h, auto&& each) {
+      const std::uint64_t block =
+          static_cast<std::uint64_t>((static_cast<u128>(h) * f.blocks()) >> 64);
+      std::uint32_t g = static_cast<std::uint32_t>(h);
+      for (unsigned i = 0; i < k; ++i, g *= 0x9e3779b9u) {
+        const unsigned bit = g >> 23;
+        each(block * 8 + bit / 64, std::uint64_t{1} << (bit % 64));
+      }
+    };
+    for (std::uint64_t i = 0; i < 2000; ++i) {
+      const std::string key = "member-" + std::to_string(i);
+      f.add(key);
+      probes(cache_line_filter::hash(key), [&](std::uint64_t w, std::uint64_t bit) { want[w] |= bit; });
+    }
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), f.words().begin())) << "k = " << k;
+    std::uint64_t maybes = 0;
+    for (std::uint64_t i = 0; i < 20000; ++i) {
+      const std::string key = (i % 2 ? "member-" : "stranger-") + std::to_string(i / 2);
+      bool all = true;
+      probes(cache_line_filter::hash(key), [&](std::uint64_t w, std::uint64_t bit) { all &= (want[w] & bit) != 0; });
+      ASSERT_EQ(f.contains(key), all) << key << " k = " << k;
+      maybes += all;
+    }
+    EXPECT_GT(maybes, 1000u);  // every member among them, so both answers are checked
+  }
+}

@@ -257,6 +257,11 @@ test('tune and curves: the blocked filter beside the classic one', () => {
   const t = run('tune', { mode: 'n_p', n: 1000000, p: 0.01 });
   assert.ok(t.fpr_blocked > t.fpr_approx);
   assert.equal(t.blocked_m % 512, 0);
+  // RocksDB's 10 bits a key in its own layout: the native build's figures (tests/lab/test_tune.cpp).
+  const r = run('tune', { mode: 'n_m', n: 1000000, m: 10000000 });
+  assert.equal(r.k_cache_line, 7);
+  assert.ok(Math.abs(r.fpr_cache_line - 0.0095695480690166593) < 1e-15);
+  assert.ok(r.fpr_cache_line < r.fpr_blocked);
   const c = run('curves', { m: 2000, n: 200, k: 7 });
   for (const key of ['vs_n', 'vs_k', 'vs_m']) assert.equal(c[key].fpr_blocked.length, c[key].x.length);
 });

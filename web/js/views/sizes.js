@@ -1,7 +1,7 @@
 // Section 9: sizes real systems choose. The engine's bip37 operation sizes a
 // filter as BIP 37 does and rates it with its truncated hash count beside a
 // classic filter of the same size; its tune operation gives the rate of
-// RocksDB's and Cassandra's settings, classic and blocked; its pg_bloom
+// RocksDB's and Cassandra's settings, classic, split-block and cache-line; its pg_bloom
 // operation the rows PostgreSQL's bloom index lets through to its recheck;
 // its privacy operation what BIP 37's rate hides from a peer, and for how long.
 import { run } from '../engine.js';
@@ -85,7 +85,8 @@ export function mount(root) {
   }
 
   // Each setting as a request to the tune operation: RocksDB fixes the bits
-  // a key, Cassandra the target rate.
+  // a key, Cassandra the target rate. Each row shows the classic, split-block
+  // and cache-line rates (with the cache-line k) the operation gives.
   function systems() {
     clearErrors(sform);
     const n = $('#systems-n').value;
@@ -103,9 +104,11 @@ export function mount(root) {
     ];
     $('#systems-table tbody').innerHTML = settings.map(([name, req]) => {
       const t = run('tune', req);
-      if (t.error) return `<tr><th scope="row">${name}</th><td colspan="5">${escapeHtml(t.error.message)}</td></tr>`;
-      return `<tr><th scope="row">${name}</th><td>${t.bits_per_item.toFixed(2)}</td><td>${bytes(t.bytes)}</td><td>${t.k}</td>` +
-        `<td>${percentSig(t.fpr_exact)}</td><td>${t.fpr_blocked === undefined ? '' : percentSig(t.fpr_blocked)}</td></tr>`;
+      if (t.error) return `<tr><th scope="row">${name}</th><td colspan="6">${escapeHtml(t.error.message)}</td></tr>`;
+      return `<tr data-fpr-cache-line="${t.fpr_cache_line}" data-k-cache-line="${t.k_cache_line}"><th scope="row">${name}</th>` +
+        `<td>${t.bits_per_item.toFixed(2)}</td><td>${bytes(t.bytes)}</td><td>${t.k}</td>` +
+        `<td>${percentSig(t.fpr_exact)}</td><td>${percentSig(t.fpr_blocked)}</td>` +
+        `<td>${percentSig(t.fpr_cache_line)}, k = ${t.k_cache_line}</td></tr>`;
     }).join('');
   }
 
