@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -79,6 +82,38 @@ TEST(CacheLineFilter, StructuredIntegerKeysKeepTheRate) {
     const interval ci = wilson_interval(hits, probes, 3.29);
     EXPECT_LE(ci.low, 0.011) << "stride " << stride << ": measured " << static_cast<double>(hits) / probes;
     for (std::uint64_t i = 0; i < n; ++i) ASSERT_TRUE(f.contains(i * stride));
+  }
+}
+
+// A filter past 1 MiB takes the pipelined batch path (hashes made and
+// blocks prefetched ahead): the same bits and answers as one call a key.
+TEST(CacheLineFilter, PipelinedBatchesEqualSingleCalls) {
+  for (const bool keyed : {false, true}) {
+    const std::optional<sip_key> key = keyed ? std::optional<sip_key>(sip_key{3, 4}) : std::nullopt;
+    cache_line_filter one(std::uint64_t{1} << 24, 7, key), many(std::uint64_t{1} << 24, 7, key);  // 2 MiB
+    std::vector<std::string> owned;
+    for (int i = 0; i < 100'000; ++i) owned.push_back("key-" + std::to_string(i));
+    const std::vector<std::string_view> keys(owned.begin(), owned.end());
+    std::vector<std::uint64_t> ints(50'000);
+    for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = i * 0x9e3779b97f4a7c15ull;
+    std::uint64_t changed = 0;
+    for (const auto x : keys) changed += one.add(x);
+    for (const auto x : ints) changed += one.add(x);
+    EXPECT_EQ(many.add_many(std::span<const std::string_view>(keys)) + many.add_many(std::span<const std::uint64_t>(ints)),
+              changed);
+    EXPECT_TRUE(one == many);
+    EXPECT_EQ(many.items(), 150'000u);
+    std::vector<std::string> probe_owned;
+    for (int i = 0; i < 50'000; ++i) probe_owned.push_back(i % 2 ? "key-" + std::to_string(i) : "probe-" + std::to_string(i));
+    const std::vector<std::string_view> probes(probe_owned.begin(), probe_owned.end());
+    std::unique_ptr<bool[]> out(new bool[probes.size()]);
+    many.contains_many(std::span<const std::string_view>(probes), std::span<bool>(out.get(), probes.size()));
+    for (std::size_t i = 0; i < probes.size(); ++i) ASSERT_EQ(out[i], one.contains(probes[i])) << probes[i];
+    std::vector<std::uint64_t> hs(probes.size());
+    for (std::size_t i = 0; i < hs.size(); ++i) hs[i] = one.item_hash(probes[i]);
+    many.contains_hashes(hs, std::span<bool>(out.get(), hs.size()));
+    for (std::size_t i = 0; i < hs.size(); ++i) ASSERT_EQ(out[i], one.contains(probes[i])) << probes[i];
+    EXPECT_THROW(many.contains_hashes(hs, std::span<bool>(out.get(), hs.size() - 1)), std::invalid_argument);
   }
 }
 

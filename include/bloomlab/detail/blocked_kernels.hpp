@@ -327,34 +327,54 @@ inline bool cpu_has_avx512() { return false; }
 inline constexpr std::size_t batch_ahead = 16;  // a power of two
 inline constexpr std::size_t pipeline_min_bytes = std::size_t{1} << 20;
 
-template <class Kernel, class Layout, bool Add, class HashAt>
-inline std::uint64_t run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
-                               const HashAt& hash_at, bool* out) {
+// The pipeline itself, for any block of block_words words: apply(i, block,
+// h) tests or sets item i (hash h) in its block and returns 1 when an add
+// changed it. Each kind's batch calls wrap it with their kernel.
+template <bool Add, class HashAt, class Apply>
+inline std::uint64_t run_pipeline(std::uint64_t* words, std::uint64_t blocks, std::size_t block_words,
+                                  std::size_t count, const HashAt& hash_at, const Apply& apply) {
   std::uint64_t ring[batch_ahead];
   std::uint64_t changed = 0;
+  const auto at = [&](std::uint64_t h) { return words + block_index(h, blocks) * block_words; };
   const auto fetch = [&](std::size_t i) {
     const std::uint64_t h = hash_at(i);
     ring[i & (batch_ahead - 1)] = h;
-    __builtin_prefetch(words + block_index(h, blocks) * Layout::words, Add ? 1 : 0, 3);
+    __builtin_prefetch(at(h), Add ? 1 : 0, 3);
   };
-  const auto apply = [&](std::size_t i, std::uint64_t h) {
-    std::uint64_t* block = words + block_index(h, blocks) * Layout::words;
-    if constexpr (Add) changed += Kernel::set(block, static_cast<std::uint32_t>(h));
-    else out[i] = Kernel::test(block, static_cast<std::uint32_t>(h));
-  };
-  if (blocks * Layout::words * 8 <= pipeline_min_bytes) {
-    for (std::size_t i = 0; i < count; ++i) apply(i, hash_at(i));
+  if (blocks * block_words * 8 <= pipeline_min_bytes) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint64_t h = hash_at(i);
+      changed += apply(i, at(h), h);
+    }
     return changed;
   }
   const std::size_t primed = count < batch_ahead ? count : batch_ahead;
   for (std::size_t i = 0; i < primed; ++i) fetch(i);
   std::size_t i = 0;
   for (; i + batch_ahead < count; ++i) {
-    apply(i, ring[i & (batch_ahead - 1)]);  // before fetch(i + ahead) takes its slot
+    const std::uint64_t h = ring[i & (batch_ahead - 1)];  // before fetch(i + ahead) takes its slot
+    changed += apply(i, at(h), h);
     fetch(i + batch_ahead);
   }
-  for (; i < count; ++i) apply(i, ring[i & (batch_ahead - 1)]);
+  for (; i < count; ++i) {
+    const std::uint64_t h = ring[i & (batch_ahead - 1)];
+    changed += apply(i, at(h), h);
+  }
   return changed;
+}
+
+template <class Kernel, class Layout, bool Add, class HashAt>
+inline std::uint64_t run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
+                               const HashAt& hash_at, bool* out) {
+  return run_pipeline<Add>(words, blocks, Layout::words, count, hash_at,
+                           [out](std::size_t i, std::uint64_t* block, std::uint64_t h) -> std::uint64_t {
+                             if constexpr (Add) {
+                               return Kernel::set(block, static_cast<std::uint32_t>(h));
+                             } else {
+                               out[i] = Kernel::test(block, static_cast<std::uint32_t>(h));
+                               return 0;
+                             }
+                           });
 }
 
 template <class Layout, bool Add, class HashAt>
