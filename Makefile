@@ -66,7 +66,7 @@ screenshots: build site
 # The classic filter, then the blocked filters, each beside libbloom in the
 # same run (a few minutes on two cores); the blocked filter's hash beside
 # XXH3; loading a filter file beside reading it; 300M integer keys, out of
-# the L3 (bench_big: about 2 GB of memory at its peak, a few minutes). Then
+# the L3 (bench_big: 780 MB of memory at its peak, about 6 minutes of CPU). Then
 # the command line on 10,000,000 lines beside dcso's bloom
 # (bench/cli_stream.sh; 170 MB of lists under $(BUILD)/bench-cli, a few
 # minutes), its table saved to bench/results/cli-stream-DATE.txt.
