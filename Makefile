@@ -64,14 +64,19 @@ screenshots: build site
 	node web/screenshots.mjs http://127.0.0.1:18091/; status=$$?; kill $$pid; exit $$status
 
 # The classic filter, then the blocked filters, each beside libbloom in the
-# same run (a few minutes on two cores). Then the command line on 10,000,000
-# lines beside dcso's bloom (bench/cli_stream.sh; 170 MB of lists under
-# $(BUILD)/bench-cli, a few minutes), its table saved to
-# bench/results/cli-stream-DATE.txt.
+# same run (a few minutes on two cores); the blocked filter's hash beside
+# XXH3; loading a filter file beside reading it; 300M integer keys, out of
+# the L3 (bench_big: 780 MB of memory at its peak, about 6 minutes of CPU). Then
+# the command line on 10,000,000 lines beside dcso's bloom
+# (bench/cli_stream.sh; 170 MB of lists under $(BUILD)/bench-cli, a few
+# minutes), its table saved to bench/results/cli-stream-DATE.txt.
 bench: build deps-bench
 	@$(BUILD)/bench/bench_classic --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_blocked --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_int --benchmark_counters_tabular=true
+	@$(BUILD)/bench/bench_hash --benchmark_counters_tabular=true
+	@$(BUILD)/bench/bench_load
+	@$(BUILD)/bench/bench_big
 	@set -e; mkdir -p bench/results; out=bench/results/cli-stream-$$(date -u +%Y-%m-%d).txt; \
 	bench/cli_stream.sh $(BLOOMLAB) $(BUILD)/bench-cli >$$out; cat $$out
 

@@ -76,6 +76,7 @@ class libbloom_filter {
   }
   std::uint64_t m() const { return static_cast<std::uint64_t>(b_.bits); }
   unsigned k() const { return static_cast<unsigned>(b_.hashes); }
+  const void* data() const { return b_.bf; }
 
  private:
   struct bloom b_ {};
