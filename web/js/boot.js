@@ -24,7 +24,7 @@ const atTop = () => !location.hash || location.hash === '#stage' || location.has
 function loadFailed(err) {
   const box = document.getElementById('load-error');
   box.hidden = false;
-  box.textContent = 'The lab\'s engine could not be loaded, so no figures can be shown. ' +
+  box.textContent = 'The lab\'s engine could not be loaded, so nothing can be computed here. ' +
     'It runs as WebAssembly: use a current browser with WebAssembly enabled, then reload. ' +
     `(${err && err.message ? err.message : err})`;
   document.body.classList.add('no-engine');
