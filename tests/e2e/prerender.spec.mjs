@@ -62,3 +62,13 @@ test('a link with section 1\'s inputs hides the default figures until its own ar
   await expect(page.locator('#stage-m')).toHaveValue('64');
   await expect(page.locator('html')).not.toHaveClass(/stage-stale/);
 });
+
+test('a link whose section 1 inputs are refused shows the refusal and no filter', async ({ page }) => {
+  await page.goto('/?st_m=999');
+  await page.locator('#stage[data-mounted]').waitFor();
+  await expect(page.locator('#stage-m-error')).toBeVisible();
+  await expect(page.locator('#stage-m-error')).toContainText("'999'");
+  await expect(page.locator('#stage-bits .bit')).toHaveCount(0);
+  await expect(page.locator('#stage-summary')).toBeEmpty();
+  await expect(page.locator('#stage-queries li')).toHaveCount(0);
+});

@@ -97,10 +97,6 @@ export function mount(root) {
     drawRemoval(report);
     unlight();
     lightFlash();
-    // The page's own drawing is on the screen now: a pre-drawn one, or its
-    // hiding while the link asked for another filter, is over.
-    delete root.dataset.prerendered;
-    document.documentElement.classList.remove('stage-stale');
     root.dispatchEvent(new CustomEvent('staged', { detail: { report }, bubbles: true }));
     return true;
   }
@@ -315,7 +311,14 @@ export function mount(root) {
   for (const f of ['m', 'k']) $(`#stage-${f}`).addEventListener('input', () => { s.flash = null; render(); });
   form.addEventListener('submit', (e) => e.preventDefault());
 
-  render();
+  // The view's own drawing replaces the one that came with the page (the
+  // same, for the default inputs), and shows if the page hid it. A link
+  // whose inputs are refused gets its error beside them and no filter drawn.
+  if (!render()) {
+    for (const id of ['bits', 'removal', 'items', 'summary', 'queries', 'odds']) $(`#stage-${id}`).replaceChildren();
+  }
+  delete root.dataset.prerendered;
+  document.documentElement.classList.remove('stage-stale');
   return { report: () => s.report };
 }
 
