@@ -8,10 +8,18 @@
 // section, which boot.js runs after that. Both, and the chunks they import,
 // are named in the page's head (modulepreload), so all are fetched with the
 // page rather than one after another.
+//
+// Section 1's first figures are in the page itself: the build runs the
+// engine (the same bloomlab.mjs and .wasm, under node) on section 1's
+// default inputs and writes what section 1's view would draw for its report
+// (views/stage-markup.js) into index.html. So they show before any script
+// or WebAssembly has run; the view draws the same over them once it runs.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as stage from './js/views/stage-markup.js';
+import { escapeHtml } from './js/format.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2];
@@ -52,11 +60,41 @@ preload.delete('app.js');  // named after boot.js in index.html, to come second
 const html = readFileSync(join(here, 'index.html'), 'utf8');
 const marker = '<!-- page chunks -->';
 if (!html.includes(marker)) throw new Error(`index.html has no ${marker} line`);
-writeFileSync(join(out, 'index.html'),
-  html.replace(marker, [...preload].map((c) => `<link rel="modulepreload" href="${c}">`).join('\n')));
+writeFileSync(join(out, 'index.html'), await prerender(
+  html.replace(marker, [...preload].map((c) => `<link rel="modulepreload" href="${c}">`).join('\n'))));
 copyFileSync(join(here, 'css/lab.css'), join(out, 'lab.css'));
 copyFileSync(join(here, '../node_modules/uplot/dist/uPlot.min.css'), join(out, 'uPlot.min.css'));
 copyFileSync(join(here, 'favicon.svg'), join(out, 'favicon.svg'));
 // SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
 // itself (new URL('sqlite3.wasm', import.meta.url)).
 copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));
+
+// Section 1 for its default inputs, drawn into the page: the engine's stage
+// report, as the view draws it. The section is marked data-prerendered
+// (which the view removes once it has drawn).
+async function prerender(page) {
+  const glue = join(out, 'bloomlab.mjs'), wasm = join(out, 'bloomlab.wasm');
+  if (!existsSync(glue) || !existsSync(wasm)) {
+    throw new Error(`${out} has no bloomlab.mjs and bloomlab.wasm, which section 1's first figures are computed with: build the engine first (make wasm)`);
+  }
+  const { default: createModule } = await import(pathToFileURL(resolve(glue)).href);
+  const engine = await createModule({ wasmBinary: readFileSync(wasm) });
+  const r = JSON.parse(engine.run('stage', JSON.stringify(stage.stageRequest(stage.defaults))));
+  if (r.error) throw new Error(`the engine refused section 1's default inputs: ${r.error.message}`);
+  // Fills the element with this id, empty in index.html.
+  const fill = (text, id, inner, attrs = '') => {
+    const at = new RegExp(`(<(\\w+) id="${id}"[^>]*)></\\2>`);
+    if (!at.test(text)) throw new Error(`index.html has no empty element with id="${id}" for section 1's first figures`);
+    return text.replace(at, (_, open, tag) => `${open}${attrs}>${inner}</${tag}>`);
+  };
+  const section = '<section id="stage"';
+  if (!page.includes(section)) throw new Error(`index.html has no ${section}>`);
+  page = page.replace(section, `${section} data-prerendered`);
+  page = fill(page, 'stage-bits', stage.bitsHtml(r), ` style="--cols: ${stage.columns(r)};"`);
+  page = fill(page, 'stage-removal', stage.removalHtml(r));
+  page = fill(page, 'stage-items', stage.itemsHtml(r));
+  page = fill(page, 'stage-summary', escapeHtml(stage.summaryText(r)));
+  page = fill(page, 'stage-queries', stage.queriesHtml(r));
+  page = fill(page, 'stage-odds', escapeHtml(stage.oddsText(r)));
+  return page;
+}

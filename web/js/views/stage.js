@@ -1,20 +1,18 @@
 // Section 1: a small filter drawn bit by bit. The engine's stage operation
 // gives every item's positions, the bits that are set, who set each bit, and
-// what each lookup reads.
+// what each lookup reads. The markup drawn is stage-markup.js's, which the
+// site's build also writes into the page for the default inputs: the page
+// then shows section 1's figures before any script runs, and this view,
+// once mounted, draws the same markup over them (or, when the link asks
+// for another filter, replaces them, which the page kept hidden till then).
 import { run } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, label, showError } from '../form.js';
-import { count, escapeHtml, list, percent, percentSig, thousands } from '../format.js';
+import { count, list, thousands } from '../format.js';
 import { roving } from '../roving.js';
+import { bitsHtml, columns, defaults, itemsHtml, oddsText, queriesHtml, removalHtml, stageRequest, summaryText } from './stage-markup.js';
 
-const defaults = {
-  m: '32',
-  k: '3',
-  items: ['apple', 'banana', 'cherry', 'grape', 'mango'],
-  queries: ['cherry', 'peach', 'papaya'],
-};
 const limits = { m: [8, 256], k: [1, 10] };
-const shownItems = 40;
 const maxQueries = 8;
 
 export function mount(root) {
@@ -88,7 +86,7 @@ export function mount(root) {
     s.m = $('#stage-m').value.trim();
     s.k = $('#stage-k').value.trim();
     const removed = s.removed.filter((w) => s.items.includes(w));
-    const report = run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: s.items, queries: s.queries, removed });
+    const report = run('stage', stageRequest({ m: s.m, k: s.k, items: s.items, queries: s.queries, removed }));
     if (showError(form, 'stage', report, 'word')) return false;
     s.report = report;
     s.removed = removed;
@@ -105,43 +103,17 @@ export function mount(root) {
 
   function drawBits(r) {
     const box = $('#stage-bits');
-    box.style.setProperty('--cols', String(Math.min(16, r.m)));
-    const setters = r.bit_setters;
-    const flashPos = flashPositions(r);
-    box.innerHTML = '';
-    const cleared = new Set(r.cleared);
-    for (let i = 0; i < r.m; i++) {
-      const gone = cleared.has(i);
-      const on = setters[i].length > 0 && !gone;
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'bit' + (on ? ' on' : '') + (gone ? ' cleared' : '');
-      b.dataset.bit = String(i);
-      b.innerHTML = `<span class="sr">bit </span><span class="idx">${i}</span><span class="sr"> is </span>` +
-        `<span class="val">${on ? 1 : 0}</span>${gone ? '<span class="why"> cleared</span>' : ''}`;
-      const order = flashPos.indexOf(i);
-      if (order >= 0) {
-        b.classList.add('flash');
-        b.style.animationDelay = `${order * 180}ms`;
-      }
+    box.style.setProperty('--cols', columns(r));
+    const at = Math.min(bitAt, r.m - 1);
+    box.innerHTML = bitsHtml(r, flashPositions(r), at);
+    for (const b of box.querySelectorAll('.bit')) {
+      const i = +b.dataset.bit;
       b.addEventListener('mouseenter', () => explainBit(i));
       b.addEventListener('click', () => explainBit(i));
-      box.appendChild(b);
     }
-    setBit(Math.min(bitAt, r.m - 1));
-    $('#stage-summary').textContent = r.cleared.length
-      ? `${count(r.n, 'item')} went in with ${count(r.k, 'hash', 'hashes')} each; after the removal ` +
-        `${thousands(r.bits_set)} of the ${thousands(r.m)} bits are 1 (${percent(r.fill, 1)}). ` +
-        `For ${count(r.n, 'item')} the fill formula below expects ${percent(r.fill_expected, 1)}.`
-      : `${count(r.n, 'item')} with ${count(r.k, 'hash', 'hashes')} each set ` +
-        `${thousands(r.bits_set)} of the ${thousands(r.m)} bits (${percent(r.fill, 1)}); ` +
-        `the fill formula below expects ${percent(r.fill_expected, 1)}.`;
-    // This filter's own odds beside the lookups: fill^k for these bits, then
-    // the formula and the exact value, which average over all such filters.
-    $('#stage-odds').textContent =
-      `A word never added reads all 1s when each of its ${count(r.k, 'bit')} lands on a 1: in these bits, ` +
-      `fill${r.k > 1 ? `^${r.k}` : ''} = ${percentSig(r.fpr_current)}. Over every filter of ${count(r.n, 'item')} in ` +
-      `${thousands(r.m)} bits, the formula gives ${percentSig(r.fpr_approx)} and the exact value ${percentSig(r.fpr_exact)}.`;
+    setBit(at);
+    $('#stage-summary').textContent = summaryText(r);
+    $('#stage-odds').textContent = oddsText(r);
   }
 
   function flashPositions(r) {
@@ -230,91 +202,22 @@ export function mount(root) {
 
   function drawItems(r) {
     const ul = $('#stage-items');
-    ul.innerHTML = '';
-    for (const [i, it] of r.items.slice(0, shownItems).entries()) {
-      const li = document.createElement('li');
-      li.dataset.item = String(i);
-      let state_ = '';
-      if (it.removed) {
-        li.classList.add('removed');
-        state_ = ' <span class="lost">removed</span>';
-      } else if (!it.reads_maybe) {
-        state_ = ' <span class="lost">now reads no: a false negative</span>';
-      }
-      li.innerHTML = `<strong>${escapeHtml(it.text)}</strong> → bits ${it.positions.join(', ')}` +
-        ` <span class="muted">(${it.fresh} new)</span>${state_}`;
-      li.addEventListener('mouseenter', () => light(li, 'item'));
-      ul.appendChild(li);
-    }
+    ul.innerHTML = itemsHtml(r, 0);
+    for (const li of ul.querySelectorAll('li[data-item]')) li.addEventListener('mouseenter', () => light(li, 'item'));
     setItem(0);
-    if (r.items.length > shownItems) {
-      const li = document.createElement('li');
-      li.className = 'muted';
-      li.textContent = `… and ${thousands(r.items.length - shownItems)} more`;
-      ul.appendChild(li);
-    }
   }
 
   function drawQueries(r) {
     const ul = $('#stage-queries');
-    ul.innerHTML = '';
-    for (const [i, q] of r.queries.entries()) {
-      const li = document.createElement('li');
-      li.dataset.query = String(i);
-      li.className = q.maybe ? (q.member ? 'member' : 'false-positive') : 'absent';
-      const reads = q.lit.map((b) => (b ? 1 : 0)).join(' ');
-      let verdict;
-      if (!q.maybe && q.member) {
-        const zero = q.positions[q.lit.indexOf(false)];
-        li.className = 'false-negative';
-        verdict = `<strong>no</strong>, but it was added: bit ${zero} was cleared by the removal. A false negative.`;
-      } else if (!q.maybe) {
-        const zero = q.positions[q.lit.indexOf(false)];
-        verdict = `<strong>definitely not</strong>: bit ${zero} is 0, so it was never added.`;
-      } else if (q.member) {
-        verdict = '<strong>maybe</strong>, and rightly: it was added.';
-      } else {
-        const why = q.positions.map((p, i) => `bit ${p} by ${list(q.setters[i])}`).join('; ');
-        verdict = `<strong>maybe</strong>, but it was never added: a false positive. Its bits were set by others: ${escapeHtml(why)}.`;
-      }
-      li.innerHTML = `<span class="q">${escapeHtml(q.text)}</span> reads bits ${q.positions.join(', ')}: ` +
-        `<span class="reads">${reads}</span>. ${verdict}`;
-      li.addEventListener('mouseenter', () => light(li, 'query'));
-      ul.appendChild(li);
-    }
+    ul.innerHTML = queriesHtml(r, 0);
+    for (const li of ul.querySelectorAll('li[data-query]')) li.addEventListener('mouseenter', () => light(li, 'query'));
     setQuery(0);
   }
 
   // What the removals did: the bits cleared, who else had set them, and
   // which added items now read "no". Every fact here is in the report.
   function drawRemoval(r) {
-    const box = $('#stage-removal');
-    const gone = r.items.filter((it) => it.removed);
-    if (!gone.length) {
-      box.textContent = '';
-      return;
-    }
-    const cleared = new Set(r.cleared);
-    const lost = r.items.filter((it) => !it.removed && !it.reads_maybe);
-    const shared = r.cleared.map((p) => ({ p, others: r.bit_setters[p].map((j) => r.items[j]).filter((it) => !it.removed) }))
-      .filter((x) => x.others.length);
-    const parts = [`<p>Removing ${escapeHtml(list(gone.map((it) => it.text)))} cleared ${count(r.cleared.length, 'bit')}: ` +
-      `${r.cleared.join(', ')}.</p>`];
-    if (shared.length) {
-      parts.push(`<p>${escapeHtml(shared.map((x) => `Bit ${x.p} was also set by ${list(x.others.map((it) => it.text))}`).join('. '))}.</p>`);
-    }
-    if (lost.length) {
-      const why = lost.map((it) => `${it.text} (bit ${it.positions.filter((p) => cleared.has(p)).join(', ')})`);
-      parts.push(`<p><strong>${escapeHtml(list(lost.map((it) => it.text)))} ${lost.length === 1 ? 'was' : 'were'} added but now ` +
-        `${lost.length === 1 ? 'reads' : 'read'} no</strong>: ${escapeHtml(list(why))}. A plain Bloom filter cannot tell whose bit ` +
-        'it clears, so removing one item can make others vanish: a false negative, the one answer it promised never to give. ' +
-        'Section 5 shows the counting filter that can remove.</p>');
-    } else {
-      parts.push('<p>This time no other item shared those bits, so none was lost; remove one whose bits others also set ' +
-        '(tap a bit to see who set it) and another item will read no.</p>');
-    }
-    parts.push('<p class="muted">Add it again, or Reset, to put its bits back.</p>');
-    box.innerHTML = parts.join('');
+    $('#stage-removal').innerHTML = removalHtml(r);
   }
 
   function word() {
@@ -376,7 +279,7 @@ export function mount(root) {
   $('#stage-fill').addEventListener('click', () => {
     const start = s.items.filter((x) => x.startsWith('filler-')).length;
     const list = (f) => [...s.items, ...Array.from({ length: f }, (_, j) => `filler-${start + j + 1}`)];
-    const ask = (f) => run('stage', { m: s.m, k: s.k, hash: 'murmur3', scheme: 'enhanced', items: list(f), queries: [] });
+    const ask = (f) => run('stage', stageRequest({ m: s.m, k: s.k, items: list(f), queries: [] }));
     const partial = (r) => !r.error && r.bits_set < r.m;
     let lo = 0, hi = 4, r = ask(0);
     if (partial(r)) {
@@ -408,7 +311,14 @@ export function mount(root) {
   for (const f of ['m', 'k']) $(`#stage-${f}`).addEventListener('input', () => { s.flash = null; render(); });
   form.addEventListener('submit', (e) => e.preventDefault());
 
-  render();
+  // The view's own drawing replaces the one that came with the page (the
+  // same, for the default inputs), and shows if the page hid it. A link
+  // whose inputs are refused gets its error beside them and no filter drawn.
+  if (!render()) {
+    for (const id of ['bits', 'removal', 'items', 'summary', 'queries', 'odds']) $(`#stage-${id}`).replaceChildren();
+  }
+  delete root.dataset.prerendered;
+  document.documentElement.classList.remove('stage-stale');
   return { report: () => s.report };
 }
 
