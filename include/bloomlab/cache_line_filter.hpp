@@ -236,7 +236,7 @@ class cache_line_filter {
     const unsigned k = k_;
     const std::uint64_t changed = detail::run_pipeline<Add>(
         mem_.data(), blocks_, words_per_block, count, hash_at,
-        [out, k](std::size_t i, std::uint64_t* b, std::uint64_t h) -> std::uint64_t {
+        [&](std::size_t i, std::uint64_t* b, std::uint64_t h) -> std::uint64_t {
           if constexpr (Add) {
             return set(b, h, k);
           } else {

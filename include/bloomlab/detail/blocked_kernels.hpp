@@ -367,7 +367,7 @@ template <class Kernel, class Layout, bool Add, class HashAt>
 inline std::uint64_t run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
                                const HashAt& hash_at, bool* out) {
   return run_pipeline<Add>(words, blocks, Layout::words, count, hash_at,
-                           [out](std::size_t i, std::uint64_t* block, std::uint64_t h) -> std::uint64_t {
+                           [&](std::size_t i, std::uint64_t* block, std::uint64_t h) -> std::uint64_t {
                              if constexpr (Add) {
                                return Kernel::set(block, static_cast<std::uint32_t>(h));
                              } else {
