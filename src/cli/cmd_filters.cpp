@@ -460,6 +460,8 @@ int run_combine(const pair_args& a, bool both) {
         } else if constexpr (requires { x.blocks(); }) {
           std::string differs;
           if (x.m() != y->m()) differs = fmt::format("m {} vs {}", x.m(), y->m());
+          if constexpr (requires { x.k(); })  // the cache-line filter's k is its own
+            if (x.k() != y->k()) differs += fmt::format("{}k {} vs {}", differs.empty() ? "" : ", ", x.k(), y->k());
           if (io::key_id_of(fa.filter) != io::key_id_of(fb.filter))
             differs += fmt::format("{}keying", differs.empty() ? "" : ", ");
           if (!differs.empty()) refuse_mismatch(differs);

@@ -14,6 +14,7 @@
 #include "args.hpp"
 #include "bloomlab/bip37.hpp"
 #include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
@@ -206,6 +207,14 @@ int run_size_kind(const size_args& a) {
                                     sp.growth, sp.tighten));
     } else if (kind == "blocked") {
       s = layout == "256" ? size_blocked<split_block_256>(dn, *p) : size_blocked<split_block_512>(dn, *p);
+    } else if (kind == "cacheline") {
+      s.m = cache_line_filter::bits_for(dn, *p);
+      s.k = k_best_block(static_cast<double>(s.m), dn, cache_line_filter::block_bits, cache_line_filter::max_k);
+      s.fpr = cache_line_filter::fpr_for(dn, s.m);
+      s.more = {{"block_bits", cache_line_filter::block_bits}, {"blocks", s.m / cache_line_filter::block_bits}};
+      s.lines.push_back(fmt::format("{} blocks of {} bits; a key's {} bits anywhere in its block (RocksDB's layout)",
+                                    thousands(s.m / cache_line_filter::block_bits), cache_line_filter::block_bits,
+                                    *s.k));
     } else if (kind == "cuckoo") {
       s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);
       s.m = cuckoo_filter::bits_for(dn, *p);
@@ -229,8 +238,10 @@ int run_size_kind(const size_args& a) {
       s = size_static<fuse8_filter>(n, kind, a.p);
     } else if (kind == "fuse16") {
       s = size_static<fuse16_filter>(n, kind, a.p);
-    } else {
+    } else if (kind == "xor8") {
       s = size_static<xor8_filter>(n, kind, a.p);
+    } else {
+      throw std::logic_error("size: --kind " + kind + " has no sizing here");
     }
   } catch (const std::invalid_argument& e) {
     // An engine helper refused the pair (a p out of the kind's reach).

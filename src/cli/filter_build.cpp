@@ -48,20 +48,23 @@ std::string build_footer() {
       "                     is refused, and nothing is written.\n"
       "  blocked            --n N (1 to {}) --p P sized with the blocked filter's own formula,\n"
       "                     or --m M (rounded up to whole 512-bit blocks); k is always 8.\n"
+      "  cacheline          --n N (1 to {}) --p P: the least whole 512-bit blocks and the k\n"
+      "                     (1 to {}) that meet P by its own formula, or --m M --k K as given.\n"
       "  fuse8, fuse16, xor8\n"
       "                     static: sized by the list itself (no --n, --m, --k); the rate is\n"
       "                     2^-8 (fuse8, xor8) or 2^-16 (fuse16), and --p only checks it.\n"
       "                     They take no add or remove: build again from the full list.\n"
       "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
       "at 8-bit counters); a size past that is refused before anything is allocated.\n"
-      "--hash and --scheme apply to classic, counting and scalable filters; cuckoo and blocked\n"
-      "filters have their own fixed hashing.\n"
+      "--hash and --scheme apply to classic, counting and scalable filters; cuckoo, blocked and\n"
+      "cacheline filters have their own fixed hashing.\n"
       "Keyed: with --key-file FILE (or the file named by BLOOMLAB_KEY_FILE) every kind hashes\n"
       "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
       "the file records the key's id, never the key, and reading it needs the same key.",
       thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
       thousands(max_n0_scalable), max_growth, max_tighten, io::max_stages, thousands(lab::max_m_built),
-      thousands(max_n_blocked), thousands(lab::max_m_built), thousands(lab::max_m_built));
+      thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(lab::max_m_built),
+      thousands(lab::max_m_built));
 }
 
 filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) {
@@ -82,7 +85,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     not_for("--growth", a.growth, "only scalable filters grow");
     not_for("--tighten", a.tighten, "only scalable filters grow");
   }
-  if (a.prime && (kind == "cuckoo" || kind == "blocked"))
+  if (a.prime && (kind == "cuckoo" || kind == "blocked" || kind == "cacheline"))
     throw usage_error(fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
   if (key && !a.hash.empty())
     lab::refuse("--hash", a.hash,
@@ -165,6 +168,35 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
       }
     }
     return {blocked_filter(m, {}, key)};
+  }
+  if (kind == "cacheline") {
+    std::uint64_t m;
+    unsigned k;
+    if (by_mk) {
+      need(a.m, "--m", "--k");
+      need(a.k, "--k", "--m");
+      m = parse_count("--m", a.m, 1, max_m);
+      k = static_cast<unsigned>(parse_count("--k", a.k, 1, cache_line_max_k));
+    } else {
+      need(a.n, "--n", "--p (or give --m and --k)");
+      need(a.p, "--p", "--n");
+      const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
+      const double p = parse_rate("--p", a.p);
+      const block_sizing s = size_block_k(static_cast<double>(n), p, cache_line_block_bits, cache_line_max_k, max_m);
+      if (s.m == 0) {
+        const double bits = static_cast<double>(max_m);
+        const double floor = fpr_block_k(bits, static_cast<double>(n), cache_line_block_bits,
+                                         k_best_block(bits, static_cast<double>(n), cache_line_block_bits,
+                                                      cache_line_max_k));
+        lab::refuse("--p", a.p,
+                    fmt::format("is out of reach for --n {}: a cache-line filter of at most {} bits gets no lower "
+                                "than {}; allowed: --p from {} (or a smaller --n)",
+                                thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
+      }
+      m = s.m;
+      k = s.k;
+    }
+    return {cache_line_filter(m, k, key)};
   }
   // classic, counting
   std::uint64_t m;

@@ -108,6 +108,22 @@ json summary(const filter_file& file) {
                                             : json(static_cast<double>(f.bits()) / static_cast<double>(items));
             j["fpr_expected"] = F::fpr_for();  // 2^-f, whatever n
           },
+          [&](const cache_line_filter& f) {
+            j["block_bits"] = cache_line_filter::block_bits;
+            j["blocks"] = f.blocks();
+            j["m"] = f.m();
+            j["k"] = f.k();
+            const std::uint64_t set = f.bits_set();
+            j["bits_set"] = set;
+            j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
+            // A bit of the array is one of an item's k with chance about k/m
+            // (its block 1 in m/512, each probe 1 in 512): the classic estimate.
+            const cardinality c = estimate_cardinality(f.m(), f.k(), set);
+            j["estimated_items"] = c.n;
+            j["estimated_items_se"] = c.std_error;
+            j["fpr_expected"] = fpr_block_k(static_cast<double>(f.m()), static_cast<double>(items),
+                                            cache_line_filter::block_bits, f.k());
+          },
           [&](const auto& f) {  // blocked, either layout
             using L = typename std::decay_t<decltype(f)>::layout;
             j["block_bits"] = L::block_bits;
@@ -210,6 +226,9 @@ void print_summary(const json& j) {
     for (const json& s : j["stages"])
       fmt::print("stage {}: m = {} bits, k = {}, {} of {} items at {}, fill {}\n", i++, num(s["m"]), num(s["k"]),
                  num(s["n"]), num(s["capacity"]), pct(s["p"]), percent(s["fill"].get<double>(), 1));
+  } else if (kind == "cacheline") {
+    fmt::print("m: {} bits in {} blocks of {} bits, k: {} (anywhere in one block: RocksDB's layout)\n", num(j["m"]),
+               num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   } else {
     fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
                num(j["blocks"]), num(j["block_bits"]), num(j["k"]));

@@ -130,6 +130,15 @@ payload_need blocked_params(const raw_header& h) {
   return {h.blocks * Layout::words * 8, n(h.blocks) + " blocks of " + n(Layout::block_bits) + " bits"};
 }
 
+payload_need cache_line_params(const raw_header& h) {
+  constexpr std::uint64_t b = cache_line_filter::block_bits;
+  if (h.blocks < 1 || h.blocks > max_bits / b)
+    fail("block count " + n(h.blocks) + " is out of range (1 to " + n(max_bits / b) + ")");
+  if (h.kk < 1 || h.kk > cache_line_filter::max_k)
+    fail("k = " + n(h.kk) + " is out of range (1 to " + n(cache_line_filter::max_k) + " for a cache-line filter)");
+  return {h.blocks * (b / 8), n(h.blocks) + " blocks of " + n(b) + " bits"};
+}
+
 // The three static kinds, each from its engine type.
 template <class F>
 payload_need static_params(const raw_header& h) {
@@ -163,6 +172,7 @@ payload_need params_of(const raw_header& h) {
       if (h.block_bits == 512) return blocked_params<split_block_512>(h);
       if (h.block_bits == 256) return blocked_params<split_block_256>(h);
       fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
+    case kind::cacheline: return cache_line_params(h);
     case kind::fuse8: return static_params<fuse8_filter>(h);
     case kind::fuse16: return static_params<fuse16_filter>(h);
     case kind::xor8: return static_params<xor8_filter>(h);
@@ -245,6 +255,14 @@ filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> pay
   return {std::move(f)};
 }
 
+filter_file build_cache_line(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  cache_line_filter f(h.blocks * cache_line_filter::block_bits, h.kk,
+                      h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
+  copy_words(payload, f.words_to_restore());
+  f.set_items(items);
+  return {std::move(f)};
+}
+
 template <class F>
 filter_file build_static(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   using Fp = typename F::fingerprint_type;
@@ -305,6 +323,10 @@ raw_header read_params(reader& r, kind k) {
       h.block_bits = r.u16("the block size");
       h.blocks = r.u64("the block count");
       break;
+    case kind::cacheline:
+      h.blocks = r.u64("the block count");
+      h.kk = r.u8("k");
+      break;
     case kind::fuse8:
     case kind::fuse16:
     case kind::xor8:
@@ -337,9 +359,9 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
     fail("unsupported format version " + n(version) + "; this bloomlab reads versions 1 and " + n(format_version));
   const unsigned code = r.u8("the kind");
   if (!known_kind(code)) fail("unknown kind code " + n(code) + " (known: " + kind_codes() + ")");
-  if (version == 1 && !info(static_cast<kind>(code)).adds)
+  if (version == 1 && code > 5)
     fail("a " + std::string(kind_name(static_cast<kind>(code))) + " filter of format version 1: that version had "
-         "no static kinds");
+         "only kinds 1 to 5");
   if (version == 1 && code == 5)
     fail("a blocked filter of format version 1: its items were hashed by the first version of hash64, which let "
          "keys of different lengths collide and which this bloomlab no longer computes; build the filter again "
@@ -416,6 +438,7 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
       case kind::blocked:
         if (p.h.block_bits == 512) return build_blocked<split_block_512>(p.h, payload, p.items);
         return build_blocked<split_block_256>(p.h, payload, p.items);
+      case kind::cacheline: return build_cache_line(p.h, payload, p.items);
       case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
       case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
       case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);

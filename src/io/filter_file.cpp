@@ -137,6 +137,11 @@ struct params_writer {
     w.u64(f.blocks());
     return f.words().size() * 8;
   }
+  std::uint64_t operator()(const cache_line_filter& f) {
+    w.u64(f.blocks());
+    w.u8(f.k());
+    return f.words().size() * 8;
+  }
   template <class Fp, class Geometry>
   std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
     const static_shape s = shape_of(f);
@@ -162,6 +167,7 @@ struct payload_writer {
   void operator()(const basic_blocked_filter<Layout>& f) {
     out.little(f.words());
   }
+  void operator()(const cache_line_filter& f) { out.little(f.words()); }
   template <class Fp, class Geometry>
   void operator()(const basic_static_filter<Fp, Geometry>& f) {
     out.little(f.fingerprints());

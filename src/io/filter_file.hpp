@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bloomlab/blocked_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
@@ -41,6 +42,7 @@ inline constexpr std::uint16_t format_version = 2;
 enum class kind : std::uint8_t {
   classic = 1, counting = 2, cuckoo = 3, scalable = 4, blocked = 5,
   fuse8 = 6, fuse16 = 7, xor8 = 8,  // static: built once from a whole set
+  cacheline = 9,
 };
 
 // Limits a file may not pass (the loader refuses larger values before it
@@ -52,7 +54,8 @@ inline constexpr std::uint32_t max_stages = 64;                       // scalabl
 inline constexpr double max_n0 = 1e15;                                // scalable first capacity
 
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
-                                blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter>;
+                                blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter,
+                                cache_line_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
 // --kind and its help, `info`, and the rules of merge, intersect and remove.
@@ -84,6 +87,8 @@ inline constexpr kind_info kinds[] = {
      false, false, false, false, false},
     {kind::xor8, "xor8", "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list", false,
      false, false, false, false},
+    {kind::cacheline, "cacheline", "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true, false,
+     false, true},
 };
 
 template <class F> inline constexpr kind kind_code = kind::classic;
@@ -95,6 +100,7 @@ template <> inline constexpr kind kind_code<blocked_filter_256> = kind::blocked;
 template <> inline constexpr kind kind_code<fuse8_filter> = kind::fuse8;
 template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
 template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
+template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
 
 const kind_info& info(kind k);
 const kind_info* find_kind(std::string_view name);  // nullptr when no kind has that name

@@ -68,7 +68,8 @@ def make_inputs(tmp, exe):
     filters = []
     for kind, sizing in [("classic", ["--n", "300", "--p", "0.01"]), ("counting", ["--n", "300", "--p", "0.01"]),
                          ("blocked", ["--n", "300", "--p", "0.01"]), ("cuckoo", ["--n", "300", "--p", "0.01"]),
-                         ("scalable", ["--n", "50", "--p", "0.01"]), ("fuse8", []), ("xor8", [])]:
+                         ("scalable", ["--n", "50", "--p", "0.01"]), ("fuse8", []), ("xor8", []),
+                         ("cacheline", ["--n", "300", "--p", "0.01"])]:
         out = os.path.join(tmp, kind + ".blf")
         subprocess.run([exe, "build", paths["list"], "--kind", kind, *sizing, "-o", out],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -106,7 +107,7 @@ PLAUSIBLE = {"--n": ["20", "300", "1000", "100000"], "--m": ["1000", "2000", "10
              "--filters": ["2", "10"], "--step": ["1", "20", "100"], "--width": ["1", "4", "8"],
              "--growth": ["1", "2", "4"], "--tighten": ["0.5", "0.85", "0.99"], "--fingerprint": ["4", "8", "32"],
              "--seed": ["0", "1", "42"], "--tweak": ["0", "7"], "--flags": ["0", "1", "2"],
-             "--kind": ["classic", "counting", "blocked", "cuckoo", "scalable", "fuse8", "fuse16", "xor8"],
+             "--kind": ["classic", "counting", "blocked", "cuckoo", "scalable", "fuse8", "fuse16", "xor8", "cacheline"],
              "--layout": ["512", "256"]}
 
 
