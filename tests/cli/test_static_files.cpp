@@ -267,8 +267,8 @@ TEST(StaticFiles, CorruptFilesAreRefusedWithAClearMessage) {
     put_u64(b, at_length, u64_at(good, at_length) + 8);
     refused(with_checksum(b), {"do not fit the payload"}, "payload length");
     b = good;
-    b[at_kind] = 9;
-    refused(with_checksum(b), {"unknown kind code 9", "6 fuse8, 7 fuse16, 8 xor8"}, "kind 9");
+    b[at_kind] = 10;
+    refused(with_checksum(b), {"unknown kind code 10", "6 fuse8, 7 fuse16, 8 xor8, 9 cacheline"}, "kind 10");
     b = good;
     b[8] = 1;  // version 1: no static kinds then
     refused(with_checksum(b), {"format version 1"}, "version 1");
@@ -324,7 +324,7 @@ TEST(SizeKinds, ClassicIsUnchangedAndBadValuesAreRefused) {
   EXPECT_EQ(run({"size", "--n", "20", "--p", "0.01"}).out, run({"size", "--n", "20", "--p", "0.01", "--kind", "classic"}).out);
   expect_refused({"size", "--n", "20"}, {"--p is required", "classic"});
   expect_refused({"size", "--kind", "bogus", "--n", "20", "--p", "0.01"},
-                 {"--kind", "'bogus'", "classic, counting, cuckoo, scalable, blocked, fuse8, fuse16, xor8, bip37"});
+                 {"--kind", "'bogus'", "classic, counting, cuckoo, scalable, blocked, fuse8, fuse16, xor8, cacheline, bip37"});
   expect_refused({"size", "--kind", "blocked", "--layout", "128", "--n", "20", "--p", "0.01"},
                  {"--layout", "'128'", "512, 256"});
   expect_refused({"size", "--kind", "fuse8", "--layout", "512", "--n", "20"}, {"--layout", "'512'", "blocked"});

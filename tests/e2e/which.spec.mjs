@@ -92,14 +92,14 @@ test('bad input is refused beside its input, naming the label and the range; bad
   await expect(page.locator('#which-probes-error')).toContainText("Probes never added: '0'");
   await expect(page.locator('#which-probes-error')).toContainText('from 1 to 1000000');
   await page.locator('#which-probes').fill('5000');
-  await measured(page, 10);
+  await measured(page, 11);
   await expect(page.locator('#which-out')).not.toHaveClass(/stale/);
 });
 
 test('at 390 px the table becomes a card a row, each value named, and the page never scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
   await open(page, '/?wh_n=1000&wh_probes=10000#which');
-  await measured(page, 10);
+  await measured(page, 11);
   const cell = page.locator('#which-table tbody tr').first().locator('td').nth(3);
   await expect(cell).toHaveAttribute('data-label', 'Measured rate (95% interval)');
   expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Measured rate (95% interval)"');
