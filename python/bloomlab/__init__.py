@@ -6,6 +6,7 @@ fpr, ==, save/to_bytes and pickling; | and & where the engine defines them):
     BloomFilter(m, k)             the classic filter
     CountingFilter(m, k, width)   counters: remove()
     BlockedFilter(m)              one 512-bit block a key (BlockedFilter256: 256-bit blocks)
+    CacheLineFilter(m, k)         k bits anywhere in one 512-bit block (RocksDB's layout)
     CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
     ScalableFilter(n0, p0)        grows in classic stages
 
@@ -23,6 +24,7 @@ from ._bloomlab import (
     BlockedFilter,
     BlockedFilter256,
     BloomFilter,
+    CacheLineFilter,
     CountingFilter,
     CuckooFilter,
     FormatError,
@@ -47,6 +49,7 @@ __all__ = [
     "BlockedFilter",
     "BlockedFilter256",
     "BloomFilter",
+    "CacheLineFilter",
     "CountingFilter",
     "CuckooFilter",
     "FormatError",
@@ -71,13 +74,14 @@ __all__ = [
 ]
 
 # The kind names, as the CLI's --kind spells them (blocked256: 256-bit blocks).
-KINDS = ("classic", "counting", "blocked", "blocked256", "cuckoo", "scalable")
+KINDS = ("classic", "counting", "blocked", "blocked256", "cacheline", "cuckoo", "scalable")
 
 _CLASSES = {
     "classic": BloomFilter,
     "counting": CountingFilter,
     "blocked": BlockedFilter,
     "blocked256": BlockedFilter256,
+    "cacheline": CacheLineFilter,
     "cuckoo": CuckooFilter,
     "scalable": ScalableFilter,
 }
@@ -101,6 +105,7 @@ def sized(kind="classic", *, n, p, key=None):
     classic, counting: m = ceil(n * -ln(p) / (ln 2)^2), k the best whole k;
     blocked, blocked256: the fewest blocks whose split-block rate
         sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p;
+    cacheline: the fewest 512-bit blocks that reach p at their best k;
     cuckoo: f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two
         buckets that hold n at 95% load;
     scalable: a first stage for n keys at p (it grows past n).
@@ -118,4 +123,6 @@ def sized(kind="classic", *, n, p, key=None):
         return CountingFilter(s["m"], s["k"], key=key)
     if kind == "cuckoo":
         return CuckooFilter(s["buckets"], s["fingerprint_bits"], key=key)
+    if kind == "cacheline":
+        return CacheLineFilter(s["m"], s["k"], key=key)
     return _CLASSES[kind](s["m"], key=key)

@@ -5,6 +5,7 @@ from ._bloomlab import (
     BlockedFilter as BlockedFilter,
     BlockedFilter256 as BlockedFilter256,
     BloomFilter as BloomFilter,
+    CacheLineFilter as CacheLineFilter,
     CountingFilter as CountingFilter,
     CuckooFilter as CuckooFilter,
     FormatError as FormatError,

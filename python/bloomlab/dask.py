@@ -32,7 +32,7 @@ import bloomlab
 
 # Kinds whose OR is the filter of the union (cuckoo and scalable filters
 # have no exact union).
-COMBINABLE = ("classic", "counting", "blocked", "blocked256")
+COMBINABLE = ("classic", "counting", "blocked", "blocked256", "cacheline")
 
 
 def _partitions(collection):
@@ -107,8 +107,8 @@ def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
     n: the keys the filter is planned for. By default the collection's
     length (all keys, repeats included: an upper bound on the distinct keys,
     so the filter is never smaller than needed; pass the distinct count
-    when it is known and much smaller). kind: classic, counting, blocked or
-    blocked256. key: 16 bytes for a keyed filter.
+    when it is known and much smaller). kind: classic, counting, blocked,
+    blocked256 or cacheline. key: 16 bytes for a keyed filter.
 
     One filter a partition, each sized by bloomlab.sized(kind, n=n, p=p),
     combined by OR in a tree of fan-in split_every; equal bit for bit to a

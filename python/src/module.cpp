@@ -227,7 +227,7 @@ io::filter_file from_bytes(const py::bytes& data, const std::optional<sip_key>& 
 template <class F>
 inline constexpr bool is_bound =
     std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
-    std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F>;
+    std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter>;
 
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
@@ -253,6 +253,7 @@ std::string kind_label() {
   else if constexpr (std::is_same_v<F, cuckoo_filter>) return "CuckooFilter";
   else if constexpr (std::is_same_v<F, scalable_filter>) return "ScalableFilter";
   else if constexpr (std::is_same_v<F, blocked_filter>) return "BlockedFilter";
+  else if constexpr (std::is_same_v<F, cache_line_filter>) return "CacheLineFilter";
   else return "BlockedFilter256";
 }
 
@@ -757,6 +758,17 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
     d["bits_per_item"] = static_cast<double>(m) / n;
     d["fpr"] = fpr_split_block(static_cast<double>(m), n, lanes, lane_bits);
     d["bits"] = m;
+  } else if (kind == "cacheline") {
+    const std::uint64_t m = cache_line_filter::bits_for(n, p);
+    if (m > io::max_bits)
+      throw py::value_error("p: " + std::to_string(p) + " is out of reach for n " + std::to_string(n) +
+                            " within 2^40 bits (the file format's limit)");
+    const unsigned k = k_best_block(static_cast<double>(m), n, cache_line_filter::block_bits, cache_line_filter::max_k);
+    d["m"] = m;
+    d["k"] = k;
+    d["bits_per_item"] = static_cast<double>(m) / n;
+    d["fpr"] = cache_line_filter::fpr_for(n, m);
+    d["bits"] = m;
   } else if (kind == "cuckoo") {
     const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
     if (p < best)
@@ -773,7 +785,7 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
     d["bits"] = buckets * cuckoo_slots * f;
     d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots * f) / n;
   } else {
-    throw py::value_error("kind: '" + kind + "' (allowed: classic, counting, blocked, blocked256, cuckoo)");
+    throw py::value_error("kind: '" + kind + "' (allowed: classic, counting, blocked, blocked256, cacheline, cuckoo)");
   }
   return d;
 }
@@ -901,6 +913,33 @@ void bind(py::module_& m) {
   bind_blocked(blocked_filter_256(1),
                "The blocked filter with 256-bit blocks (eight 32-bit lanes). BlockedFilter256(m, key=None). Rate of "
                "n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/32)^i)^8, B = 256.");
+
+  // cache-line
+  static const std::string cache_line_doc =
+      "The cache-line filter (RocksDB's layout): a key's k bits anywhere in one 512-bit block. "
+      "CacheLineFilter(m, k, key=None): m rounded up to whole blocks, k from 1 to " +
+      std::to_string(cache_line_filter::max_k) +
+      ". Rate of n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/B)^(ik))^k, B = 512; size(n, p, kind='cacheline') "
+      "gives the m and the best k for n keys at rate p.";
+  auto cache_line = bind_common<cache_line_filter>(
+      m, cache_line_doc.c_str(),
+      "Estimated rate from the filter's state: the mean over blocks of (ones in the block / 512)^k.");
+  cache_line
+      .def(py::init([](std::uint64_t mm, unsigned k, const std::optional<py::bytes>& key) {
+             return std::make_unique<handle<cache_line_filter>>(cache_line_filter(mm, k, key_arg(key)));
+           }),
+           "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
+      .def_property_readonly("m", [](const handle<cache_line_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<cache_line_filter>& h) { return h.f().k(); })
+      .def_property_readonly("blocks", [](const handle<cache_line_filter>& h) { return h.f().blocks(); })
+      .def_property_readonly_static("block_bits", [](const py::object&) { return cache_line_filter::block_bits; })
+      .def("bits_set", [](const handle<cache_line_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
+      .def("__repr__", [](const handle<cache_line_filter>& h) {
+        return "CacheLineFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
+               ", items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(cache_line);
+  bind_clear(cache_line);
 
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(

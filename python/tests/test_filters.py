@@ -67,7 +67,7 @@ def test_equality_with_another_type_is_false_not_an_error(kind):
     assert f != make(kind, n=500)
 
 
-@pytest.mark.parametrize("kind", ["classic", "blocked", "blocked256", "scalable"])
+@pytest.mark.parametrize("kind", ["classic", "blocked", "blocked256", "cacheline", "scalable"])
 def test_add_says_whether_the_key_was_new(kind):
     f = make(kind)
     assert f.add("alpha") is True
@@ -149,6 +149,10 @@ def test_sizing_and_rates_match_the_formulas():
     # The blocked layouts need 10.10 and 10.53 bits an item for 1%.
     assert round(bloomlab.size(n=1e6, p=0.01, kind="blocked")["bits_per_item"], 2) == 10.10
     assert round(bloomlab.size(n=1e6, p=0.01, kind="blocked256")["bits_per_item"], 2) == 10.53
+    # The cache-line layout (RocksDB's): 9.90 bits an item for 1%, at k = 6, as `bloomlab size` says.
+    cl = bloomlab.size(n=1e6, p=0.01, kind="cacheline")
+    assert (cl["m"], cl["k"], round(cl["bits_per_item"], 2)) == (9895936, 6, 9.90)
+    assert cl["fpr"] <= 0.01
     c = bloomlab.size(n=1000, p=0.002, kind="cuckoo")
     assert c["fingerprint_bits"] == 12 and c["buckets"] == 512
 
@@ -156,7 +160,7 @@ def test_sizing_and_rates_match_the_formulas():
 # Measured rates against each filter's own estimate. Fixed keys, so the
 # outcome is fixed; the tolerance is 5 binomial standard deviations of the
 # estimate over the number of probes.
-@pytest.mark.parametrize("kind", ["classic", "counting", "blocked", "blocked256", "scalable", "cuckoo"])
+@pytest.mark.parametrize("kind", ["classic", "counting", "blocked", "blocked256", "cacheline", "scalable", "cuckoo"])
 def test_measured_rate_matches_fpr(kind):
     n, probes = 20000, 200000
     f = make(kind, n=n, p=0.02)
@@ -169,7 +173,7 @@ def test_measured_rate_matches_fpr(kind):
         assert est < 0.03
 
 
-@pytest.mark.parametrize("kind", ["classic", "counting", "blocked", "blocked256"])
+@pytest.mark.parametrize("kind", ["classic", "counting", "blocked", "blocked256", "cacheline"])
 def test_union_is_the_filter_of_both_sets(kind):
     a_keys, b_keys = words(800, "a"), words(800, "b")
     a, b, both = make(kind), make(kind), make(kind)
@@ -284,6 +288,7 @@ def test_docstrings_state_the_rates():
     assert "(1 - e^(-kn/m))^k" in bloomlab.analyze.__doc__
     assert "(X/m)^k" in bloomlab.BloomFilter.fpr.__doc__
     assert "Pois" in bloomlab.BlockedFilter.__doc__
+    assert "(1 - (1 - 1/B)^(ik))^k" in bloomlab.CacheLineFilter.__doc__
     assert "8/2^f" in bloomlab.CuckooFilter.fpr_bound.__doc__
 
 
