@@ -97,12 +97,14 @@ inline interval t_interval(std::span<const double> xs, double level = 0.95) {
 }
 
 // Wilson score interval for x successes in n trials, with z standard
-// normal quantiles (1.96 for 95%).
+// normal quantiles (1.96 for 95%). At x = 0 the low end is exactly 0, and at
+// x = n the high end exactly 1 (the formula gives them only up to rounding,
+// about 1e-17 off).
 inline interval wilson_interval(std::uint64_t x, std::uint64_t n, double z = 1.959963984540054) {
   const double nn = static_cast<double>(n), ph = static_cast<double>(x) / nn, z2 = z * z;
   const double centre = (ph + z2 / (2 * nn)) / (1 + z2 / nn);
   const double h = z / (1 + z2 / nn) * std::sqrt(ph * (1 - ph) / nn + z2 / (4 * nn * nn));
-  return {ph, std::max(0.0, centre - h), std::min(1.0, centre + h)};
+  return {ph, x == 0 ? 0.0 : std::max(0.0, centre - h), x == n ? 1.0 : std::min(1.0, centre + h)};
 }
 
 }  // namespace bloomlab

@@ -3,7 +3,9 @@
 // and what each can do after the build).
 #include "cmd_which.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -20,13 +22,24 @@ namespace {
 
 struct which_args {
   std::string items, n = "10000", p = "1%", probes = "100000";
+  std::vector<std::string> kinds;
   bool json = false;
 };
+
+std::string kind_names() {
+  std::string out;
+  for (const std::string& k : lab::which_all_kinds()) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
 
 int run_which(const which_args& a) {
   lab::which_request req;
   req.p = parse_rate("--p", a.p);
   req.probes = parse_count("--probes", a.probes, 1, lab::which_max_probes);
+  for (const std::string& k : a.kinds) {
+    lab::check_which_kind("--kind", k, req.p);
+    if (std::find(req.kinds.begin(), req.kinds.end(), k) == req.kinds.end()) req.kinds.push_back(k);
+  }
   if (!a.items.empty()) {
     req.items = read_list(a.items);
     if (req.items.empty())
@@ -72,6 +85,9 @@ class which_command : public family_commands {
     sub_->add_option("--p", a_.p, "Target false-positive rate (0.01 or 1%)")->capture_default_str();
     sub_->add_option("--probes", a_.probes, "Probes never added, for the measured rate (1 to 10,000,000)")
         ->capture_default_str();
+    sub_->add_option("--kind", a_.kinds,
+                     "Only these rows (repeat, or a comma list): " + kind_names() + "; default: every row")
+        ->delimiter(',');
     sub_->add_flag("--json", a_.json, "Print the report as one JSON document");
   }
 

@@ -445,16 +445,8 @@ std::string op_which(const json& j) {
     refuse("p", text, std::string("is too small here; allowed: from ") + least + " up to 1 (exclusive)");
   }
   r.probes = f.count("probes", 1, max_which_probes, r.probes);
-  const std::vector<std::string> all = which_all_kinds(), here = which_kinds(r.p);
-  std::string all_list, here_list;
-  for (const std::string& k : all) all_list += (all_list.empty() ? "" : ", ") + k;
-  for (const std::string& k : here) here_list += (here_list.empty() ? "" : ", ") + k;
-  for (const std::string& k : f.strings("kinds", all.size())) {
-    if (std::find(all.begin(), all.end(), k) == all.end())
-      refuse("kinds", shorten(k), "is not a kind; allowed: " + all_list);
-    if (std::find(here.begin(), here.end(), k) == here.end())
-      refuse("kinds", shorten(k), "is not measured at this p; allowed here: " + here_list +
-                                      " (xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16)");
+  for (const std::string& k : f.strings("kinds", which_all_kinds().size())) {
+    check_which_kind("kinds", k, r.p);
     r.kinds.push_back(k);
   }
   return to_json(which(r), -1);

@@ -192,7 +192,7 @@ set_drill_report set_drill(const set_drill_request& r) {
     }
     const interval iv = wilson_interval(d.wrong, r.trials);
     d.wrong_rate = iv.mean;
-    d.low = d.wrong == 0 ? 0 : iv.low;  // exactly 0 at no wrong trial (the formula leaves ~1e-17)
+    d.low = iv.low;
     d.high = iv.high;
     rep.problems.push_back(std::move(d));
   }

@@ -70,6 +70,9 @@ std::string with_commas(std::uint64_t v) { return thousands(v); }
 constexpr const char* all_kinds[] = {"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo",
                                      "scalable", "xor8",       "fuse8",      "fuse16",    "exact set"};
 
+// Where the static kinds' fixed rates leave them out.
+constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16";
+
 std::string list_of(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& k : names) out += (out.empty() ? "" : ", ") + k;
@@ -90,6 +93,14 @@ std::vector<std::string> which_kinds(double p) {
   return out;
 }
 
+void check_which_kind(const std::string& field, const std::string& kind, double p) {
+  const std::vector<std::string> all = which_all_kinds(), here = which_kinds(p);
+  if (std::find(all.begin(), all.end(), kind) == all.end())
+    refuse(field, kind, "is not a kind; allowed: " + list_of(all));
+  if (std::find(here.begin(), here.end(), kind) == here.end())
+    refuse(field, kind, "is not measured at this p; allowed here: " + list_of(here) + " (" + static_kinds_need + ")");
+}
+
 which_report which(const which_request& r) {
   if (!(r.p > 0 && r.p < 1))
     throw std::invalid_argument("which: p = " + std::to_string(r.p) + " is out of range (above 0, below 1)");
@@ -105,8 +116,7 @@ which_report which(const which_request& r) {
   for (const std::string& k : r.kinds)
     if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
       throw std::invalid_argument("which: kind '" + k + "' is not measured at p = " + std::to_string(r.p) +
-                                  "; allowed there: " + list_of(kinds) +
-                                  " (xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16)");
+                                  "; allowed there: " + list_of(kinds) + " (" + static_kinds_need + ")");
   const auto wanted = [&](const char* kind) {
     return r.kinds.empty() || std::find(r.kinds.begin(), r.kinds.end(), kind) != r.kinds.end();
   };

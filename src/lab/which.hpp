@@ -72,6 +72,11 @@ std::vector<std::string> which_kinds(double p);
 // Every kind name which knows, whatever p (for messages).
 std::vector<std::string> which_all_kinds();
 
+// Refuses (parse.hpp's refuse, naming `field`) a kind that is not a row of
+// which_kinds(p): one which does not know, or a static kind whose fixed rate
+// misses p.
+void check_which_kind(const std::string& field, const std::string& kind, double p);
+
 // Needs 1 <= items <= which_max_items (given or generated), 0 < p < 1,
 // 1 <= probes <= which_max_probes and every asked kind in which_kinds(p);
 // throws std::invalid_argument otherwise.

@@ -144,7 +144,28 @@ TEST(Which, AListCountsEachItemOnceAndTheTextNamesEveryKind) {
     EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
 }
 
+TEST(Which, KindPicksRowsInTableOrder) {
+  auto r = run({"which", "--n", "2000", "--probes", "2000", "--kind", "cacheline,classic", "--kind", "exact set",
+                "--kind", "classic", "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  EXPECT_EQ(j["rows"][0]["kind"], "classic");
+  EXPECT_EQ(j["rows"][1]["kind"], "cacheline");
+  EXPECT_EQ(j["rows"][2]["kind"], "exact set");
+  // The rows are the ones a whole report has (times aside).
+  const json all = json::parse(run({"which", "--n", "2000", "--probes", "2000", "--json"}).out);
+  EXPECT_EQ((*row(all, "cacheline"))["bits"], j["rows"][1]["bits"]);
+  EXPECT_EQ((*row(all, "cacheline"))["false_positives"], j["rows"][1]["false_positives"]);
+  r = run({"which", "--n", "2000", "--probes", "2000", "--kind", "fuse8"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("fuse8"), std::string::npos);
+  EXPECT_EQ(r.out.find("classic"), std::string::npos) << r.out;
+}
+
 TEST(Which, RefusesOutOfRange) {
+  expect_refused({"which", "--kind", "bogus"}, {"--kind", "'bogus'", "is not a kind", "cacheline"});
+  expect_refused({"which", "--p", "0.001", "--kind", "fuse8"}, {"--kind", "'fuse8'", "not measured at this p", "fuse16"});
   expect_refused({"which", "--p", "0"}, {"--p", "'0'"});
   expect_refused({"which", "--p", "1.5"}, {"--p", "'1.5'"});
   expect_refused({"which", "--n", "0"}, {"--n", "'0'", "1 to 1000000"});

@@ -101,8 +101,7 @@ TEST(Stats, WilsonIntervalKnownValues) {
   w = wilson_interval(10, 10);
   EXPECT_EQ(w.mean, 1.0);
   EXPECT_NEAR(w.low, 0.72247, 1e-5);
-  EXPECT_DOUBLE_EQ(w.high, 1.0);  // 1 - 1e-16 after rounding
-  EXPECT_LE(w.high, 1.0);
+  EXPECT_EQ(w.high, 1.0);
   w = wilson_interval(5, 10);
   EXPECT_NEAR(w.low, 0.23659, 1e-5);
   EXPECT_NEAR(w.high, 0.76341, 1e-5);
@@ -111,6 +110,10 @@ TEST(Stats, WilsonIntervalKnownValues) {
   EXPECT_DOUBLE_EQ(w.mean, 0.006);
   EXPECT_NEAR(w.low, 0.0034356, 1e-6);
   EXPECT_NEAR(w.high, 0.0104584, 1e-6);
+  // The ends are exact at no success and at all successes, at any n.
+  EXPECT_EQ(wilson_interval(0, 1000).low, 0.0);
+  EXPECT_EQ(wilson_interval(1000, 1000).high, 1.0);
+  EXPECT_EQ(wilson_interval(0, 1234567).low, 0.0);
   // A wider z gives a wider interval around the same count.
   const auto w4 = wilson_interval(12, 2000, 4.0);
   EXPECT_LT(w4.low, w.low);
