@@ -76,11 +76,30 @@ for (const [marker, text] of [
   if (!html.includes(marker)) throw new Error(`index.html has no ${marker} line`);
   html = html.replace(marker, () => text);
 }
-writeFileSync(join(out, 'index.html'), await prerender(html));
+writeFileSync(join(out, 'index.html'), later(await prerender(html)));
 copyFileSync(join(here, 'favicon.svg'), join(out, 'favicon.svg'));
 // SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
 // itself (new URL('sqlite3.wasm', import.meta.url)).
 copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));
+
+// The sections after the first, each but its heading, inside a
+// <noscript data-later>: a browser that runs scripts keeps that as text, so
+// nothing in them is built, styled, laid out, or checked by the browser's
+// form autofill (each of their few hundred fields, at the end of reading
+// the page) before the first paint; js/start.js makes them elements once the
+// first figures are painted, before any module of the page runs. Without
+// scripts they are read and shown as written.
+function later(page) {
+  let wrapped = 0;
+  const out = page.replace(/(<section id="([\w-]+)"[^>]*>\s*<h2\b[^>]*>[\s\S]*?<\/h2>)([\s\S]*?)(<\/section>)/g, (all, head, id, body, end) => {
+    if (id === 'stage') return all;
+    if (/<\/?(noscript|section)\b/i.test(body)) throw new Error(`section ${id} holds a <noscript> or <section>, so it cannot be wrapped in one`);
+    wrapped++;
+    return `${head}<noscript data-later>${body}</noscript>${end}`;
+  });
+  if (wrapped === 0) throw new Error('index.html has no section after section 1 to wrap');
+  return out;
+}
 
 // Section 1 for its default inputs, drawn into the page: the engine's stage
 // report, as the view draws it. The section is marked data-prerendered

@@ -23,10 +23,26 @@
   if (/[?&]st_/.test(location.search)) root.classList.add('stage-stale');
   const atTop = !location.hash || location.hash === '#stage' || location.hash === '#main';
 
+  // The sections after the first come in the page as text, each but its
+  // heading (web/build.mjs writes them inside <noscript data-later>, which a
+  // browser running scripts does not read into elements): none of their
+  // markup is built, styled, laid out or checked by the browser's form
+  // autofill before the first paint. They become elements once the first
+  // figures are painted, once the page has been read, before any module of
+  // the page runs.
+  const unwrap = () => {
+    for (const box of document.querySelectorAll('noscript[data-later]')) {
+      box.insertAdjacentHTML('beforebegin', box.textContent);
+      box.remove();
+    }
+  };
+
   let started = false;
   function start() {
     if (started) return;
     started = true;
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', unwrap, { once: true });
+    else unwrap();
     const early = window.bloomlabStart = { glue: import('./bloomlab.mjs') };
     early.glue.catch(() => {});
     if (typeof WebAssembly === 'object' && WebAssembly.compileStreaming) {
