@@ -18,8 +18,8 @@
 (() => {
   const root = document.documentElement;
   // Section 1's form and drawing are hidden until its view has drawn the
-  // link's filter (the style in the page's head: html.stage-stale), so the default filter's
-  // figures never show in its place.
+  // link's filter (the style in the page's head: html.stage-stale), so the
+  // default filter's figures never show in its place.
   if (/[?&]st_/.test(location.search)) root.classList.add('stage-stale');
   const atTop = !location.hash || location.hash === '#stage' || location.hash === '#main';
 
