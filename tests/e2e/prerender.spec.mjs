@@ -21,7 +21,9 @@ test('the figures in the page are the ones section 1 draws once its script runs'
   // The later sections, which a page running scripts reads as text until
   // its first paint (<noscript data-later>, web/build.mjs), show as written.
   await expect(page0.locator('#measure-form')).toBeVisible();
-  await expect(page0.locator('main > section > noscript[data-later]')).toHaveCount(12);
+  const sections = await page0.locator('main > section').count();
+  expect(sections).toBeGreaterThan(1);
+  await expect(page0.locator('main > section > noscript[data-later]')).toHaveCount(sections - 1);
   await expect(page0.locator('#which noscript[data-later] table').first()).toBeVisible();
   const before = await page0.evaluate(snapshot, parts);
   await still.close();
