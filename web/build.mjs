@@ -3,18 +3,19 @@
 // built into the same folder by `make wasm`).
 //
 // The page's script is two entries that share their code (esbuild's
-// splitting): boot.js, small, which the page runs as soon as it arrives to
-// start the engine and draw section 1, and app.js (main.js), every other
-// section, which boot.js runs after that. Both, and the chunks they import,
-// are named in the page's head (modulepreload), so all are fetched with the
-// page rather than one after another.
+// splitting): boot.js, small, which draws section 1 with the engine, and
+// app.js (main.js), every other section, which boot.js runs after that.
 //
-// Section 1's first figures are in the page itself: the build runs the
-// engine (the same bloomlab.mjs and .wasm, under node) on section 1's
-// default inputs and writes what section 1's view would draw for its report
-// (views/stage-markup.js) into index.html. So they show before any script
-// or WebAssembly has run; the view draws the same over them once it runs.
-import { build } from 'esbuild';
+// Nothing holds the page's first paint but the page itself. Section 1's
+// first figures are in index.html: the build runs the engine (the same
+// bloomlab.mjs and .wasm, under node) on section 1's default inputs and
+// writes what section 1's view would draw for its report
+// (views/stage-markup.js) into the page, which the view draws the same over
+// once it runs. The styles are written into the page's head too (no
+// stylesheet to wait for), and so is js/start.js, the page's first script,
+// with the list of the page's modules: it fetches them and the engine only
+// after the first paint.
+import { build, transform } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,24 +51,55 @@ const page = await build({
 // The workers are separate programs, each bundled whole.
 await build({ ...common, entryPoints: { worker: join(here, 'js/worker.js'), 'db-worker': join(here, 'js/db-worker.js') } });
 
-const preload = new Set();
+// The page's modules in the order start.js starts them: boot.js, the chunks
+// it imports (shared with app.js), then app.js.
+const files = ['boot.js'];
 for (const entry of ['js/boot.js', 'js/main.js']) {
   const found = Object.entries(page.metafile.outputs).find(([, o]) => o.entryPoint && o.entryPoint.endsWith(entry));
   if (!found) throw new Error(`esbuild wrote nothing for ${entry}`);
-  for (const i of found[1].imports) if (i.kind === 'import-statement' && !i.external) preload.add(basename(i.path));
+  for (const i of found[1].imports) if (i.kind === 'import-statement' && !i.external && !files.includes(basename(i.path))) files.push(basename(i.path));
 }
-preload.delete('app.js');  // named after boot.js in index.html, to come second
-const html = readFileSync(join(here, 'index.html'), 'utf8');
-const marker = '<!-- page chunks -->';
-if (!html.includes(marker)) throw new Error(`index.html has no ${marker} line`);
-writeFileSync(join(out, 'index.html'), await prerender(
-  html.replace(marker, [...preload].map((c) => `<link rel="modulepreload" href="${c}">`).join('\n'))));
-copyFileSync(join(here, 'css/lab.css'), join(out, 'lab.css'));
-copyFileSync(join(here, '../node_modules/uplot/dist/uPlot.min.css'), join(out, 'uPlot.min.css'));
+files.push('app.js');
+// Text written into the page in an element of its own must not close it.
+const inline = (tag, text, what) => {
+  if (text.toLowerCase().includes(`</${tag}`)) throw new Error(`${what} holds </${tag}, which would end it in the page`);
+  return `<${tag}>${text}</${tag}>`;
+};
+const styles = ['../node_modules/uplot/dist/uPlot.min.css', 'css/lab.css']
+  .map((f) => readFileSync(join(here, f), 'utf8')).join('\n');
+const start = (await transform(readFileSync(join(here, 'js/start.js'), 'utf8'), { minify: true, target: 'es2020' })).code;
+let html = readFileSync(join(here, 'index.html'), 'utf8');
+for (const [marker, text] of [
+  ['<!-- page styles -->', inline('style', styles, 'the styles')],
+  ['<!-- page start -->', inline('script', `window.bloomlabFiles=${JSON.stringify(files)};${start}`, 'js/start.js')],
+]) {
+  if (!html.includes(marker)) throw new Error(`index.html has no ${marker} line`);
+  html = html.replace(marker, () => text);
+}
+writeFileSync(join(out, 'index.html'), later(await prerender(html)));
 copyFileSync(join(here, 'favicon.svg'), join(out, 'favicon.svg'));
 // SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
 // itself (new URL('sqlite3.wasm', import.meta.url)).
 copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));
+
+// The sections after the first, each but its heading, inside a
+// <noscript data-later>: a browser that runs scripts keeps that as text, so
+// nothing in them is built, styled, laid out, or checked by the browser's
+// form autofill (each of their few hundred fields, at the end of reading
+// the page) before the first paint; js/start.js makes them elements once the
+// first figures are painted, before any module of the page runs. Without
+// scripts they are read and shown as written.
+function later(page) {
+  let wrapped = 0;
+  const out = page.replace(/(<section id="([\w-]+)"[^>]*>\s*<h2\b[^>]*>[\s\S]*?<\/h2>)([\s\S]*?)(<\/section>)/g, (all, head, id, body, end) => {
+    if (id === 'stage') return all;
+    if (/<\/?(noscript|section)\b/i.test(body)) throw new Error(`section ${id} holds a <noscript> or <section>, so it cannot be wrapped in one`);
+    wrapped++;
+    return `${head}<noscript data-later>${body}</noscript>${end}`;
+  });
+  if (wrapped === 0) throw new Error('index.html has no section after section 1 to wrap');
+  return out;
+}
 
 // Section 1 for its default inputs, drawn into the page: the engine's stage
 // report, as the view draws it. The section is marked data-prerendered

@@ -18,6 +18,13 @@ test('the figures in the page are the ones section 1 draws once its script runs'
   await expect(page0.locator('#stage-items li')).toHaveCount(5);
   await expect(page0.locator('#stage-queries li')).toHaveCount(3);
   await expect(page0.locator('#stage-summary')).toContainText('5 items with 3 hashes each set');
+  // The later sections, which a page running scripts reads as text until
+  // its first paint (<noscript data-later>, web/build.mjs), show as written.
+  await expect(page0.locator('#measure-form')).toBeVisible();
+  const sections = await page0.locator('main > section').count();
+  expect(sections).toBeGreaterThan(1);
+  await expect(page0.locator('main > section > noscript[data-later]')).toHaveCount(sections - 1);
+  await expect(page0.locator('#which noscript[data-later] table').first()).toBeVisible();
   const before = await page0.evaluate(snapshot, parts);
   await still.close();
 
@@ -34,6 +41,9 @@ test('the figures in the page are the ones section 1 draws once its script runs'
   await page.goto('/');
   await page.locator('body.ready').waitFor();
   await expect(page.locator('#stage')).not.toHaveAttribute('data-prerendered');
+  // The later sections are elements by now, none of them left as text.
+  await expect(page.locator('noscript[data-later]')).toHaveCount(0);
+  await expect(page.locator('#measure-form')).toBeVisible();
   const after = await page.evaluate(snapshot, parts);
   for (const [i, id] of parts.entries()) expect(after[i], id).toBe(before[i]);
   expect(await page.evaluate(() => window.__texts.size)).toBe(1);

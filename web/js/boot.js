@@ -1,14 +1,10 @@
-// The page's first script, and the first figures as early as they can be.
-// It is a small module, run as soon as the page has been read (before the
-// browser's own work at the end of reading it, which on this page takes
-// about a hundred milliseconds). The engine's files were started by the
-// page's head, so the engine is usually ready at once: section 1 is then
-// drawn in the same task. Only then is app.js (main.js, every other
-// section) run; the page's head has fetched it meanwhile.
+// The page's first module: it loads the engine, draws section 1 and then
+// runs app.js (main.js, every other section).
 //
 // Section 1's figures for the default inputs come with the page (drawn by
-// the engine when the site was built: web/build.mjs). Then this module first
-// lets the browser paint them, a frame, and only then starts the engine and
+// the engine when the site was built: web/build.mjs), and the page's first
+// script (js/start.js, in its head) starts this module only once they have
+// been painted, together with the engine's files (window.bloomlabStart). It
 // has section 1's view draw the same over them, with its controls live. A
 // link that asks for another filter (st_ keys) finds them hidden, and has
 // them replaced at once.
@@ -30,23 +26,22 @@ function loadFailed(err) {
   document.body.classList.add('no-engine');
 }
 
-// After the next frame is painted; at once in a hidden page (which paints
-// no frames) or when there is nothing drawn to show.
-function painted() {
-  const shown = document.getElementById('stage')?.hasAttribute('data-prerendered') &&
-    !document.documentElement.classList.contains('stage-stale');
-  if (!shown || document.visibilityState === 'hidden') return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-}
+// This module can run before the page has been read to its end (it is
+// started after the first paint, which can come as soon as section 1 has
+// been read): the engine loads meanwhile, and the sections are drawn once
+// they are all in the page.
+const read = document.readyState !== 'loading' ? Promise.resolve() :
+  new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
 
 async function start() {
-  await painted();
   try {
     await load();
   } catch (err) {
+    await read;
     loadFailed(err);
     return;
   }
+  await read;
   performance.mark('bloomlab:engine');  // for the browser tests' timings
   const drawn = atTop() ? { result: mountSection('stage', stage) } : null;
   // app.js is main.js, built as an entry of its own (web/build.mjs): the

@@ -4,9 +4,10 @@
 // that was refused, the value and what is allowed.
 let module = null;
 
-// The page's head starts both of the engine's files as the page starts
-// (window.bloomlabStart, index.html): the module of JavaScript around it,
-// and its WebAssembly, compiled as it arrives. If both are there when load()
+// The page's first script starts both of the engine's files, with the page's
+// modules, once the first figures are painted (window.bloomlabStart,
+// js/start.js): the module of JavaScript around it, and its WebAssembly,
+// compiled as it arrives. If both are there when load()
 // is called, the engine is ready within the same task: no wait for the
 // network or for another task. The browser delivers a finished compile in a
 // task of its own, which can come after the one that calls load(): if the
