@@ -184,11 +184,12 @@ class basic_blocked_filter {
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), opts.huge_pages),
         path_(checked_path(opts.path)),
         inline_singles_(opts.path == code_path::automatic),
+        plain_(inline_singles_ && !key),
         key_(key) {}
 
   basic_blocked_filter(const basic_blocked_filter& o)
       : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_),
-        inline_singles_(o.inline_singles_), key_(o.key_), items_(o.items_) {
+        inline_singles_(o.inline_singles_), plain_(o.plain_), key_(o.key_), items_(o.items_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   basic_blocked_filter& operator=(const basic_blocked_filter& o) {
@@ -257,10 +258,13 @@ class basic_blocked_filter {
   }
 
   // add() returns true when a bit of the key was 0 (it read absent).
-  bool add(std::string_view x) { return add_hash(item_hash(x)); }
-  bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
-  bool add(std::uint64_t x) { return add_hash(item_hash(x)); }
-  bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
+  // (An unkeyed filter on the automatic path, the usual one, takes one test
+  // to reach the inline hash and kernel; the others go through item_hash()
+  // and the *_hash calls.)
+  bool add(std::string_view x) { return plain_ ? add_plain(hash(x)) : add_hash(item_hash(x)); }
+  bool contains(std::string_view x) const { return plain_ ? test_plain(hash(x)) : contains_hash(item_hash(x)); }
+  bool add(std::uint64_t x) { return plain_ ? add_plain(hash(x)) : add_hash(item_hash(x)); }
+  bool contains(std::uint64_t x) const { return plain_ ? test_plain(hash(x)) : contains_hash(item_hash(x)); }
 
   bool add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
@@ -416,6 +420,12 @@ class basic_blocked_filter {
     return !a.has_value() || *a == *b;
   }
 
+  bool test_plain(std::uint64_t h) const { return detail::inline_kernel<Layout>::test(block(h), key(h)); }
+  bool add_plain(std::uint64_t h) {
+    items_ = items_sum(items_, 1);
+    return detail::inline_kernel<Layout>::set(block(h), key(h));
+  }
+
   bool set_hash(std::uint64_t h) {
     std::uint64_t* b = block(h);
     if (inline_singles_) [[likely]]
@@ -481,6 +491,7 @@ class basic_blocked_filter {
   detail::block_memory mem_;
   code_path path_;
   bool inline_singles_;  // automatic: single calls inline detail::inline_kernel
+  bool plain_;           // inline_singles_ and unkeyed
   std::optional<sip_key> key_;
   std::uint64_t items_ = 0;
 };

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -305,6 +306,29 @@ TYPED_TEST(BlockedLayouts, KernelsMatchScalar) {
   if (bloomlab::avx512_available())
     kernel_matches_scalar<TypeParam, bloomlab::detail::avx512_kernel<TypeParam>>("avx512");
 #endif
+}
+
+// add() and contains() of string and integer keys on the automatic path
+// (unkeyed: the inline hash and kernel; keyed: SipHash, then the kernel)
+// give the words and answers of the scalar path, call by call.
+TYPED_TEST(BlockedLayouts, AutomaticSingleCallsEqualScalar) {
+  bloomlab::rng r(99);
+  const std::vector<std::string> keys = random_keys(r, 3000);
+  for (bool keyed : {false, true}) {
+    const std::optional<bloomlab::sip_key> secret =
+        keyed ? std::optional<bloomlab::sip_key>(bloomlab::sip_key{r.next(), r.next()}) : std::nullopt;
+    basic_blocked_filter<TypeParam> a(20000, {}, secret), s(20000, blocked_options{false, code_path::scalar}, secret);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::uint64_t x = r.next();
+      ASSERT_EQ(a.contains(keys[i]), s.contains(keys[i])) << i;
+      ASSERT_EQ(a.add(keys[i]), s.add(keys[i])) << i;
+      ASSERT_EQ(a.contains(x), s.contains(x)) << i;
+      ASSERT_EQ(a.add(x), s.add(x)) << i;
+      ASSERT_TRUE(a.contains(x) && a.contains(keys[i]));
+    }
+    EXPECT_TRUE(a == s) << "keyed " << keyed;
+    EXPECT_EQ(a.items(), s.items());
+  }
 }
 
 TEST(BlockedPaths, SingleCallsInlineOnTheAutomaticPath) {
