@@ -15,9 +15,10 @@
 // bloomlab's also batched (add_many / contains_many over 1,000 integer
 // keys; at 10M through the prefetch pipeline). Counters: bits_per_key, k,
 // fpr (over the 1M non-members, not timed). int_memory_floor_batched: the
-// hash, the block and one load per key, no bits (bm_floor). The code path
-// (avx512, avx2 or scalar) is the one the CPU runs best, printed in the
-// context.
+// hash, the block and one load per key, no bits (bm_floor). The batches'
+// code path (avx512, avx2 or scalar) is the one the CPU runs best, and
+// single calls inline the kernel the build's flags allow (sse2 without
+// -march); both are printed in the context.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -233,5 +234,6 @@ int main(int argc, char** argv) {
       argc, argv,
       {{"keys", "distinct splitmix64 values (uint64), seed " + std::to_string(key_seed)},
        {"target_fpr", "0.01"},
-       {"blocked_path", bloomlab::code_path_name(bloomlab::best_code_path())}});
+       {"blocked_path", bloomlab::code_path_name(bloomlab::best_code_path())},
+       {"blocked_single_kernel", bloomlab::detail::inline_kernel_name}});
 }

@@ -53,10 +53,17 @@
 // costs what bench/results/keyed-2026-11-30.md reports.
 //
 // Code paths: AVX-512 (F and VL) and AVX2 kernels, the best chosen at run
-// time from what the CPU has (one binary runs everywhere), and a portable
-// scalar kernel; all set and test exactly the same bits (tested). The path
-// can be forced per filter. The 256-bit layout fits one AVX2 register, so
-// its AVX-512 path runs the AVX2 kernel.
+// time from what the CPU has (one binary runs everywhere), an SSE2 kernel
+// (the x86-64 baseline) and a portable scalar kernel; all set and test
+// exactly the same bits (tested). The path can be forced per filter. The
+// 256-bit layout fits one AVX2 register, so its AVX-512 path runs the AVX2
+// kernel. On the automatic path the batch calls dispatch once per batch,
+// while single calls inline the best kernel the build's own target flags
+// guarantee (detail::inline_kernel: SSE2 in a default x86-64 build, AVX2
+// under -mavx2 or a -march that has it), with no check of the CPU and no
+// call per item: a call into a kernel compiled for another target cost
+// more than SSE2's extra steps (bench/results/boost-peer-2026-12-01.md).
+// A forced path runs its own kernel in single calls too.
 //
 // Batches: add_many() / contains_many() (string or integer keys) and
 // add_hashes() / contains_hashes() run a pipeline over arrays larger than
@@ -176,11 +183,13 @@ class basic_blocked_filter {
       : blocks_(checked_blocks(m)),
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), opts.huge_pages),
         path_(checked_path(opts.path)),
+        inline_singles_(opts.path == code_path::automatic),
+        plain_(inline_singles_ && !key),
         key_(key) {}
 
   basic_blocked_filter(const basic_blocked_filter& o)
-      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_), key_(o.key_),
-        items_(o.items_) {
+      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_),
+        inline_singles_(o.inline_singles_), plain_(o.plain_), key_(o.key_), items_(o.items_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   basic_blocked_filter& operator=(const basic_blocked_filter& o) {
@@ -212,7 +221,13 @@ class basic_blocked_filter {
   std::uint64_t m() const { return blocks_ * block_bits; }
   std::uint64_t bits() const { return m(); }
   std::uint64_t blocks() const { return blocks_; }
+  // The path the batch calls run (and, when forced, the single calls too).
   code_path path() const { return path_; }
+  // The kernel single calls (add, contains, the *_hash calls) run: the
+  // build's inline kernel on the automatic path, else path()'s.
+  const char* single_kernel() const {
+    return inline_singles_ ? detail::inline_kernel_name : code_path_name(path_);
+  }
   bool huge_pages() const { return mem_.huge_pages(); }
 
   // The hash of a byte-string key, and of an integer key (detail::mix64,
@@ -243,10 +258,13 @@ class basic_blocked_filter {
   }
 
   // add() returns true when a bit of the key was 0 (it read absent).
-  bool add(std::string_view x) { return add_hash(item_hash(x)); }
-  bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
-  bool add(std::uint64_t x) { return add_hash(item_hash(x)); }
-  bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
+  // (An unkeyed filter on the automatic path, the usual one, takes one test
+  // to reach the inline hash and kernel; the others go through item_hash()
+  // and the *_hash calls.)
+  bool add(std::string_view x) { return plain_ ? add_plain(hash(x)) : add_hash(item_hash(x)); }
+  bool contains(std::string_view x) const { return plain_ ? test_plain(hash(x)) : contains_hash(item_hash(x)); }
+  bool add(std::uint64_t x) { return plain_ ? add_plain(hash(x)) : add_hash(item_hash(x)); }
+  bool contains(std::uint64_t x) const { return plain_ ? test_plain(hash(x)) : contains_hash(item_hash(x)); }
 
   bool add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
@@ -255,6 +273,8 @@ class basic_blocked_filter {
 
   bool contains_hash(std::uint64_t h) const {
     const std::uint64_t* b = block(h);
+    if (inline_singles_) [[likely]]
+      return detail::inline_kernel<Layout>::test(b, key(h));
 #if BLOOMLAB_HAVE_AVX2_PATH
     if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::test_one(b, key(h));
     if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::test_one(b, key(h));
@@ -400,8 +420,16 @@ class basic_blocked_filter {
     return !a.has_value() || *a == *b;
   }
 
+  bool test_plain(std::uint64_t h) const { return detail::inline_kernel<Layout>::test(block(h), key(h)); }
+  bool add_plain(std::uint64_t h) {
+    items_ = items_sum(items_, 1);
+    return detail::inline_kernel<Layout>::set(block(h), key(h));
+  }
+
   bool set_hash(std::uint64_t h) {
     std::uint64_t* b = block(h);
+    if (inline_singles_) [[likely]]
+      return detail::inline_kernel<Layout>::set(b, key(h));
 #if BLOOMLAB_HAVE_AVX2_PATH
     if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set_one(b, key(h));
     if (path_ == code_path::avx2) return detail::avx2_kernel<Layout>::set_one(b, key(h));
@@ -462,6 +490,8 @@ class basic_blocked_filter {
   std::uint64_t blocks_;
   detail::block_memory mem_;
   code_path path_;
+  bool inline_singles_;  // automatic: single calls inline detail::inline_kernel
+  bool plain_;           // inline_singles_ and unkeyed
   std::optional<sip_key> key_;
   std::uint64_t items_ = 0;
 };

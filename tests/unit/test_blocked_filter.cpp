@@ -1,6 +1,7 @@
 // The blocked filter: the key hash's check values, fastrange at counts past
 // 2^32, one bit per lane, no false negatives on every layout and code path,
-// the AVX2 and scalar kernels setting identical bits, batches equal to one
+// the SSE2, AVX2 and scalar kernels (and the inlined kernel of single calls
+// on the automatic path) setting identical bits, batches equal to one
 // call per item, concurrent adds losing nothing, shards merged by union
 // equal to a serial build (blocked and classic), and a filter of more than
 // 2^33 bits. Fixed seeds throughout.
@@ -8,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -255,7 +257,90 @@ TYPED_TEST(BlockedLayouts, NoFalseNegativesAndPathsAgree) {
       ASSERT_TRUE(b.contains_hash(h));
       ASSERT_TRUE(a.contains_hash(h));
     }
+    // The automatic path: single calls run the build's inline kernel.
+    basic_blocked_filter<TypeParam> c(TypeParam::block_bits);
+    ASSERT_FALSE(c.contains_hash(h));
+    ASSERT_TRUE(c.add_hash(h));
+    ASSERT_TRUE(a == c) << h << " " << c.single_kernel();
+    ASSERT_TRUE(c.contains_hash(h));
+    ASSERT_FALSE(c.add_hash(h));
   }
+}
+
+// Every kernel against the scalar one, on blocks of every fill: the same
+// answer from test(), the same words and answer from set(). The SSE2
+// kernel is checked directly, since single calls only inline it in a build
+// without AVX2 flags.
+template <class Layout, class Kernel>
+void kernel_matches_scalar(const char* name) {
+  using scalar = bloomlab::detail::scalar_kernel<Layout>;
+  bloomlab::rng r(13);
+  alignas(64) std::uint64_t block[Layout::words], copy[Layout::words];
+  for (int t = 0; t < 200000; ++t) {
+    // Blocks from full to sparse (each bit set with probability 2^-(t % 5)),
+    // and every 7th one empty.
+    const unsigned sparsity = static_cast<unsigned>(t % 5);
+    for (auto& w : block) {
+      w = ~std::uint64_t{0};
+      for (unsigned s = 0; s < sparsity; ++s) w &= r.next();
+      if (t % 7 == 0) w = 0;
+    }
+    std::copy(std::begin(block), std::end(block), std::begin(copy));
+    const auto key = static_cast<std::uint32_t>(r.next());
+    ASSERT_EQ(Kernel::test(block, key), scalar::test(block, key)) << name << " key " << key;
+    const bool fresh = Kernel::set(block, key);
+    ASSERT_EQ(fresh, scalar::set(copy, key)) << name << " key " << key;
+    ASSERT_TRUE(std::equal(std::begin(block), std::end(block), std::begin(copy))) << name << " key " << key;
+    ASSERT_TRUE(Kernel::test(block, key)) << name;
+  }
+}
+
+TYPED_TEST(BlockedLayouts, KernelsMatchScalar) {
+  kernel_matches_scalar<TypeParam, bloomlab::detail::inline_kernel<TypeParam>>(bloomlab::detail::inline_kernel_name);
+#if BLOOMLAB_HAVE_SSE2_KERNEL
+  kernel_matches_scalar<TypeParam, bloomlab::detail::sse2_kernel<TypeParam>>("sse2");
+#endif
+#if BLOOMLAB_HAVE_AVX2_PATH
+  if (bloomlab::avx2_available())
+    kernel_matches_scalar<TypeParam, bloomlab::detail::avx2_kernel<TypeParam>>("avx2");
+  if (bloomlab::avx512_available())
+    kernel_matches_scalar<TypeParam, bloomlab::detail::avx512_kernel<TypeParam>>("avx512");
+#endif
+}
+
+// add() and contains() of string and integer keys on the automatic path
+// (unkeyed: the inline hash and kernel; keyed: SipHash, then the kernel)
+// give the words and answers of the scalar path, call by call.
+TYPED_TEST(BlockedLayouts, AutomaticSingleCallsEqualScalar) {
+  bloomlab::rng r(99);
+  const std::vector<std::string> keys = random_keys(r, 3000);
+  for (bool keyed : {false, true}) {
+    const std::optional<bloomlab::sip_key> secret =
+        keyed ? std::optional<bloomlab::sip_key>(bloomlab::sip_key{r.next(), r.next()}) : std::nullopt;
+    basic_blocked_filter<TypeParam> a(20000, {}, secret), s(20000, blocked_options{false, code_path::scalar}, secret);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::uint64_t x = r.next();
+      ASSERT_EQ(a.contains(keys[i]), s.contains(keys[i])) << i;
+      ASSERT_EQ(a.add(keys[i]), s.add(keys[i])) << i;
+      ASSERT_EQ(a.contains(x), s.contains(x)) << i;
+      ASSERT_EQ(a.add(x), s.add(x)) << i;
+      ASSERT_TRUE(a.contains(x) && a.contains(keys[i]));
+    }
+    EXPECT_TRUE(a == s) << "keyed " << keyed;
+    EXPECT_EQ(a.items(), s.items());
+  }
+}
+
+TEST(BlockedPaths, SingleCallsInlineOnTheAutomaticPath) {
+  const bloomlab::blocked_filter automatic(512), scalar(512, blocked_options{false, code_path::scalar});
+  EXPECT_STREQ(automatic.single_kernel(), bloomlab::detail::inline_kernel_name);
+  EXPECT_STREQ(scalar.single_kernel(), "scalar");
+  EXPECT_EQ(scalar.path(), code_path::scalar);
+  const bloomlab::blocked_filter copied = automatic;
+  EXPECT_STREQ(copied.single_kernel(), bloomlab::detail::inline_kernel_name);
+#if defined(__x86_64__) && !defined(__AVX2__)
+  EXPECT_STREQ(automatic.single_kernel(), "sse2");
+#endif
 }
 
 TEST(BlockedPaths, AutomaticPicksTheBest) {
