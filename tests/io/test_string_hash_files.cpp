@@ -133,7 +133,15 @@ TEST(StringHashFiles, NewFilesRecordXxh3) {
     EXPECT_EQ(bytes[at], 1);
     const io::filter_file back = io::decode(bytes);
     EXPECT_EQ(io::encode(back), bytes);
-    std::visit([](const auto& f) { EXPECT_EQ(f.strings(), string_hash::xxh3); }, back.filter);
+    std::visit(
+        [](const auto& f) {
+          if constexpr (requires { f.strings(); }) {
+            EXPECT_EQ(f.strings(), string_hash::xxh3);
+          } else {
+            ADD_FAILURE() << "a kind without a string hash";
+          }
+        },
+        back.filter);
     for (std::string_view x : fruit)
       EXPECT_TRUE(std::visit([x](const auto& f) { return f.contains(x); }, back.filter)) << x;
   }
