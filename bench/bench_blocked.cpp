@@ -15,8 +15,8 @@
 // Keys: 16-character hex strings of distinct splitmix64 values (as in
 // bench_classic); the 1M non-members come after the members in the same
 // stream, so the two sets are disjoint. Every filter hashes the key itself:
-// the blocked filters with hash64 (two multiply rounds and fmix64 for 16
-// bytes), the classic one with two MurmurHash3_x86_32 passes, libbloom with
+// the blocked filters with XXH3_64bits (before format version 3: hash64;
+// bench_hash has both), the classic one with two MurmurHash3_x86_32 passes, libbloom with
 // two MurmurHash2 passes.
 //
 // One iteration is one key: add (into a fresh filter of the shared one's
@@ -106,7 +106,7 @@ struct world {
   bloomlab::blocked_filter_256 block256;
   libbloom_filter libbloom;
   double fpr[4] = {};
-  std::vector<std::uint64_t> stranger_hashes;  // hash64 of each non-member
+  std::vector<std::uint64_t> stranger_hashes;  // the string hash of each non-member
 };
 
 void set_counters(benchmark::State& st, const world& w, peer who) {
@@ -204,7 +204,7 @@ void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool mem
 }
 
 // The block512 kernel without the key hash: lookups of non-members given
-// their precomputed hash64 (made when the world is built, not timed), one
+// their precomputed string hash (made when the world is built, not timed), one
 // contains_hash() per key or contains_hashes() over 1,000. What a caller
 // that already holds a 64-bit hash (or integer keys) pays.
 void bm_lookup_hashed(benchmark::State& st, std::uint64_t n, bool batched) {

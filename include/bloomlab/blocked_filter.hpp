@@ -22,8 +22,8 @@
 // (size_split_block() in math.hpp gives the honest m).
 //
 // The bits of an item x (detail/blocked_kernels.hpp states them exactly):
-//   h = hash64(x), a 64-bit hash of the key (or any 64-bit hash the caller
-//       made: the *_hash calls take it as it is);
+//   h = item_hash(x), a 64-bit hash of the key (or any 64-bit hash the
+//       caller made: the *_hash calls take it as it is);
 //   block = floor(h * blocks / 2^64)   (fastrange: no modulo, any 64-bit count);
 //   bit in lane j = ((h mod 2^32) * salt_j mod 2^32) >> (32 - log2 w).
 // Every index is 64-bit: m may exceed 2^32 bits (tests/unit checks 2^33). The
@@ -31,21 +31,17 @@
 // two are independent as long as blocks <= 2^32 (m up to 2^40 bits for the
 // 256-bit layout, 128 GiB); past that both would read the same bits of h.
 //
-// Why hash64 and not MurmurHash3 x64_128 or xxHash: the filter needs one
-// well-mixed 64-bit value per key, fast; the engine is header-only with no
-// dependencies (xxHash would make every user link libxxhash), and
-// MurmurHash3_x64_128 computes 128 bits where 64 are used. hash64 is two
-// multiply rounds per 16 bytes plus fmix64; its quality is checked where it
-// matters, by measured rates against the formula on counter keys.
-//
-// Keys: byte strings (hashed by hash64) or 64-bit integers (hashed by
-// mix64 = fmix64: two multiplies and no pass over bytes; a different hash,
-// so a filter takes one kind of key). Or the caller's own 64-bit hash,
-// through the *_hash calls.
+// Keys: byte strings (hashed by XXH3_64bits; hash64 for a filter read
+// from a file that recorded it) or 64-bit integers (hashed by mix64 =
+// fmix64: two multiplies and no pass over bytes; a different hash, so a
+// filter takes one kind of key). Or the caller's own 64-bit hash, through
+// the *_hash calls. detail/key_hashing.hpp holds these members, shared with
+// the cache-line and static filters, and says why XXH3 (docs/hashing.md
+// measures it against hash64).
 //
 // Keyed: a filter made with a key (the constructor's third argument) hashes both kinds of key
 // with SipHash-2-4 under that secret (siphash.hpp; an integer as its 8
-// little-endian bytes) in place of hash64 and mix64, so that nobody without
+// little-endian bytes) in place of XXH3 and mix64, so that nobody without
 // the key can aim items at a block. item_hash() is the hash the filter uses;
 // the static hash() stays the public one. The choice is one well-predicted
 // branch per item (hoisted out of the batch loops), which the benchmarks
@@ -102,6 +98,7 @@
 
 #include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/detail/key_hashing.hpp"
 #include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
@@ -162,10 +159,13 @@ inline const char* code_path_name(code_path p) {
 struct blocked_options {
   bool huge_pages = false;                 // madvise(MADV_HUGEPAGE) on the array
   code_path path = code_path::automatic;   // avx2 / avx512 need the CPU to have them
+  string_hash strings = string_hash_default;  // hash64 only to restore a filter saved with it
 };
 
 template <class Layout>
-class basic_blocked_filter {
+class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
+  using hashing = detail::key_hashing<detail::int_key_mix64>;
+
  public:
   using layout = Layout;
   static constexpr unsigned block_bits = Layout::block_bits;
@@ -177,19 +177,19 @@ class basic_blocked_filter {
   // At least m bits: m rounded up to a whole number of blocks. Throws
   // std::invalid_argument, before allocating anything, for m outside 1 to
   // max_m or a code path this CPU does not have. key: a secret for keyed
-  // hashing (SipHash-2-4), or nullopt for the public hash64 and mix64.
+  // hashing (SipHash-2-4), or nullopt for the public XXH3 and mix64.
   explicit basic_blocked_filter(std::uint64_t m, blocked_options opts = {},
                                 std::optional<sip_key> key = std::nullopt)
-      : blocks_(checked_blocks(m)),
+      : hashing(key, opts.strings),
+        blocks_(checked_blocks(m)),
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), opts.huge_pages),
         path_(checked_path(opts.path)),
         inline_singles_(opts.path == code_path::automatic),
-        plain_(inline_singles_ && !key),
-        key_(key) {}
+        plain_(inline_singles_ && !key && strings() == string_hash::xxh3) {}
 
   basic_blocked_filter(const basic_blocked_filter& o)
-      : blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_),
-        inline_singles_(o.inline_singles_), plain_(o.plain_), key_(o.key_), items_(o.items_) {
+      : hashing(o), blocks_(o.blocks_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_),
+        inline_singles_(o.inline_singles_), plain_(o.plain_), items_(o.items_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   basic_blocked_filter& operator=(const basic_blocked_filter& o) {
@@ -230,32 +230,10 @@ class basic_blocked_filter {
   }
   bool huge_pages() const { return mem_.huge_pages(); }
 
-  // The hash of a byte-string key, and of an integer key (detail::mix64,
-  // which is fmix64). The two kinds hash differently: build and query a
-  // filter with the same kind.
-  static std::uint64_t hash(std::string_view x) { return detail::hash64(x); }
-  static std::uint64_t hash(std::uint64_t x) { return detail::mix64(x); }
+  // hash(), item_hash(), secret_key(), keyed(), strings(): key_hashing.
+  // The two kinds of key hash differently: build and query a filter with
+  // the same kind.
   std::uint64_t block_of(std::uint64_t h) const { return detail::block_index(h, blocks_); }
-
-  // The secret key of a keyed filter (nullopt: unkeyed, the public hashes).
-  const std::optional<sip_key>& secret_key() const { return key_; }
-  bool keyed() const { return key_.has_value(); }
-
-  // The hash this filter gives a key: hash() when unkeyed, SipHash-2-4
-  // under the key when keyed. What add() and contains() use; a caller who
-  // makes hashes for the *_hash calls of a keyed filter must use this one.
-  // (The keyed call is kept out of line, so that the unkeyed path stays
-  // one test and the inlined hash64 it always was.)
-  std::uint64_t item_hash(std::string_view x) const {
-    if (key_) [[unlikely]]
-      return detail::keyed_hash(x, *key_);
-    return hash(x);
-  }
-  std::uint64_t item_hash(std::uint64_t x) const {
-    if (key_) [[unlikely]]
-      return detail::keyed_hash(x, *key_);
-    return hash(x);
-  }
 
   // add() returns true when a bit of the key was 0 (it read absent).
   // (An unkeyed filter on the automatic path, the usual one, takes one test
@@ -330,8 +308,8 @@ class basic_blocked_filter {
   // The union: every bit set in other is set here, and items() is the sum
   // (saturating). A filter built in shards (one per thread, each its own
   // part of the keys) and merged this way has the bits of one built from
-  // all keys. Throws std::invalid_argument, changing nothing, unless m and
-  // the key (or both unkeyed) are the same.
+  // all keys. Throws std::invalid_argument, changing nothing, unless m, the
+  // key (or both unkeyed) and the string hash are the same.
   basic_blocked_filter& operator|=(const basic_blocked_filter& other) {
     check_same(other);
     std::uint64_t* a = mem_.data();
@@ -393,7 +371,7 @@ class basic_blocked_filter {
   }
 
   friend bool operator==(const basic_blocked_filter& a, const basic_blocked_filter& b) {
-    return a.blocks_ == b.blocks_ && same_key(a.key_, b.key_) &&
+    return a.blocks_ == b.blocks_ && a.same_hashing(b) &&
            std::memcmp(a.mem_.data(), b.mem_.data(), a.word_count() * 8) == 0;
   }
 
@@ -413,12 +391,6 @@ class basic_blocked_filter {
     return p;
   }
   static std::uint32_t key(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
-  // Both unkeyed, or both keyed with one key. (Spelled out: GCC 12 warns of
-  // an uninitialised read in std::optional's own == at -O1.)
-  static bool same_key(const std::optional<sip_key>& a, const std::optional<sip_key>& b) {
-    if (a.has_value() != b.has_value()) return false;
-    return !a.has_value() || *a == *b;
-  }
 
   bool test_plain(std::uint64_t h) const { return detail::inline_kernel<Layout>::test(block(h), key(h)); }
   bool add_plain(std::uint64_t h) {
@@ -446,26 +418,15 @@ class basic_blocked_filter {
   // "m 1024 vs 2048, keying keyed vs unkeyed" (keys by their public ids).
   void check_same(const basic_blocked_filter& o) const {
     std::string differs;
-    const auto differ = [&](const std::string& what) { differs += (differs.empty() ? "" : ", ") + what; };
-    if (o.blocks_ != blocks_) differ("m " + std::to_string(m()) + " vs " + std::to_string(o.m()));
-    if (key_.has_value() != o.key_.has_value())
-      differ(std::string("keying ") + (key_ ? "keyed" : "unkeyed") + " vs " + (o.key_ ? "keyed" : "unkeyed"));
-    else if (!same_key(o.key_, key_))
-      differ("key id " + key_id_hex(*key_) + " vs " + key_id_hex(*o.key_));
-    if (!differs.empty())
-      throw std::invalid_argument("blocked filter: cannot combine filters that differ: " + differs);
+    if (o.blocks_ != blocks_) add_difference(differs, "m " + std::to_string(m()) + " vs " + std::to_string(o.m()));
+    hashing_differences(o, differs);
+    refuse_if_different("blocked filter", differs);
   }
 
   // The batch over keys xs, with the hash chosen once for the whole batch.
   template <bool Add, class Key>
   std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
-    if (const sip_key* secret = key_ ? &*key_ : nullptr) {
-      if constexpr (std::is_same_v<Key, std::uint64_t>)
-        return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return detail::keyed_hash(xs[i], *secret); }, out);
-      else
-        return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return siphash24(xs[i], *secret); }, out);
-    }
-    return batch<Add>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, out);
+    return with_hash_at(xs, [&](const auto& hash_at) { return batch<Add>(xs.size(), hash_at, out); });
   }
   std::size_t word_count() const { return static_cast<std::size_t>(blocks_ * Layout::words); }
   std::uint64_t* block(std::uint64_t h) { return mem_.data() + block_of(h) * Layout::words; }
@@ -491,8 +452,7 @@ class basic_blocked_filter {
   detail::block_memory mem_;
   code_path path_;
   bool inline_singles_;  // automatic: single calls inline detail::inline_kernel
-  bool plain_;           // inline_singles_ and unkeyed
-  std::optional<sip_key> key_;
+  bool plain_;           // inline_singles_, unkeyed, strings hashed with XXH3: hash() is item_hash()
   std::uint64_t items_ = 0;
 };
 

@@ -23,8 +23,9 @@
 // classic filter would take 11.
 //
 // The bits of a key, from its 64-bit hash h (the same hashes as the blocked
-// filter: hash64 for byte strings, mix64 for integers, SipHash-2-4 when
-// keyed, or the caller's own through the *_hash calls):
+// filter, detail/key_hashing.hpp: XXH3_64bits for byte strings (hash64 for
+// a filter read from a file that recorded it), mix64 for integers,
+// SipHash-2-4 when keyed, or the caller's own through the *_hash calls):
 //   block = floor(h * blocks / 2^64) (fastrange, from the high bits);
 //   g_0 = h mod 2^32, g_(i+1) = g_i * 0x9e3779b9 mod 2^32, and probe i is
 //   bit g_i >> 23 of the block (the top 9 bits of each step).
@@ -50,6 +51,7 @@
 
 #include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/detail/key_hashing.hpp"
 #include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
@@ -57,7 +59,9 @@
 
 namespace bloomlab {
 
-class cache_line_filter {
+class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
+  using hashing = detail::key_hashing<detail::int_key_mix64>;
+
  public:
   static constexpr const char* kind_name = "cache-line filter";
   static constexpr unsigned block_bits = cache_line_block_bits;
@@ -67,12 +71,16 @@ class cache_line_filter {
   // At least m bits (rounded up to whole 512-bit blocks), k bits a key.
   // Throws std::invalid_argument, before allocating anything, for m outside
   // 1 to max_m or k outside 1 to max_k. key: a secret for keyed hashing.
-  cache_line_filter(std::uint64_t m, unsigned k, std::optional<sip_key> key = std::nullopt, bool huge_pages = false)
-      : blocks_(checked_blocks(m, k)), k_(k), mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), huge_pages),
-        key_(key) {}
+  // strings: the byte-string hash (hash64 only to restore a filter saved with it).
+  cache_line_filter(std::uint64_t m, unsigned k, std::optional<sip_key> key = std::nullopt, bool huge_pages = false,
+                    string_hash strings = string_hash_default)
+      : hashing(key, strings),
+        blocks_(checked_blocks(m, k)),
+        k_(k),
+        mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), huge_pages) {}
 
   cache_line_filter(const cache_line_filter& o)
-      : blocks_(o.blocks_), k_(o.k_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), key_(o.key_), items_(o.items_) {
+      : hashing(o), blocks_(o.blocks_), k_(o.k_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), items_(o.items_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   cache_line_filter& operator=(const cache_line_filter& o) {
@@ -102,21 +110,7 @@ class cache_line_filter {
   std::uint64_t blocks() const { return blocks_; }
   unsigned k() const { return k_; }
   bool huge_pages() const { return mem_.huge_pages(); }
-  const std::optional<sip_key>& secret_key() const { return key_; }
-  bool keyed() const { return key_.has_value(); }
-
-  static std::uint64_t hash(std::string_view x) { return detail::hash64(x); }
-  static std::uint64_t hash(std::uint64_t x) { return detail::mix64(x); }
-  std::uint64_t item_hash(std::string_view x) const {
-    if (key_) [[unlikely]]
-      return detail::keyed_hash(x, *key_);
-    return hash(x);
-  }
-  std::uint64_t item_hash(std::uint64_t x) const {
-    if (key_) [[unlikely]]
-      return detail::keyed_hash(x, *key_);
-    return hash(x);
-  }
+  // hash(), item_hash(), secret_key(), keyed(), strings(): key_hashing.
 
   // add() returns true when a bit of the key was 0 (it read absent).
   bool add(std::string_view x) { return add_hash(item_hash(x)); }
@@ -179,7 +173,7 @@ class cache_line_filter {
 
   // The union (items() the saturating sum) and the intersection (items()
   // the smaller count). Throw std::invalid_argument, changing nothing,
-  // naming what differs, unless m, k and the key are the same.
+  // naming what differs, unless m, k, the key and the string hash are the same.
   cache_line_filter& operator|=(const cache_line_filter& o) {
     check_same(o);
     for (std::size_t i = 0; i < word_count(); ++i) mem_.data()[i] |= o.mem_.data()[i];
@@ -194,7 +188,7 @@ class cache_line_filter {
   }
 
   friend bool operator==(const cache_line_filter& a, const cache_line_filter& b) {
-    return a.blocks_ == b.blocks_ && a.k_ == b.k_ && same_key(a.key_, b.key_) &&
+    return a.blocks_ == b.blocks_ && a.k_ == b.k_ && a.same_hashing(b) &&
            std::memcmp(a.mem_.data(), b.mem_.data(), a.word_count() * 8) == 0;
   }
 
@@ -248,9 +242,7 @@ class cache_line_filter {
   }
   template <bool Add, class Key>
   std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
-    if (const sip_key* secret = key_ ? &*key_ : nullptr)
-      return batch<Add>(xs.size(), [&xs, secret](std::size_t i) { return detail::keyed_hash(xs[i], *secret); }, out);
-    return batch<Add>(xs.size(), [&xs](std::size_t i) { return hash(xs[i]); }, out);
+    return with_hash_at(xs, [&](const auto& hash_at) { return batch<Add>(xs.size(), hash_at, out); });
   }
 
   static block_sizing sizing_for(double n, double p) {
@@ -270,21 +262,12 @@ class cache_line_filter {
                                   std::to_string(max_k) + ")");
     return (m + block_bits - 1) / block_bits;
   }
-  static bool same_key(const std::optional<sip_key>& a, const std::optional<sip_key>& b) {
-    if (a.has_value() != b.has_value()) return false;
-    return !a.has_value() || *a == *b;
-  }
   void check_same(const cache_line_filter& o) const {
     std::string differs;
-    const auto differ = [&](const std::string& what) { differs += (differs.empty() ? "" : ", ") + what; };
-    if (o.blocks_ != blocks_) differ("m " + std::to_string(m()) + " vs " + std::to_string(o.m()));
-    if (o.k_ != k_) differ("k " + std::to_string(k_) + " vs " + std::to_string(o.k_));
-    if (key_.has_value() != o.key_.has_value())
-      differ(std::string("keying ") + (key_ ? "keyed" : "unkeyed") + " vs " + (o.key_ ? "keyed" : "unkeyed"));
-    else if (!same_key(o.key_, key_))
-      differ("key id " + key_id_hex(*key_) + " vs " + key_id_hex(*o.key_));
-    if (!differs.empty())
-      throw std::invalid_argument("cache-line filter: cannot combine filters that differ: " + differs);
+    if (o.blocks_ != blocks_) add_difference(differs, "m " + std::to_string(m()) + " vs " + std::to_string(o.m()));
+    if (o.k_ != k_) add_difference(differs, "k " + std::to_string(k_) + " vs " + std::to_string(o.k_));
+    hashing_differences(o, differs);
+    refuse_if_different(kind_name, differs);
   }
 
   std::uint64_t* block(std::uint64_t h) { return mem_.data() + detail::block_index(h, blocks_) * words_per_block; }
@@ -296,7 +279,6 @@ class cache_line_filter {
   std::uint64_t blocks_;
   unsigned k_;
   detail::block_memory mem_;
-  std::optional<sip_key> key_;
   std::uint64_t items_ = 0;
 };
 

@@ -43,8 +43,9 @@
 //         rotl(g, 21 i);
 //   fp(g) = the low f bits of g xor (g >> 32).
 //
-// Keys and hashes. A key's hash h: a byte string's is detail::hash64 (the
-// blocked filter's hash); a 64-bit integer is its own h, unchanged (the
+// Keys and hashes (detail/key_hashing.hpp). A key's hash h: a byte string's
+// is XXH3_64bits, the blocked filter's hash (hash64 for a filter read from a
+// file that recorded it); a 64-bit integer is its own h, unchanged (the
 // seeded mix below is the integer's mix: MurmurHash3's fmix64, a bijection
 // with full avalanche, as in the reference code); keyed filters use
 // SipHash-2-4 under the secret for both (an integer as its 8 little-endian
@@ -75,6 +76,7 @@
 #include <vector>
 
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/detail/key_hashing.hpp"
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/hash.hpp"
 #include "bloomlab/math.hpp"
@@ -93,6 +95,7 @@ inline constexpr std::uint64_t static_filter_seed_default = 0x62616c6d6f6f6c63ul
 struct static_options {
   std::uint64_t seed = static_filter_seed_default;    // the seeds tried are splitmix64's stream from it
   unsigned max_attempts = static_filter_attempts_default;  // 1 to static_filter_attempts_max
+  string_hash strings = string_hash_default;  // the byte-string hash (hash64 only for saved filters)
 };
 
 namespace detail {
@@ -158,8 +161,9 @@ inline std::uint64_t fmix64_inverse(std::uint64_t h) {
 }  // namespace detail
 
 template <class Fp, class Geometry>
-class basic_static_filter {
+class basic_static_filter : public detail::key_hashing<detail::int_key_as_is> {
   static_assert(std::is_same_v<Fp, std::uint8_t> || std::is_same_v<Fp, std::uint16_t>);
+  using hashing = detail::key_hashing<detail::int_key_as_is>;
 
  public:
   using fingerprint_type = Fp;
@@ -180,23 +184,22 @@ class basic_static_filter {
   // under 1/2).
   explicit basic_static_filter(std::span<const std::string_view> keys, std::optional<sip_key> key = std::nullopt,
                                static_options opts = {})
-      : geo_(0), key_(key) {
+      : hashing(key, opts.strings), geo_(0) {
     check(keys.size(), opts);
     std::vector<std::uint64_t> hs(keys.size());
-    if (key_) {
-      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = detail::keyed_hash(keys[i], *key_);
-    } else {
-      for (std::size_t i = 0; i < keys.size(); ++i) hs[i] = hash(keys[i]);
-    }
+    with_hash_at(keys, [&hs](const auto& hash_at) {
+      for (std::size_t i = 0; i < hs.size(); ++i) hs[i] = hash_at(i);
+    });
     build(std::move(hs), opts);
   }
   explicit basic_static_filter(std::span<const std::uint64_t> keys, std::optional<sip_key> key = std::nullopt,
                                static_options opts = {})
-      : geo_(0), key_(key) {
+      : hashing(key, opts.strings), geo_(0) {
     check(keys.size(), opts);
-    std::vector<std::uint64_t> hs(keys.begin(), keys.end());
-    if (key_)
-      for (auto& h : hs) h = detail::keyed_hash(h, *key_);
+    std::vector<std::uint64_t> hs(keys.size());
+    with_hash_at(keys, [&hs](const auto& hash_at) {
+      for (std::size_t i = 0; i < hs.size(); ++i) hs[i] = hash_at(i);
+    });
     build(std::move(hs), opts);
   }
 
@@ -205,21 +208,21 @@ class basic_static_filter {
   static basic_static_filter from_hashes(std::span<const std::uint64_t> hs, std::optional<sip_key> key = std::nullopt,
                                          static_options opts = {}) {
     check(hs.size(), opts);
-    basic_static_filter f(key);
+    basic_static_filter f(key, opts.strings);
     f.build(std::vector<std::uint64_t>(hs.begin(), hs.end()), opts);
     return f;
   }
 
   // A saved filter put back: its item count, the seed it was solved with
-  // (seed()), its key and its array. Throws std::invalid_argument when
-  // items exceeds static_filter_max_items or the array is not the
-  // array_length the layout gives for items.
+  // (seed()), its key, its array and its string hash. Throws
+  // std::invalid_argument when items exceeds static_filter_max_items or the
+  // array is not the array_length the layout gives for items.
   static basic_static_filter restore(std::uint64_t items, std::uint64_t seed, std::optional<sip_key> key,
-                                     std::vector<Fp> fingerprints) {
+                                     std::vector<Fp> fingerprints, string_hash strings = string_hash_default) {
     if (items > static_filter_max_items)
       throw std::invalid_argument(std::string(name) + " filter: items = " + std::to_string(items) +
                                   " is out of range (0 to " + std::to_string(static_filter_max_items) + ")");
-    basic_static_filter f(key);
+    basic_static_filter f(key, strings);
     f.geo_ = Geometry(items);
     if (fingerprints.size() != f.geo_.array_length)
       throw std::invalid_argument(std::string(name) + " filter: fingerprints = " + std::to_string(fingerprints.size()) +
@@ -231,26 +234,9 @@ class basic_static_filter {
     return f;
   }
 
-  // The hash of a byte-string key (hash64) and of an integer key (itself).
-  static std::uint64_t hash(std::string_view x) { return detail::hash64(x); }
-  static std::uint64_t hash(std::uint64_t x) { return x; }
-
-  const std::optional<sip_key>& secret_key() const { return key_; }
-  bool keyed() const { return key_.has_value(); }
-
-  // The hash this filter gives a key: hash() unkeyed, SipHash-2-4 keyed.
-  // (The keyed hashes are called out of line, so that the unkeyed lookup
-  // stays one test and an inlined hash.)
-  std::uint64_t item_hash(std::string_view x) const {
-    if (key_) [[unlikely]]
-      return detail::keyed_hash(x, *key_);
-    return hash(x);
-  }
-  std::uint64_t item_hash(std::uint64_t x) const {
-    if (key_) [[unlikely]]
-      return detail::keyed_hash(x, *key_);
-    return hash(x);
-  }
+  // hash() (a byte string's XXH3, an integer itself), item_hash() (the
+  // hash this filter gives a key), secret_key(), keyed(), strings():
+  // key_hashing.
 
   bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
   bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
@@ -260,21 +246,11 @@ class basic_static_filter {
   // (std::invalid_argument otherwise).
   void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
     check_out(keys.size(), out.size());
-    if (key_) {
-      const sip_key secret = *key_;
-      batch(keys.size(), [&keys, secret](std::size_t i) { return siphash24(keys[i], secret); }, out);
-    } else {
-      batch(keys.size(), [&keys](std::size_t i) { return hash(keys[i]); }, out);
-    }
+    with_hash_at(keys, [&](const auto& hash_at) { batch(keys.size(), hash_at, out); });
   }
   void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
     check_out(keys.size(), out.size());
-    if (key_) {
-      const sip_key secret = *key_;
-      batch(keys.size(), [&keys, secret](std::size_t i) { return detail::keyed_hash(keys[i], secret); }, out);
-    } else {
-      batch(keys.size(), [&keys](std::size_t i) { return keys[i]; }, out);
-    }
+    with_hash_at(keys, [&](const auto& hash_at) { batch(keys.size(), hash_at, out); });
   }
   void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
     check_out(hs.size(), out.size());
@@ -297,11 +273,11 @@ class basic_static_filter {
   static constexpr double fpr_for() { return 1.0 / static_cast<double>(std::uint64_t{1} << fingerprint_bits); }
 
   friend bool operator==(const basic_static_filter& a, const basic_static_filter& b) {
-    return a.items_ == b.items_ && a.seed_ == b.seed_ && a.key_ == b.key_ && a.fp_ == b.fp_;
+    return a.items_ == b.items_ && a.seed_ == b.seed_ && a.same_hashing(b) && a.fp_ == b.fp_;
   }
 
  private:
-  explicit basic_static_filter(std::optional<sip_key> key) : geo_(0), key_(key) {}
+  basic_static_filter(std::optional<sip_key> key, string_hash strings) : hashing(key, strings), geo_(0) {}
 
   static void check(std::size_t n, const static_options& opts) {
     if (n > static_filter_max_items)
@@ -488,7 +464,6 @@ class basic_static_filter {
   std::uint64_t seed_ = 0;
   unsigned attempts_ = 0;
   Geometry geo_;
-  std::optional<sip_key> key_;
   std::vector<Fp> fp_;
 };
 

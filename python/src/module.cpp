@@ -674,6 +674,10 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
       .def("fpr", &S::fpr, "The rate of a key not in the set: 2^-f, whatever n (f = the fingerprint bits).")
       .def_property_readonly("keyed", &S::keyed)
       .def_property_readonly("seed", &S::seed, "The seed the fingerprint array was solved with.")
+      .def_property_readonly(
+          "string_hash", [](const S& f) { return std::string(string_hash_name(f.strings())); },
+          "How str/bytes keys are hashed: 'xxh3', or 'hash64' for a filter read from a file written before XXH3 "
+          "(a keyed filter uses SipHash-2-4 whatever this says).")
       .def(
           "to_bytes", [](const S& f) { return to_bytes(io::filter_file{io::any_filter(f)}); },
           "The filter in bloomlab's file format (docs/format.md): what save() writes.")
@@ -699,17 +703,24 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
             const auto fp = f.fingerprints();
             return py::make_tuple(f.items(), f.seed(),
                                   f.secret_key() ? py::object(key_bytes(*f.secret_key())) : py::object(py::none()),
-                                  py::bytes(reinterpret_cast<const char*>(fp.data()), fp.size_bytes()));
+                                  py::bytes(reinterpret_cast<const char*>(fp.data()), fp.size_bytes()),
+                                  std::string(string_hash_name(f.strings())));
           },
           [](const py::tuple& state) {
-            if (state.size() != 4) throw py::value_error("pickled data: a state of " + std::to_string(state.size()) + " items (allowed: 4)");
+            // 4 items: pickled before XXH3, when strings were hashed by hash64.
+            if (state.size() != 4 && state.size() != 5)
+              throw py::value_error("pickled data: a state of " + std::to_string(state.size()) + " items (allowed: 4 or 5)");
+            const std::string hash = state.size() == 5 ? state[4].cast<std::string>() : "hash64";
+            if (hash != "xxh3" && hash != "hash64")
+              throw py::value_error("pickled data: string hash '" + hash + "' (allowed: xxh3, hash64)");
             const std::string raw = state[3].cast<py::bytes>();
             using Fp = typename S::fingerprint_type;
             if (raw.size() % sizeof(Fp) != 0) throw py::value_error("pickled data: fingerprints of " + std::to_string(raw.size()) + " bytes");
             std::vector<Fp> fp(raw.size() / sizeof(Fp));
             std::memcpy(fp.data(), raw.data(), raw.size());
             return S::restore(state[0].cast<std::uint64_t>(), state[1].cast<std::uint64_t>(),
-                              key_arg(state[2].cast<std::optional<py::bytes>>()), std::move(fp));
+                              key_arg(state[2].cast<std::optional<py::bytes>>()), std::move(fp),
+                              hash == "hash64" ? string_hash::hash64 : string_hash::xxh3);
           }))
       .def("__repr__", [name](const S& f) {
         return std::string(name) + "(items=" + std::to_string(f.items()) + ", bits=" + std::to_string(f.bits()) + ")";

@@ -365,3 +365,27 @@ def test_static_filters(cls, bits_per_key, rate):
     assert keyed != s and pickle.loads(pickle.dumps(keyed)) == keyed
     assert (s == "x") is False and (s != 1) is True
     assert not hasattr(f, "add")
+
+
+CORPUS = __import__("pathlib").Path(__file__).resolve().parents[2] / "tests" / "fuzz" / "corpus"
+FRUIT = ["apple", "pear", "plum"]
+
+
+def test_files_before_xxh3_load_with_hash64_and_answer_as_before():
+    # Format version 2 (tests/fuzz/corpus): strings hashed by hash64. The
+    # false positives among w0..w1999 are those bloomlab gave before XXH3.
+    blocked = bloomlab.load(str(CORPUS / "blocked-v2.blf"))
+    assert all(blocked.contains(x) for x in FRUIT)
+    fuse8 = bloomlab.load(str(CORPUS / "fuse8.blf"))
+    assert fuse8.string_hash == "hash64"
+    probes = [f"w{i}" for i in range(2000)]
+    maybe = [x for x, hit in zip(probes, fuse8.contains_many(probes)) if hit]
+    assert maybe == ["w67", "w322", "w339", "w469", "w835", "w995", "w1126", "w1314", "w1381", "w1393", "w1639"]
+    # Pickled and written again, it keeps hash64.
+    again = pickle.loads(pickle.dumps(fuse8))
+    assert again == fuse8 and again.string_hash == "hash64"
+    assert bloomlab.from_bytes(fuse8.to_bytes()) == fuse8
+    # A new filter of the same keys hashes with XXH3: another filter.
+    new = bloomlab.Fuse8Filter(FRUIT)
+    assert new.string_hash == "xxh3" and new != fuse8
+    assert all(new.contains(x) for x in FRUIT)

@@ -20,6 +20,12 @@ namespace {
 
 std::string hash_name(const indexer& i) { return std::string(name(i.hash)); }
 std::string scheme_name(const indexer& i) { return std::string(name(i.kind)); }
+// The byte-string hash of a blocked, cache-line or static filter: xxh3,
+// hash64 (a file written before XXH3), or siphash when keyed.
+template <class F>
+std::string strings_name(const F& f) {
+  return f.keyed() ? "siphash" : string_hash_name(f.strings());
+}
 
 }  // namespace
 
@@ -103,6 +109,7 @@ json summary(const filter_file& file) {
               j["segment_count"] = 3;
             }
             j["seed"] = fmt::format("{:016x}", f.seed());
+            j["hash"] = strings_name(f);
             // n = 0 has no bits per item: null, as JSON says "no number".
             j["bits_per_item"] = items == 0 ? json(nullptr)
                                             : json(static_cast<double>(f.bits()) / static_cast<double>(items));
@@ -113,6 +120,7 @@ json summary(const filter_file& file) {
             j["blocks"] = f.blocks();
             j["m"] = f.m();
             j["k"] = f.k();
+            j["hash"] = strings_name(f);
             const std::uint64_t set = f.bits_set();
             j["bits_set"] = set;
             j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
@@ -130,6 +138,7 @@ json summary(const filter_file& file) {
             j["blocks"] = f.blocks();
             j["m"] = f.m();
             j["k"] = L::lanes;
+            j["hash"] = strings_name(f);
             const std::uint64_t set = f.bits_set();
             j["bits_set"] = set;
             j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
@@ -190,6 +199,7 @@ void print_static(const json& j) {
              j["bits_per_item"].is_null() ? std::string("n/a (no items)")
                                           : fmt::format("{:.3f}", j["bits_per_item"].get<double>()));
   fmt::print("seed: {}\n", j["seed"].get<std::string>());
+  fmt::print("string hash: {}\n", j["hash"].get<std::string>());
   if (j.value("keyed", false))
     fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
                j["key_id"].get<std::string>());
@@ -233,6 +243,7 @@ void print_summary(const json& j) {
     fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
                num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   }
+  if (kind == "cacheline" || kind == "blocked") fmt::print("string hash: {}\n", j["hash"].get<std::string>());
   if (j.value("keyed", false))
     fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
                j["key_id"].get<std::string>());

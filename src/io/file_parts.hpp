@@ -98,6 +98,21 @@ inline unsigned scheme_code(scheme s) {
   return 0;
 }
 
+// The string-hash code of the blocked, cache-line and static kinds (format
+// version 3; a version-2 file of these kinds has none and means hash64, or
+// SipHash-2-4 when keyed): 0 hash64, 1 XXH3_64bits, 2 SipHash-2-4 (keyed
+// filters, and only they).
+inline constexpr unsigned string_hash_code_max = 2;
+inline constexpr const char* string_hash_codes = "0 hash64, 1 xxh3, 2 siphash";
+template <class F>
+unsigned string_hash_code(const F& f) {
+  if (f.keyed()) return 2;
+  return f.strings() == string_hash::hash64 ? 0 : 1;
+}
+inline string_hash string_hash_of_code(unsigned code) {
+  return code == 0 ? string_hash::hash64 : string_hash::xxh3;  // 2: keyed, where it is not used
+}
+
 // The policy of hash and scheme codes; `key` is the secret of hash code 2
 // (SipHash-2-4), which the caller has checked against the file's key id.
 inline indexer indexer_of(unsigned hash, unsigned sch, const sip_key& key = {}) {

@@ -46,6 +46,7 @@ struct raw_header {
   sip_key key{};                    // the caller's key, once checked against key_id
   std::uint64_t m = 0, buckets = 0, blocks = 0, kick_seed = 0;
   unsigned kk = 0, hash = 0, sch = 0, width = 0, fingerprint = 0, slots = 0, block_bits = 0;
+  unsigned strings = 0;    // blocked, cache-line, static: the string-hash code (0 hash64 before version 3)
   std::uint32_t kicks = 0;
   double n0 = 0, p0 = 0, growth = 0, tighten = 0;
   unsigned prime = 0;
@@ -248,7 +249,9 @@ filter_file build_scalable(const raw_header& h, std::span<const std::uint8_t> pa
 
 template <class Layout>
 filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits, {},
+  blocked_options opts;
+  opts.strings = string_hash_of_code(h.strings);
+  basic_blocked_filter<Layout> f(h.blocks * Layout::block_bits, opts,
                                  h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
   copy_words(payload, f.words_to_restore());
   f.set_items(items);
@@ -257,7 +260,7 @@ filter_file build_blocked(const raw_header& h, std::span<const std::uint8_t> pay
 
 filter_file build_cache_line(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   cache_line_filter f(h.blocks * cache_line_filter::block_bits, h.kk,
-                      h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
+                      h.keyed ? std::optional<sip_key>(h.key) : std::nullopt, false, string_hash_of_code(h.strings));
   copy_words(payload, f.words_to_restore());
   f.set_items(items);
   return {std::move(f)};
@@ -272,12 +275,18 @@ filter_file build_static(const raw_header& h, std::span<const std::uint8_t> payl
     for (std::size_t b = 0; b < sizeof(Fp); ++b) v |= std::uint64_t{payload[i * sizeof(Fp) + b]} << (8 * b);
     fps[i] = static_cast<Fp>(v);
   }
-  return {F::restore(items, h.seed, h.keyed ? std::optional<sip_key>(h.key) : std::nullopt, std::move(fps))};
+  return {F::restore(items, h.seed, h.keyed ? std::optional<sip_key>(h.key) : std::nullopt, std::move(fps),
+                     string_hash_of_code(h.strings))};
 }
 
-raw_header read_params(reader& r, kind k) {
+raw_header read_params(reader& r, kind k, unsigned version) {
   raw_header h;
   h.k = k;
+  // The string-hash code closes the blocked, cache-line and static kinds'
+  // parameters from version 3 on.
+  const auto strings = [&] {
+    if (version >= 3) h.strings = r.u8("the string hash code");
+  };
   switch (k) {
     case kind::classic:
     case kind::counting:
@@ -322,10 +331,12 @@ raw_header read_params(reader& r, kind k) {
     case kind::blocked:
       h.block_bits = r.u16("the block size");
       h.blocks = r.u64("the block count");
+      strings();
       break;
     case kind::cacheline:
       h.blocks = r.u64("the block count");
       h.kk = r.u8("k");
+      strings();
       break;
     case kind::fuse8:
     case kind::fuse16:
@@ -334,6 +345,7 @@ raw_header read_params(reader& r, kind k) {
       h.shape.array_length = r.u64("the array length");
       h.shape.segment_length = r.u64("the segment length");
       h.shape.segment_count = r.u64("the segment count");
+      strings();
       break;
   }
   return h;
@@ -355,8 +367,8 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
   r.need(8, "the magic");
   r.pos = 8;
   const unsigned version = r.u16("the format version");
-  if (version != 1 && version != format_version)
-    fail("unsupported format version " + n(version) + "; this bloomlab reads versions 1 and " + n(format_version));
+  if (version < 1 || version > format_version)
+    fail("unsupported format version " + n(version) + "; this bloomlab reads versions 1 to " + n(format_version));
   const unsigned code = r.u8("the kind");
   if (!known_kind(code)) fail("unknown kind code " + n(code) + " (known: " + kind_codes() + ")");
   if (version == 1 && code > 5)
@@ -367,7 +379,7 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
          "keys of different lengths collide and which this bloomlab no longer computes; build the filter again "
          "from its items");
   parsed out;
-  out.h = read_params(r, static_cast<kind>(code));
+  out.h = read_params(r, static_cast<kind>(code), version);
   unsigned keyed = 0;
   std::uint64_t id = 0;
   if (version >= 2) {
@@ -384,6 +396,14 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
     fail(keyed == 1 ? "the filter says it is keyed but its hash code is " + n(out.h.hash) +
                           " (a keyed filter hashes with code 2, siphash)"
                     : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
+  if (!indexed && code != 3 && version >= 3) {
+    if (out.h.strings > string_hash_code_max)
+      fail("unknown string hash code " + n(out.h.strings) + " (known: " + string_hash_codes + ")");
+    if ((out.h.strings == 2) != (keyed == 1))
+      fail(keyed == 1 ? "the filter says it is keyed but its string hash code is " + n(out.h.strings) +
+                            " (a keyed filter hashes with code 2, siphash)"
+                      : std::string("string hash code 2 (siphash) in a filter that does not say it is keyed"));
+  }
   out.items = r.u64("the item count");
   out.h.items = out.items;
   const std::uint64_t length = r.u64("the payload length");

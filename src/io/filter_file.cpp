@@ -135,11 +135,13 @@ struct params_writer {
   std::uint64_t operator()(const basic_blocked_filter<Layout>& f) {
     w.u16(Layout::block_bits);
     w.u64(f.blocks());
+    w.u8(string_hash_code(f));
     return f.words().size() * 8;
   }
   std::uint64_t operator()(const cache_line_filter& f) {
     w.u64(f.blocks());
     w.u8(f.k());
+    w.u8(string_hash_code(f));
     return f.words().size() * 8;
   }
   template <class Fp, class Geometry>
@@ -149,6 +151,7 @@ struct params_writer {
     w.u64(s.array_length);
     w.u64(s.segment_length);
     w.u64(s.segment_count);
+    w.u8(string_hash_code(f));
     return f.array_length() * sizeof(Fp);
   }
 };

@@ -8,8 +8,8 @@
 // before anything is allocated, every code and parameter against what the
 // engine accepts, and the checksum against the whole file, so a truncated,
 // corrupt or foreign file is refused with one message and never half-read.
-// A file that decodes encodes back to the same bytes (a version-1 file, to
-// the version-2 bytes of the same filter).
+// A file that decodes encodes back to the same bytes (a version-1 or -2
+// file, to the version-3 bytes of the same filter).
 #pragma once
 
 #include <cstdint>
@@ -33,10 +33,13 @@
 namespace bloomlab::io {
 
 inline constexpr char magic[8] = {'B', 'L', 'O', 'O', 'M', 'L', 'A', 'B'};
-// Version 2 (written): a keying byte and a key id after the kind, hash code
-// 2 for SipHash-2-4, and the blocked filter's second hash64. Version 1 files
-// still load, except blocked ones (their hash64 is gone; docs/format.md).
-inline constexpr std::uint16_t format_version = 2;
+// Version 3 (written): a string-hash code in the blocked, cache-line and
+// static kinds (XXH3 for new filters; a version-2 file of them reads as
+// hash64). Version 2: a keying byte and a key id after the kind, hash code
+// 2 for SipHash-2-4, and the blocked filter's second hash64. Versions 1 and
+// 2 still load, except blocked files of version 1 (their hash64 is gone;
+// docs/format.md).
+inline constexpr std::uint16_t format_version = 3;
 
 // The kind byte of the file.
 enum class kind : std::uint8_t {

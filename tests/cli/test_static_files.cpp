@@ -35,10 +35,10 @@ using nlohmann::json;
 namespace {
 
 // Offsets in a static filter's file (docs/format.md): the 11-byte common
-// start, then seed, array length, segment length, segment count; keying,
-// key id, item count, payload length; the payload.
+// start, then seed, array length, segment length, segment count, string
+// hash; keying, key id, item count, payload length; the payload.
 constexpr std::size_t at_kind = 10, at_seed = 11, at_array = 19, at_segment_length = 27, at_segment_count = 35,
-                      at_items = 52, at_length = 60, at_payload = 68;
+                      at_items = 53, at_length = 61, at_payload = 69;
 
 std::string names(const std::string& prefix, std::uint64_t count) {
   std::string out;

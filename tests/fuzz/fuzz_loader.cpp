@@ -4,9 +4,9 @@
 // return a filter; AddressSanitizer and UndefinedBehaviorSanitizer watch for
 // reads out of bounds and unchecked sizes. A filter it returns must encode
 // back to exactly the bytes it came from (the format has one spelling of
-// each filter) and answer a lookup. A version-1 file is encoded as version
-// 2: those bytes must decode to a filter that encodes to them again and
-// answers as the first did. (Keyed files are refused here, without a key.)
+// each filter) and answer a lookup. A version-1 or -2 file is encoded as
+// version 3: those bytes must decode to a filter that encodes to them again
+// and answers as the first did. (Keyed files are refused here, without a key.)
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto apple = [](const bloomlab::io::filter_file& g) {
     return std::visit([](const auto& filter) { return filter.contains("apple"); }, g.filter);
   };
-  const bool version_1 = size > 9 && data[8] == 1 && data[9] == 0;
-  if (version_1) {
+  const bool older = size > 9 && (data[8] == 1 || data[8] == 2) && data[9] == 0;
+  if (older) {
     bloomlab::io::filter_file g{bloomlab::bloom_filter(1, 1)};
     try {
       g = bloomlab::io::decode(again);

@@ -1,6 +1,8 @@
-// The blocked filter's byte-string hash (detail::hash64, seed 0 as the filter
-// uses it) against SMHasher-style checks, with XXH3_64bits (xxHash 0.8,
-// header-only) run through the same checks as the reference. Every check is
+// The two byte-string hashes of the blocked, cache-line and static filters
+// (detail/key_hashing.hpp) against SMHasher-style checks: XXH3_64bits
+// (xxHash 0.8, header-only), which new filters use, and detail::hash64 (seed
+// 0 as the filters used it), which filters read from files written before
+// XXH3 still use, run through the same checks. Every check is
 // deterministic (fixed seeds) and states its bound; the figures are printed
 // and docs/hashing.md records them.
 //

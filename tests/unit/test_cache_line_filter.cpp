@@ -65,8 +65,23 @@ TEST(CacheLineFilter, MeasuredRateFollowsTheFormulaFrom6To20BitsAKey) {
     EXPECT_NEAR(static_cast<double>(hits), mean, 4.5 * sd)
         << c.bits_per_key << " bits a key, k = " << k << ": measured " << static_cast<double>(hits) / c.probes
         << ", formula " << want;
-    // fpr(), from the filter's own bits, agrees with both.
-    EXPECT_NEAR(f.fpr(), want, want * 0.05) << c.bits_per_key << " bits a key";
+    // fpr(), from the filter's own bits, is the mean over the blocks of
+    // (fill)^k: within 4.5 standard errors of that mean (from the blocks'
+    // own spread: 0.9% of the rate at 6 bits a key, 3.1% at 20) of the
+    // formula, plus 4% for the formula itself, which treats a block's bits
+    // as independent of one another and so sits below the exact mean of
+    // (fill)^k under Poisson loads (by 0.4% at 6 bits a key, 3.4% at 20,
+    // computed from the distribution of distinct bits among k i draws).
+    double sum = 0, sum2 = 0;
+    const auto w = f.words();
+    for (std::uint64_t b = 0; b < f.blocks(); ++b) {
+      const double y = std::pow(static_cast<double>(bloomlab::detail::count_ones(w.subspan(b * 8, 8))) / 512, k);
+      sum += y;
+      sum2 += y * y;
+    }
+    const auto blocks = static_cast<double>(f.blocks());
+    const double se = std::sqrt(std::max(0.0, sum2 / blocks - (sum / blocks) * (sum / blocks)) / blocks);
+    EXPECT_NEAR(f.fpr(), want, 4.5 * se + 0.04 * want) << c.bits_per_key << " bits a key";
   }
 }
 

@@ -62,8 +62,11 @@ inline constexpr std::uint32_t block_salts[8] = {0x187c86f3u, 0xa389dd87u, 0xe98
                                                  0xc9a5264fu, 0x835c651bu, 0x12a0cb19u,
                                                  0x6e0c22d9u, 0xcc31294bu};
 
-// The key hash: 64 bits from any byte string (the second version: see
-// below for what changed). The state starts at h = S = fmix64(seed ^ K2)
+// The key hash of format versions 2 and earlier: 64 bits from any byte
+// string (the second version: see below for what changed). New filters hash
+// strings with XXH3 (key_hashing.hpp; docs/hashing.md shows the families of
+// keys that collide under hash64 whatever the seed); hash64 stays for
+// filters read from files that recorded it. The state starts at h = S = fmix64(seed ^ K2)
 // (a constant, folded at compile time, for the filter's seed 0); each 8-byte
 // little-endian word w is mixed in by the step h = (h ^ w) * K1,
 // h ^= h >> 32, and the result is MurmurHash3's fmix64(h). The length L
