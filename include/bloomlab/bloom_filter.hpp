@@ -10,11 +10,14 @@
 // index.hpp); k is 1..max_k. The positions policy (base hash and scheme, and
 // for the keyed hash its secret key: indexer::siphash(key)) is chosen at
 // construction and is part of the filter's identity. A keyed filter takes
-// the general path below; the fused path is for the default policy only, so
-// keying costs the unkeyed filter nothing.
+// the general path below; the fused path is for the small filters' default
+// policy only, so keying costs the unkeyed filter nothing. MurmurHash3_x64_128,
+// the default of large filters (default_hash() in index.hpp), takes the
+// general path too: its two reductions are divisions, small beside the k
+// cache misses of a filter that large.
 //
-// Speed: with the default policy (MurmurHash3, enhanced double hashing) and
-// max_k < m < 2^32 (from 65 bits to 512 MiB), add() and contains() take a
+// Speed: with the default policy of small filters (MurmurHash3_x86_32,
+// enhanced double hashing) and max_k < m < 2^32, add() and contains() take a
 // fused path that touches exactly the positions positions() lists, in the
 // same order: both murmur passes share one walk over the item, h mod m is
 // two multiplications instead of a division, and each position is tested as
@@ -61,8 +64,12 @@ class bloom_filter {
   static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
 
   // Throws std::invalid_argument, before allocating anything, for m outside
-  // 1 to max_m or k outside 1 to max_k.
-  bloom_filter(std::uint64_t m, unsigned k, indexer idx = {})
+  // 1 to max_m or k outside 1 to max_k. Without a policy the filter takes
+  // indexer::for_size(m, k): enhanced double hashing over default_hash(m, k)
+  // (index.hpp), MurmurHash3_x86_32 unless m and k make its 32-bit pair
+  // cost rate; indexer{} names MurmurHash3_x86_32 whatever the size.
+  bloom_filter(std::uint64_t m, unsigned k) : bloom_filter(m, k, indexer::for_size(m, k)) {}
+  bloom_filter(std::uint64_t m, unsigned k, indexer idx)
       : m_(check_mk("bloom filter", m, k)),
         k_(k),
         idx_(idx),
