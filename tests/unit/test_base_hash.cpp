@@ -51,6 +51,37 @@ TEST(BaseHash, Murmur128PositionsComeFromTheReferenceHalves) {
   }
 }
 
+TEST(BaseHash, ModByMagicIsExactForEvery64BitValue) {
+  // The wide fused path's reduction (bloom_filter.hpp) against %, over
+  // divisors of every width up to max_m and numerators near 2^64 too.
+  bloomlab::rng r(64);
+  EXPECT_EQ(bloomlab::detail::mod_by_magic(100, ~bloomlab::detail::u128{0} / 7 + 1, 7), 2u);
+  for (int t = 0; t < 200000; ++t) {
+    const std::uint64_t m = t % 9 == 0 ? bloom_filter::max_m : 2 + r.below((std::uint64_t{1} << (1 + t % 63)) - 1);
+    const std::uint64_t a = t % 5 == 0 ? ~std::uint64_t{0} - r.below(4) : r.next();
+    ASSERT_EQ(bloomlab::detail::mod_by_magic(a, ~bloomlab::detail::u128{0} / m + 1, m), a % m) << a << " mod " << m;
+  }
+}
+
+TEST(BaseHash, Murmur128FusedPathSetsThePositionsItLists) {
+  // m above max_k takes the wide fused path; add() must set exactly what
+  // positions() lists, and contains() read the same bits.
+  bloomlab::rng r(65);
+  for (std::uint64_t m : {65ull, 100ull, 4099ull, 1000003ull}) {
+    for (unsigned k : {1u, 7u, 20u, 64u}) {
+      bloom_filter f(m, k, indexer{hash_fn::murmur3_128}), g(m, k, indexer{hash_fn::murmur3_128});
+      for (int i = 0; i < 500; ++i) {
+        const std::string x = test_support::random_item(r);
+        std::uint64_t pos[bloomlab::max_k];
+        f.positions(x, pos);
+        EXPECT_EQ(f.add(x), g.add_positions(pos) != 0);
+        ASSERT_TRUE(f.contains(x));
+      }
+      ASSERT_TRUE(f == g) << "m " << m << " k " << k;
+    }
+  }
+}
+
 TEST(BaseHash, Murmur128ReachesHighBitsOfALargeM) {
   // The 32-bit pair starts every walk below 2^32; the 64-bit halves do not.
   const std::uint64_t m = std::uint64_t{1} << 40;
