@@ -16,7 +16,11 @@
 //   block512_huge / block256_huge  blocked_options{huge_pages = true}
 //   block512_4k   / block256_4k    the same bits copied into an array that
 //                                  does not ask for huge pages
-//   classic                        bloom_filter, size_for(n, 1%)
+//   classic                        bloom_filter, size_for(n, 1%), default policy
+//                                  (MurmurHash3_x64_128 at these sizes)
+//   classic_murmur3                the same m and k over the 32-bit
+//                                  MurmurHash3 pair (indexer{}), the default
+//                                  before default_hash() (index.hpp)
 //   libbloom                       at most libbloom_max_n keys (see below)
 // Rows: big_lookup_member, big_lookup_non_member, each single and _batched
 // (contains_many, 1,000 integer keys a call; not libbloom, which has no batch
@@ -105,9 +109,9 @@ std::uint64_t anon_huge_kb(const void* p) {
   return 0;
 }
 
-enum class kind { block512_huge, block512_4k, block256_huge, block256_4k, classic, libbloom };
-constexpr kind all_kinds[] = {kind::block512_huge, kind::block512_4k, kind::block256_huge,
-                              kind::block256_4k, kind::classic, kind::libbloom};
+enum class kind { block512_huge, block512_4k, block256_huge, block256_4k, classic, classic_murmur3, libbloom };
+constexpr kind all_kinds[] = {kind::block512_huge, kind::block512_4k, kind::block256_huge, kind::block256_4k,
+                              kind::classic,       kind::classic_murmur3, kind::libbloom};
 const char* name(kind k) {
   switch (k) {
     case kind::block512_huge: return "block512_huge";
@@ -115,6 +119,7 @@ const char* name(kind k) {
     case kind::block256_huge: return "block256_huge";
     case kind::block256_4k: return "block256_4k";
     case kind::classic: return "classic";
+    case kind::classic_murmur3: return "classic_murmur3";
     case kind::libbloom: return "libbloom";
   }
   return "?";
@@ -193,8 +198,12 @@ held& current(kind who) {
     case kind::block512_4k: make_blocked(h, h.b512, false); break;
     case kind::block256_huge: make_blocked(h, h.b256, true); break;
     case kind::block256_4k: make_blocked(h, h.b256, false); break;
-    case kind::classic: {
-      h.classic = std::make_unique<bloomlab::bloom_filter>(bench_common::classic_for(h.n));
+    case kind::classic:
+    case kind::classic_murmur3: {
+      const bloomlab::sizing s = bloomlab::size_for(static_cast<double>(h.n), bench_common::target_fpr, false);
+      h.classic = who == kind::classic
+                      ? std::make_unique<bloomlab::bloom_filter>(bench_common::classic_for(h.n))
+                      : std::make_unique<bloomlab::bloom_filter>(s.m, s.k, bloomlab::indexer{});
       const auto t0 = std::chrono::steady_clock::now();
       build_batched(*h.classic, h.n);
       h.build_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /

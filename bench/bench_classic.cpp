@@ -1,8 +1,9 @@
 // bench_classic: bloomlab's classic filter beside libbloom 1.6, in one run.
 //
-// Question: how fast does bloomlab::bloom_filter (default policy: two
-// MurmurHash3_x86_32 passes, enhanced double hashing, exact mod m) add and
-// look up keys, next to libbloom, the filter a C user would take from Debian
+// Question: how fast does bloomlab::bloom_filter (default policy: enhanced
+// double hashing, exact mod m, over two MurmurHash3_x86_32 passes at 1M and
+// one MurmurHash3_x64_128 at 10M, where default_hash() in index.hpp picks
+// it) add and look up keys, next to libbloom, the filter a C user would take from Debian
 // (two MurmurHash2 passes, plain double hashing over 32-bit sums, mod m)?
 // Both are sized for n keys at a 1% target rate, at n = 1M and 10M, and both
 // see the very same keys in the same order.

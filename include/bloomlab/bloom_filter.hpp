@@ -10,15 +10,19 @@
 // index.hpp); k is 1..max_k. The positions policy (base hash and scheme, and
 // for the keyed hash its secret key: indexer::siphash(key)) is chosen at
 // construction and is part of the filter's identity. A keyed filter takes
-// the general path below; the fused path is for the default policy only, so
-// keying costs the unkeyed filter nothing.
+// the general path below; the fused paths are for the unkeyed MurmurHash3
+// policies only, so keying costs the unkeyed filter nothing.
 //
-// Speed: with the default policy (MurmurHash3, enhanced double hashing) and
-// max_k < m < 2^32 (from 65 bits to 512 MiB), add() and contains() take a
+// Speed: with the default policy of small filters (MurmurHash3_x86_32,
+// enhanced double hashing) and max_k < m < 2^32, add() and contains() take a
 // fused path that touches exactly the positions positions() lists, in the
 // same order: both murmur passes share one walk over the item, h mod m is
 // two multiplications instead of a division, and each position is tested as
 // soon as it is known instead of going through an array. bench/ measures it.
+// MurmurHash3_x64_128 with enhanced double hashing (the default of large
+// filters, default_hash() in index.hpp) has a fused path of its own for any
+// m > max_k: the same walk from the digest's two halves, each reduced by
+// three multiplications (detail::mod_by_magic) instead of a 64-bit division.
 //
 // Batches: add_many() and contains_many() do what add() and contains() do for
 // each item of a list, in order, with the same bits and the same counts. They
@@ -55,20 +59,42 @@
 
 namespace bloomlab {
 
+namespace detail {
+
+// a mod m, for any 64-bit a and 1 < m < 2^64, given c = floor((2^128 - 1) /
+// m) + 1 (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+// 2019, with 128-bit c): the high 64 bits of the 192-bit product of
+// (c * a mod 2^128) and m, three multiplications in place of a division.
+// Check: m = 7, a = 100 gives 2.
+inline std::uint64_t mod_by_magic(std::uint64_t a, u128 c, std::uint64_t m) {
+  const u128 low = c * a;
+  const u128 below = static_cast<u128>(static_cast<std::uint64_t>(low)) * m;
+  const u128 above = (low >> 64) * m + (below >> 64);
+  return static_cast<std::uint64_t>(above >> 64);
+}
+
+}  // namespace detail
+
 class bloom_filter {
  public:
   // The largest m accepted (2^63 bits).
   static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
 
   // Throws std::invalid_argument, before allocating anything, for m outside
-  // 1 to max_m or k outside 1 to max_k.
-  bloom_filter(std::uint64_t m, unsigned k, indexer idx = {})
+  // 1 to max_m or k outside 1 to max_k. Without a policy the filter takes
+  // indexer::for_size(m, k): enhanced double hashing over default_hash(m, k)
+  // (index.hpp), MurmurHash3_x86_32 unless m and k make its 32-bit pair
+  // cost rate; indexer{} names MurmurHash3_x86_32 whatever the size.
+  bloom_filter(std::uint64_t m, unsigned k) : bloom_filter(m, k, indexer::for_size(m, k)) {}
+  bloom_filter(std::uint64_t m, unsigned k, indexer idx)
       : m_(check_mk("bloom filter", m, k)),
         k_(k),
         idx_(idx),
         words_((m + 63) / 64, 0),
         fused_(fused_for(idx, m)),
-        reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0) {}
+        wide_(wide_for(idx, m)),
+        reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0),
+        wide_magic_(wide_ ? ~u128{0} / m + 1 : 0) {}
 
   // A filter whose bits are exactly `words` (bit b is bit b % 64 of
   // words[b / 64]) and which counts `items` items: a filter read back from
@@ -85,7 +111,9 @@ class bloom_filter {
         idx_(idx),
         words_(std::move(words)),
         fused_(fused_for(idx, m)),
+        wide_(wide_for(idx, m)),
         reduce_magic_(fused_ ? ~std::uint64_t{0} / m + 1 : 0),
+        wide_magic_(wide_ ? ~u128{0} / m + 1 : 0),
         items_(items) {
     if (words_.size() != (m + 63) / 64)
       throw std::invalid_argument("bloom filter: " + std::to_string(words_.size()) + " words given for m = " +
@@ -153,8 +181,8 @@ class bloom_filter {
   }
 
   // Sets the k bits of x; true when one of them was 0 (x read absent).
-  bool add(std::string_view x) { return (fused_ ? add_fused(x) : add_general(x)) != 0; }
-  bool contains(std::string_view x) const { return fused_ ? contains_fused(x) : contains_general(x); }
+  bool add(std::string_view x) { return (fused_ ? add_fused<false>(x) : add_general(x)) != 0; }
+  bool contains(std::string_view x) const { return fused_ ? contains_fused<false>(x) : contains_general(x); }
 
   // An integer key is its 8 little-endian bytes.
   bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
@@ -277,12 +305,14 @@ class bloom_filter {
   // line so that its 512-byte array and saved registers do not weigh on the
   // fused path that add() and contains() share with it.
   [[gnu::noinline]] unsigned add_general(std::string_view x) {
+    if (wide_) return add_fused<true>(x);
     std::uint64_t pos[max_k];
     positions(x, pos);
     return add_positions(pos);
   }
 
   [[gnu::noinline]] bool contains_general(std::string_view x) const {
+    if (wide_) return contains_fused<true>(x);
     std::uint64_t pos[max_k];
     positions(x, pos);
     return contains_positions(pos);
@@ -297,15 +327,30 @@ class bloom_filter {
     return static_cast<std::uint64_t>((static_cast<u128>(low) * m_) >> 64);
   }
 
+  // a mod m for any 64-bit a, when max_k < m <= max_m: the same method
+  // with 128 bits, c = floor((2^128 - 1) / m) + 1 (exact for every a and m
+  // below 2^64, as 128 >= 64 + 64). detail::mod_by_magic() does it.
+  std::uint64_t reduce_wide(std::uint64_t a) const { return detail::mod_by_magic(a, wide_magic_, m_); }
+
   // The enhanced double-hashing walk of positions_from() (index.hpp), fused
   // with the bit test: g_0 = h1 mod m, then x += y, y += i + 1, each mod m by
   // one conditional subtraction. As m > max_k >= i + 1, the increment itself
   // never needs reducing. Calls visit(g_i) for i = 0..k-1.
-  template <class Visit>
+  // Wide: the same walk from the halves of MurmurHash3_x64_128, each reduced
+  // by reduce_wide(), for the wide policy (wide_).
+  template <bool Wide, class Visit>
   void walk_fused(std::string_view item, Visit&& visit) const {
-    std::uint32_t h1, h2;
-    detail::murmur3_x86_32_pair(item, 0, 1, h1, h2);
-    std::uint64_t x = reduce(h1), y = reduce(h2);
+    std::uint64_t x, y;
+    if constexpr (Wide) {
+      const hash128 h = murmur3_x64_128(item, 0);
+      x = reduce_wide(h.h1);
+      y = reduce_wide(h.h2);
+    } else {
+      std::uint32_t h1, h2;
+      detail::murmur3_x86_32_pair(item, 0, 1, h1, h2);
+      x = reduce(h1);
+      y = reduce(h2);
+    }
     for (unsigned i = 0; i < k_; ++i) {
       visit(x);
       x += y;
@@ -315,10 +360,11 @@ class bloom_filter {
     }
   }
 
+  template <bool Wide>
   unsigned add_fused(std::string_view item) {
     std::uint64_t* words = words_.data();
     unsigned fresh = 0;
-    walk_fused(item, [&](std::uint64_t pos) {
+    walk_fused<Wide>(item, [&](std::uint64_t pos) {
       std::uint64_t& w = words[pos >> 6];
       const std::uint64_t bit = std::uint64_t{1} << (pos & 63);
       fresh += (w & bit) == 0;
@@ -329,11 +375,12 @@ class bloom_filter {
     return fresh;
   }
 
+  template <bool Wide>
   bool contains_fused(std::string_view item) const {
     const std::uint64_t* words = words_.data();
     std::uint64_t all = ~std::uint64_t{0};
     // No early exit, as in contains_positions(): the k loads overlap.
-    walk_fused(item, [&](std::uint64_t pos) { all &= words[pos >> 6] >> (pos & 63); });
+    walk_fused<Wide>(item, [&](std::uint64_t pos) { all &= words[pos >> 6] >> (pos & 63); });
     return (all & 1) != 0;
   }
 
@@ -353,12 +400,16 @@ class bloom_filter {
     const std::uint64_t* words = words_.data();
     for (std::size_t j = 0; j < count; ++j, pos += k_) {
       const std::string_view item = key_at(first + j);
-      if (fused_) {
+      if (fused_ || wide_) {
         std::uint64_t* out = pos;
-        walk_fused(item, [&](std::uint64_t p) {
+        const auto keep = [&](std::uint64_t p) {
           *out++ = p;
           __builtin_prefetch(words + (p >> 6), ForWrite ? 1 : 0, 3);
-        });
+        };
+        if (fused_)
+          walk_fused<false>(item, keep);
+        else
+          walk_fused<true>(item, keep);
         continue;
       }
       positions(item, pos);
@@ -414,6 +465,11 @@ class bloom_filter {
     return idx.hash == hash_fn::murmur3 && idx.kind == scheme::enhanced_double && m > max_k &&
            m < (std::uint64_t{1} << 32);
   }
+  // The wide fast path: MurmurHash3_x64_128 with enhanced double hashing,
+  // any m above max_k (the walk's increment then never needs reducing).
+  static bool wide_for(const indexer& idx, std::uint64_t m) {
+    return idx.hash == hash_fn::murmur3_128 && idx.kind == scheme::enhanced_double && m > max_k;
+  }
 
   void recount() {
     bits_set_ = detail::count_ones(words_);
@@ -428,7 +484,9 @@ class bloom_filter {
   indexer idx_;
   std::vector<std::uint64_t> words_;
   bool fused_;                  // the default policy and max_k < m < 2^32
+  bool wide_;                   // MurmurHash3_x64_128, enhanced, max_k < m
   std::uint64_t reduce_magic_;  // c of reduce(), when fused_
+  u128 wide_magic_;             // c of reduce_wide(), when wide_
   std::uint64_t bits_set_ = 0;
   std::uint64_t items_ = 0;
 };

@@ -75,9 +75,11 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
 
   // Throws std::invalid_argument, before allocating anything, for m outside
   // 1 to bloom_filter::max_m, k outside 1 to max_k or width outside 1 to
-  // counter_width_max.
-  counting_filter(std::uint64_t m, unsigned k, unsigned width = counter_width_default,
-                  indexer idx = {})
+  // counter_width_max. Without a policy: indexer::for_size(m, k), as
+  // bloom_filter(m, k) takes.
+  counting_filter(std::uint64_t m, unsigned k, unsigned width = counter_width_default)
+      : counting_filter(m, k, width, indexer::for_size(m, k)) {}
+  counting_filter(std::uint64_t m, unsigned k, unsigned width, indexer idx)
       : m_(bloom_filter::check_mk("counting filter", m, k)),
         k_(k),
         width_(check_width(width)),

@@ -4,8 +4,8 @@
 // double hashing:   g_i = (h1 + i*s) mod m, s = 1 + (h2 mod (m-1))
 // enhanced double:  g_i = (h1 + i*h2 + (i^3 - i)/6) mod m
 //
-// where h1 = h(x, seed 0) and h2 = h(x, seed 1) (under SipHash, the two
-// 64-bit halves of one SipHash-2-4-128 call). Kirsch and Mitzenmacher
+// where h1 = h(x, seed 0) and h2 = h(x, seed 1) (under SipHash and
+// MurmurHash3_x64_128, the two 64-bit halves of one 128-bit call). Kirsch and Mitzenmacher
 // (2006) showed two hashes give the same asymptotic false-positive rate as k
 // independent ones; docs/math.md shows what the shortcut costs at small m.
 // Everything is computed exactly modulo m: there is no 64-bit wraparound
@@ -16,6 +16,7 @@
 // is: the cubic term moves the positions even when h2 mod m is 0.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -30,9 +31,15 @@ namespace bloomlab {
 
 inline constexpr unsigned max_k = 64;
 
+// The names parse_hash_fn() reads (siphash needs a key, so it has no name).
+inline constexpr std::string_view hash_names = "murmur3, murmur128, fnv1a";
+
 // The seeded base hash h(x, seed).
 enum class hash_fn {
   murmur3,  // MurmurHash3_x86_32(x, seed), 32 bits
+  murmur3_128,  // MurmurHash3_x64_128(x, seed): h1, h2 its two 64-bit halves
+                // under seed 0; the independent scheme's hash i is the first
+                // half under seed i. default_hash() says when it is the default.
   fnv1a,    // FNV-1a 64 over the 4 seed bytes (little-endian), then x; 64 bits
   siphash,  // SipHash-2-4 under a secret 128-bit key (indexer::key); 64 bits.
             // Keyed: nobody without the key can tell where an item's bits
@@ -44,6 +51,7 @@ enum class scheme { enhanced_double, double_hashing, independent };
 inline constexpr std::string_view name(hash_fn f) {
   switch (f) {
     case hash_fn::murmur3: return "murmur3";
+    case hash_fn::murmur3_128: return "murmur128";
     case hash_fn::fnv1a: return "fnv1a";
     case hash_fn::siphash: return "siphash";
   }
@@ -61,6 +69,7 @@ inline constexpr std::string_view name(scheme s) {
 
 inline std::optional<hash_fn> parse_hash_fn(std::string_view s) {
   if (s == "murmur3") return hash_fn::murmur3;
+  if (s == "murmur128") return hash_fn::murmur3_128;
   if (s == "fnv1a") return hash_fn::fnv1a;
   return std::nullopt;
 }
@@ -78,6 +87,7 @@ inline std::optional<scheme> parse_scheme(std::string_view s) {
 // `key` is its key; the unkeyed hashes ignore `key`.
 inline std::uint64_t base_hash(hash_fn f, std::string_view x, std::uint32_t seed, const sip_key& key = {}) {
   if (f == hash_fn::murmur3) return murmur3_x86_32(x, seed);
+  if (f == hash_fn::murmur3_128) return murmur3_x64_128(x, seed).h1;
   if (f == hash_fn::siphash) return siphash24_seeded(x, key, seed);
   const char le[4] = {static_cast<char>(seed), static_cast<char>(seed >> 8),
                       static_cast<char>(seed >> 16), static_cast<char>(seed >> 24)};
@@ -131,6 +141,36 @@ inline void positions_from(scheme s, std::uint64_t h1, std::uint64_t h2, std::ui
   }
 }
 
+// The base hash a filter of m bits (or counters) and k positions gets when
+// its maker names none (docs/math.md, "Base hashes"): MurmurHash3_x86_32
+// where its 32-bit pair is harmless, MurmurHash3_x64_128 where it is not.
+//
+// Why: the pair h(x, 0), h(x, 1) of MurmurHash3_x86_32 is not independent
+// (the seed enters only the first mixing step), so two keys whose h1
+// collide also share h2, and so all k positions, about 12% of the time
+// (measured on 8-byte keys, bench/results/big-2026-12-01.md). A
+// non-member then reads present whatever the filter's fill: with n keys in
+// the filter that adds about 0.12 n / 2^32 to the rate, at any m and k.
+// The 64-bit halves of MurmurHash3_x64_128 make that term n / 2^64, nil.
+//
+// The rule: take the filter at the load where its k is the best one,
+// n = m ln 2 / k, where the rate is 2^-k; keep the 32-bit pair when the
+// term above is at most 1% of that rate, 0.12 (m ln 2 / k) / 2^32 <=
+// 2^-k / 100, and when m < 2^32 (h1 mod m cannot reach 2^32 and beyond).
+// Below that share a measurement cannot see the term; above it the 32-bit
+// pair costs more rate than its fused path saves time. The line falls at
+// m = 5.2e8 k / 2^k: k = 7 (1%) at 2.8e7 bits (3.5 MB, 2.9 million keys),
+// out of the fast caches anyway; k = 20 (1e-6) at 9,800 bits. Sizing by n
+// and p comes here through the m and k it gives (size_for() in math.hpp).
+inline hash_fn default_hash(std::uint64_t m, unsigned k) {
+  constexpr double pair_collision = 0.12;  // P(h2 collides | h1 collides)
+  constexpr double most_share = 0.01;      // of the rate at the best load
+  if (m >= (std::uint64_t{1} << 32)) return hash_fn::murmur3_128;
+  const double n_best = static_cast<double>(m) * std::log(2.0) / k;
+  const double added = pair_collision * n_best / 4294967296.0;
+  return added <= most_share * std::ldexp(1.0, -static_cast<int>(k)) ? hash_fn::murmur3 : hash_fn::murmur3_128;
+}
+
 // An index scheme bound to a base hash: the positions policy of a filter.
 // With hash_fn::siphash the policy is keyed: `key` is the secret, and two
 // indexers that differ only in their key place items differently (a filter
@@ -147,6 +187,12 @@ struct indexer {
   // and the same key when keyed.
   bool places_like(const indexer& o) const { return hash == o.hash && kind == o.kind && (!keyed() || key == o.key); }
 
+  // The default policy of a filter of m bits and k positions: scheme s
+  // over default_hash(m, k).
+  static indexer for_size(std::uint64_t m, unsigned k, scheme s = scheme::enhanced_double) {
+    return {default_hash(m, k), s, {}};
+  }
+
   // The keyed policy: SipHash-2-4 under `secret`, with scheme s.
   static indexer siphash(const sip_key& secret, scheme s = scheme::enhanced_double) {
     return {hash_fn::siphash, s, secret};
@@ -161,6 +207,11 @@ struct indexer {
     if (hash == hash_fn::siphash) {
       // One 128-bit call: its halves are independent pseudorandom values.
       const hash128 h = siphash24_128(x, key);
+      positions_from(kind, h.h1, h.h2, m, k, out);
+      return;
+    }
+    if (hash == hash_fn::murmur3_128) {
+      const hash128 h = murmur3_x64_128(x, 0);
       positions_from(kind, h.h1, h.h2, m, k, out);
       return;
     }

@@ -843,8 +843,8 @@ void bind(py::module_& m) {
   // classic
   auto classic = bind_common<bloom_filter>(
       m,
-      "The classic Bloom filter: m bits, k positions a key (MurmurHash3, enhanced double hashing; SipHash-2-4 "
-      "when keyed). BloomFilter(m, k, key=None). No false negatives; the rate of n random keys is about "
+      "The classic Bloom filter: m bits, k positions a key (enhanced double hashing over MurmurHash3: x86_32, "
+      "or x64_128 ('murmur128') where m and k make the 32-bit pair cost rate; SipHash-2-4 when keyed). BloomFilter(m, k, key=None). No false negatives; the rate of n random keys is about "
       "(1 - e^(-kn/m))^k (exact: analyze()).",
       "Estimated rate from the filter's state: (X/m)^k, X the bits set (the rate a key never added reads 'maybe', "
       "given these bits and independent uniform positions).");
@@ -852,7 +852,7 @@ void bind(py::module_& m) {
       .def(py::init([](std::uint64_t mm, unsigned k, const std::optional<py::bytes>& key) {
              const auto secret = key_arg(key);
              return std::make_unique<handle<bloom_filter>>(
-                 bloom_filter(mm, k, secret ? indexer::siphash(*secret) : indexer{}));
+                 bloom_filter(mm, k, secret ? indexer::siphash(*secret) : indexer::for_size(mm, k)));
            }),
            "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<bloom_filter>& h) { return h.f().m(); })
@@ -878,7 +878,7 @@ void bind(py::module_& m) {
       .def(py::init([](std::uint64_t mm, unsigned k, unsigned width, const std::optional<py::bytes>& key) {
              const auto secret = key_arg(key);
              return std::make_unique<handle<counting_filter>>(
-                 counting_filter(mm, k, width, secret ? indexer::siphash(*secret) : indexer{}));
+                 counting_filter(mm, k, width, secret ? indexer::siphash(*secret) : indexer::for_size(mm, k)));
            }),
            "m"_a, "k"_a, "width"_a = counter_width_default, py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<counting_filter>& h) { return h.f().m(); })

@@ -176,7 +176,7 @@ class attack_command : public family_commands {
         ->required();
     cmd_->add_option("--m", a_.m, "Bits (1 to 1000000)")->capture_default_str();
     cmd_->add_option("--k", a_.k, "Hashes per item (1 to 64)")->capture_default_str();
-    cmd_->add_option("--hash", a_.hash, "The public hash: murmur3 or fnv1a")->capture_default_str();
+    cmd_->add_option("--hash", a_.hash, "The public hash: murmur3, murmur128 or fnv1a")->capture_default_str();
     cmd_->add_option("--scheme", a_.scheme, "enhanced, double or independent")->capture_default_str();
     cmd_->add_flag("--keyed", a_.keyed, "The filter hashes with SipHash-2-4 under a secret key");
     cmd_->add_option("--seed", a_.seed, "Draws the secret key (0 to 2^64-1)")->capture_default_str();

@@ -153,7 +153,7 @@ class family : public family_commands {
   explicit family(CLI::App& app) {
     const auto json = [](CLI::App* c, bool& flag) { c->add_flag("--json", flag, "Print the report as one JSON document"); };
     const auto policy = [](CLI::App* c, std::string& hash, std::string& scheme) {
-      c->add_option("--hash", hash, "murmur3 or fnv1a")->capture_default_str();
+      c->add_option("--hash", hash, "murmur3, murmur128 or fnv1a")->capture_default_str();
       c->add_option("--scheme", scheme, "enhanced, double or independent")->capture_default_str();
     };
 

@@ -91,8 +91,14 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     lab::refuse("--hash", a.hash,
                 "does not apply with a key (--key-file or BLOOMLAB_KEY_FILE): a keyed filter hashes with SipHash-2-4");
   const scheme sch = a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme);
-  const indexer idx = key ? indexer::siphash(*key, sch)
-                          : indexer{a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash), sch};
+  const bool named = !a.hash.empty();
+  const hash_fn hash = named ? parse_hash("--hash", a.hash) : hash_fn::murmur3;
+  // The policy of m bits and k positions: the key's, the hash named, or the
+  // engine's default for that size (default_hash() in index.hpp). A scalable
+  // filter's stages share one hash: MurmurHash3_x86_32 unless named.
+  const auto policy = [&](std::uint64_t m, unsigned k) {
+    return key ? indexer::siphash(*key, sch) : indexer{named ? hash : default_hash(m, k), sch};
+  };
 
   const bool by_np = !a.n.empty() || !a.p.empty();
   const bool by_mk = !a.m.empty() || !a.k.empty();
@@ -137,7 +143,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     if (!a.growth.empty()) sp.growth = parse_real("--growth", a.growth, 1, max_growth, false);
     if (!a.tighten.empty()) sp.tighten = parse_real("--tighten", a.tighten, 0, max_tighten, true);
     sp.prime = a.prime;
-    sp.idx = idx;
+    sp.idx = key ? indexer::siphash(*key, sch) : indexer{hash, sch};
     const scalable_stage_plan first = plan_stage(sp, 0);
     if (!(first.bits <= static_cast<double>(max_m)) || first.size(sp.prime).m > max_m)
       lab::refuse("--n", a.n,
@@ -225,6 +231,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     m = sz.m;
     k = sz.k;
   }
+  const indexer idx = policy(m, k);
   if (kind == "classic") return {bloom_filter(m, k, idx)};
   const unsigned width =
       a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, counter_width_max));

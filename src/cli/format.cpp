@@ -23,7 +23,10 @@ std::string percent_sig(double rate, int digits) {
 std::string percent_short(double rate) { return fmt::format("{:g}%", 100 * rate); }
 
 std::string describe(const indexer& idx) {
-  const char* h = idx.hash == hash_fn::murmur3 ? "MurmurHash3" : idx.hash == hash_fn::fnv1a ? "FNV-1a" : "SipHash-2-4 (keyed)";
+  const char* h = idx.hash == hash_fn::murmur3       ? "MurmurHash3"
+                  : idx.hash == hash_fn::murmur3_128 ? "MurmurHash3_x64_128"
+                  : idx.hash == hash_fn::fnv1a       ? "FNV-1a"
+                                                     : "SipHash-2-4 (keyed)";
   switch (idx.kind) {
     case scheme::enhanced_double: return fmt::format("enhanced double hashing over {}", h);
     case scheme::double_hashing: return fmt::format("plain double hashing over {}", h);

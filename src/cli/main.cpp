@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   auto* c_pos = app.add_subcommand("positions", "The k bit positions of each text in m bits");
   c_pos->add_option("--m", ps.m, "Bits (1 to 2^63)")->required();
   c_pos->add_option("--k", ps.k, "Hashes per item (1 to 64)")->required();
-  c_pos->add_option("--hash", ps.hash, "murmur3 or fnv1a")->capture_default_str();
+  c_pos->add_option("--hash", ps.hash, "murmur3, murmur128 or fnv1a")->capture_default_str();
   c_pos->add_option("--scheme", ps.scheme, "enhanced, double or independent")->capture_default_str();
   c_pos->add_option("text", ps.texts, "Texts")->required();
   add_json(c_pos, ps.json);
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
   c_ms->add_option("file", ms.file, "The list, one item a line; - reads standard input")->required();
   c_ms->add_option("--m", ms.m, "Bits (1 to 4294967296)")->capture_default_str();
   c_ms->add_option("--k", ms.k, "Hashes per item (1 to 64)")->capture_default_str();
-  c_ms->add_option("--hash", ms.hash, "murmur3 or fnv1a")->capture_default_str();
+  c_ms->add_option("--hash", ms.hash, "murmur3, murmur128 or fnv1a")->capture_default_str();
   c_ms->add_option("--scheme", ms.scheme, "enhanced, double or independent")->capture_default_str();
   c_ms->add_option("--probes", ms.probes, "Strings never added to look up (1 to 100000000)")
       ->capture_default_str();
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
   c_tr->add_option("--filters", tr.filters, "Filters to build (2 to 100000)")->capture_default_str();
   c_tr->add_option("--probes", tr.probes, "Never-added words asked of each filter")->capture_default_str();
   c_tr->add_option("--seed", tr.seed, "Seed of the random words")->capture_default_str();
-  c_tr->add_option("--hash", tr.hash, "murmur3 or fnv1a")->capture_default_str();
+  c_tr->add_option("--hash", tr.hash, "murmur3, murmur128 or fnv1a")->capture_default_str();
   c_tr->add_option("--scheme", tr.scheme, "enhanced, double or independent")->capture_default_str();
   add_json(c_tr, tr.json);
 

@@ -228,7 +228,7 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
     case filter_kind::counting: {
       const sizing sz = size_for(n, opts_.p, false);
       if (sz.m > io::max_bits) throw std::invalid_argument("the filter would need more than 2^40 bits");
-      const indexer idx = opts_.key ? indexer::siphash(*opts_.key) : indexer{};
+      const indexer idx = opts_.key ? indexer::siphash(*opts_.key) : indexer::for_size(sz.m, sz.k);
       if (opts_.kind == filter_kind::classic)
         st = std::make_unique<filter_state>(bloom_filter(sz.m, sz.k, idx));
       else

@@ -86,6 +86,7 @@ inline unsigned hash_code(hash_fn h) {
     case hash_fn::murmur3: return 0;
     case hash_fn::fnv1a: return 1;
     case hash_fn::siphash: return 2;
+    case hash_fn::murmur3_128: return 3;
   }
   return 0;
 }
@@ -116,10 +117,12 @@ inline string_hash string_hash_of_code(unsigned code) {
 // The policy of hash and scheme codes; `key` is the secret of hash code 2
 // (SipHash-2-4), which the caller has checked against the file's key id.
 inline indexer indexer_of(unsigned hash, unsigned sch, const sip_key& key = {}) {
-  if (hash > 2) fail("unknown hash code " + std::to_string(hash) + " (known: 0 murmur3, 1 fnv1a, 2 siphash)");
+  if (hash > 3)
+    fail("unknown hash code " + std::to_string(hash) + " (known: 0 murmur3, 1 fnv1a, 2 siphash, 3 murmur128)");
   if (sch > 2)
     fail("unknown scheme code " + std::to_string(sch) + " (known: 0 enhanced, 1 double, 2 independent)");
-  return {hash == 0 ? hash_fn::murmur3 : hash == 1 ? hash_fn::fnv1a : hash_fn::siphash,
+  constexpr hash_fn by_code[] = {hash_fn::murmur3, hash_fn::fnv1a, hash_fn::siphash, hash_fn::murmur3_128};
+  return {by_code[hash],
           sch == 0 ? scheme::enhanced_double : sch == 1 ? scheme::double_hashing : scheme::independent,
           hash == 2 ? key : sip_key{}};
 }

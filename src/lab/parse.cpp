@@ -135,7 +135,7 @@ std::string count_allowed(std::uint64_t lo, std::uint64_t hi) {
   return "allowed: a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
 }
 std::string rate_allowed() { return "allowed: a rate between 0 and 1 (exclusive), as 0.01 or 1%"; }
-std::string hash_allowed() { return "allowed: murmur3, fnv1a"; }
+std::string hash_allowed() { return "allowed: " + std::string(hash_names); }
 std::string scheme_allowed() { return "allowed: enhanced, double, independent"; }
 std::string digest_allowed() { return "allowed: murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64"; }
 std::string flag_allowed() { return "allowed: true or false"; }

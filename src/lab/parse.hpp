@@ -70,7 +70,7 @@ double parse_real(const std::string& field, const std::string& text, double lo, 
 // A rate strictly between 0 and 1, as 0.01 or 1%.
 double parse_rate(const std::string& field, const std::string& text);
 
-hash_fn parse_hash(const std::string& field, const std::string& text);            // murmur3, fnv1a
+hash_fn parse_hash(const std::string& field, const std::string& text);            // hash_names (index.hpp)
 scheme parse_scheme_name(const std::string& field, const std::string& text);      // enhanced, double, independent
 digest_fn parse_digest_name(const std::string& field, const std::string& text);   // murmur3_x86_32, ...
 

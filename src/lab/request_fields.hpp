@@ -77,10 +77,12 @@ class fields {
     return t ? parse_flag(name, *t) : fallback;
   }
 
-  indexer idx() const {
+  // The policy of a filter of m bits and k positions: the hash and scheme
+  // named, or the engine's default for that size (default_hash(), index.hpp).
+  indexer idx(std::uint64_t m, unsigned k) const {
     const auto h = scalar("hash", hash_allowed(), true);
     const auto s = scalar("scheme", scheme_allowed(), true);
-    return {h ? parse_hash("hash", *h) : hash_fn::murmur3, s ? parse_scheme_name("scheme", *s) : scheme::enhanced_double};
+    return {h ? parse_hash("hash", *h) : default_hash(m, k), s ? parse_scheme_name("scheme", *s) : scheme::enhanced_double};
   }
 
   std::optional<std::string> text(const char* name, const std::string& allowed) const {

@@ -100,7 +100,7 @@ std::string op_measure(const json& j) {
   r.items = page_list(f, "items");
   r.m = f.count("m", 1, max_m_built, 2000);
   r.k = static_cast<unsigned>(f.count("k", 1, max_k, 7));
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   r.probes = f.count("probes", 1, max_probes, 10'000);
   r.step = f.count("step", 1, max_n_formula, 20);
   check_budget(r, "");
@@ -116,7 +116,7 @@ std::string op_trials(const json& j) {
   r.filters = f.count("filters", 2, max_filters, 40);
   r.probes = f.count("probes", 1, max_probes, 2000);
   r.seed = f.count("seed", 0, UINT64_MAX, 1);
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   check_budget(r, "");
   return to_json(trials(r), -1);
 }
@@ -141,7 +141,7 @@ std::string op_positions(const json& j) {
   positions_request r;
   r.m = f.count("m", 1, std::uint64_t{1} << 63);
   r.k = f.k();
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   r.texts = texts(f);
   return to_json(positions(r), -1);
 }
@@ -151,7 +151,7 @@ std::string op_stage(const json& j) {
   stage_request r;
   r.m = f.count("m", 1, max_m_built);
   r.k = f.k();
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   r.items = f.strings("items", max_stage_items);
   r.queries = f.strings("queries", max_stage_items);
   r.removed = f.strings("removed", max_stage_items);
@@ -245,7 +245,7 @@ std::string op_removal(const json& j) {
   r.items = page_list(f, "items");
   r.m = f.count("m", 1, max_m_built);
   r.k = f.k();
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   r.width = static_cast<unsigned>(f.count("width", 1, 8, 4));
   for (const std::string& w : f.strings("remove", max_request_items))
     if (std::string item = trim_item(w); !item.empty()) r.remove.push_back(std::move(item));
@@ -261,7 +261,7 @@ std::string op_combine(const json& j) {
   r.b = page_list(f, "b");
   r.m = f.count("m", 1, max_m_built);
   r.k = f.k();
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   r.probes = f.count("probes", 1, max_probes, 10'000);
   check_budget(r, "");
   return to_json(combine(r), -1);
@@ -275,7 +275,7 @@ std::string op_attack(const json& j) {
   r.kind = *kind;
   r.m = f.count("m", 1, max_attack_m, r.m);
   r.k = static_cast<unsigned>(f.count("k", 1, max_k, r.k));
-  r.idx = f.idx();
+  r.idx = f.idx(r.m, r.k);
   r.keyed = f.flag("keyed", false);
   r.seed = f.count("seed", 0, UINT64_MAX, r.seed);
   r.n = f.count("n", 0, max_attack_n, default_members(r.kind));

@@ -60,7 +60,7 @@ TEST(Errors, UnknownFlagCommandOrChoice) {
   expect_refused({}, {"subcommand"});
   expect_refused({"positions", "--m", "10", "--k", "2", "--scheme", "triple", "x"},
                  {"--scheme", "'triple'", "enhanced, double, independent"});
-  expect_refused({"positions", "--m", "10", "--k", "2", "--hash", "md5", "x"}, {"--hash", "'md5'", "murmur3, fnv1a"});
+  expect_refused({"positions", "--m", "10", "--k", "2", "--hash", "md5", "x"}, {"--hash", "'md5'", "murmur3, murmur128, fnv1a"});
   expect_refused({"hash", "--fn", "sha1", "x"}, {"--fn", "'sha1'", "murmur3_x86_32"});
   expect_refused({"hash", "--fn", "fnv1a_64", "--seed", "3", "x"}, {"--seed", "fnv1a_64"});
 }

@@ -220,7 +220,7 @@ TEST(RequestErrors, Rates) {
 TEST(RequestErrors, NamesAndChoices) {
   expect_refused("positions", R"({"m": 10, "k": 2, "scheme": "triple", "texts": ["x"]})", "scheme",
                  {"'triple'", "enhanced, double, independent"});
-  expect_refused("measure", R"({"items": ["a"], "hash": "md5"})", "hash", {"'md5'", "murmur3, fnv1a"});
+  expect_refused("measure", R"({"items": ["a"], "hash": "md5"})", "hash", {"'md5'", "murmur3, murmur128, fnv1a"});
   expect_refused("hash", R"({"fn": "sha1", "texts": ["x"]})", "fn", {"'sha1'", "murmur3_x86_32"});
   expect_refused("tune", R"({"mode": "n_x", "n": 10})", "mode", {"'n_x'", "n_p, n_p_k, n_m, n_m_k, m_p, m_p_k"});
   expect_refused("hash", R"({"fn": "fnv1a_64", "seed": 3, "texts": ["x"]})", "seed", {"'3'", "fnv1a_64", "no seed"});

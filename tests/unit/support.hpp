@@ -10,7 +10,8 @@ namespace test_support {
 
 constexpr bloomlab::scheme all_schemes[] = {bloomlab::scheme::enhanced_double, bloomlab::scheme::double_hashing,
                                             bloomlab::scheme::independent};
-constexpr bloomlab::hash_fn all_hashes[] = {bloomlab::hash_fn::murmur3, bloomlab::hash_fn::fnv1a};
+constexpr bloomlab::hash_fn all_hashes[] = {bloomlab::hash_fn::murmur3, bloomlab::hash_fn::murmur3_128,
+                                            bloomlab::hash_fn::fnv1a};
 
 // 0 to 23 arbitrary bytes, NUL included.
 inline std::string random_item(bloomlab::rng& r) {

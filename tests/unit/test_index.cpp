@@ -30,7 +30,7 @@ const std::vector<std::uint64_t> sizes = {
 
 constexpr scheme all_schemes[] = {scheme::enhanced_double, scheme::double_hashing,
                                   scheme::independent};
-constexpr hash_fn all_hashes[] = {hash_fn::murmur3, hash_fn::fnv1a};
+constexpr hash_fn all_hashes[] = {hash_fn::murmur3, hash_fn::murmur3_128, hash_fn::fnv1a};
 
 // (h1 + i*h2 + (i^3 - i)/6) mod m, with no wraparound anywhere: every term
 // is below 2^64 * 64 + 64^3, far inside 128 bits.
