@@ -208,7 +208,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
     detail::check_np("blocked filter", n, p);
     const std::uint64_t m = size_split_block(n, p, Layout::lanes, Layout::lane_bits, max_m);
     if (m == 0)
-      throw std::invalid_argument("blocked filter: p = " + std::to_string(p) + " for n = " + std::to_string(n) +
+      throw std::invalid_argument("blocked filter: p = " + detail::number(p) + " for n = " + detail::number(n) +
                                   " needs more than " + std::to_string(max_m) + " bits");
     return m;
   }

@@ -155,7 +155,7 @@ class bloom_filter {
     detail::check_np("bloom filter", n, p);
     const double m = n * bits_per_item(p);
     if (!(m <= static_cast<double>(max_m)))
-      throw std::invalid_argument("bloom filter: n = " + std::to_string(n) + " at p = " + std::to_string(p) +
+      throw std::invalid_argument("bloom filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
                                   " needs about " + std::to_string(m) + " bits (allowed: up to " +
                                   std::to_string(max_m) + ")");
     return size_for(n, p, false).m;

@@ -249,7 +249,7 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
     detail::check_np("cache-line filter", n, p);
     const block_sizing s = size_block_k(n, p, block_bits, max_k, max_m);
     if (s.m == 0)
-      throw std::invalid_argument("cache-line filter: p = " + std::to_string(p) + " for n = " + std::to_string(n) +
+      throw std::invalid_argument("cache-line filter: p = " + detail::number(p) + " for n = " + detail::number(n) +
                                   " needs more than " + std::to_string(max_m) + " bits");
     return s;
   }

@@ -110,7 +110,7 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
     const std::uint64_t m = bloom_filter::bits_for(n, p);
     const unsigned w = check_width(width);
     if (m > std::numeric_limits<std::uint64_t>::max() / w)
-      throw std::invalid_argument("counting filter: n = " + std::to_string(n) + " at p = " + std::to_string(p) +
+      throw std::invalid_argument("counting filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
                                   " needs " + std::to_string(m) + " counters of " + std::to_string(w) +
                                   " bits, more than 2^64 - 1 bits");
     return m * w;

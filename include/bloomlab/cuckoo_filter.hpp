@@ -148,7 +148,7 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     detail::check_np("cuckoo filter", 1, p);
     const double f = std::ceil(std::log2(2.0 * cuckoo_slots / p));
     if (f > cuckoo_fingerprint_max)
-      throw std::invalid_argument("cuckoo filter: p = " + std::to_string(p) + " needs " + std::to_string(f) +
+      throw std::invalid_argument("cuckoo filter: p = " + detail::number(p) + " needs " + detail::number(f) +
                                   "-bit fingerprints (allowed: up to " + std::to_string(cuckoo_fingerprint_max) + ")");
     return std::max(cuckoo_fingerprint_min, static_cast<unsigned>(f));
   }
@@ -157,7 +157,7 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots;
     const unsigned f = fingerprint_bits_for(p);
     if (slots > std::numeric_limits<std::uint64_t>::max() / f)
-      throw std::invalid_argument("cuckoo filter: n = " + std::to_string(n) + " at p = " + std::to_string(p) +
+      throw std::invalid_argument("cuckoo filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
                                   " needs " + std::to_string(slots) + " slots of " + std::to_string(f) +
                                   " bits, more than 2^64 - 1 bits");
     return slots * f;

@@ -37,6 +37,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -130,12 +131,21 @@ void contains_each_hash(const F& f, const char* what, std::span<const std::uint6
   for (std::size_t i = 0; i < hs.size(); ++i) out[i] = f.contains_hash(hs[i]);
 }
 
+// A double as the engine's messages write it: six significant digits,
+// exponent when needed ("0.01", "1e-300", "2.5e+09", "nan"), where
+// std::to_string would give "0.000000" for 1e-300.
+inline std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
 // Throws for n or p outside what sizing accepts: n >= 1 and 0 < p < 1.
 inline void check_np(const char* what, double n, double p) {
   if (!(n >= 1 && n <= 1e18))
-    throw std::invalid_argument(std::string(what) + ": n = " + std::to_string(n) + " is out of range (1 to 1e18)");
+    throw std::invalid_argument(std::string(what) + ": n = " + number(n) + " is out of range (1 to 1e18)");
   if (!(p > 0 && p < 1))
-    throw std::invalid_argument(std::string(what) + ": p = " + std::to_string(p) + " is out of range (0 < p < 1)");
+    throw std::invalid_argument(std::string(what) + ": p = " + number(p) + " is out of range (0 < p < 1)");
 }
 
 // The batch calls of a kind with none faster than a loop, inherited

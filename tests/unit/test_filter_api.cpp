@@ -238,6 +238,31 @@ TEST(FilterApi, SizingRefusesWhatNoFilterCanHold) {
   EXPECT_NO_THROW(bip37_filter::bits_for(1e18, 1e-300));  // capped by the BIP
 }
 
+// The messages write the numbers as given: 1e-300, not "0.000000".
+TEST(FilterApi, SizingMessagesKeepSmallRates) {
+  const auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  for (const std::string m : {message([] { bloom_filter::bits_for(1e18, 1e-300); }),
+                              message([] { counting_filter::bits_for(1e18, 1e-300); }),
+                              message([] { blocked_filter::bits_for(1e18, 1e-300); }),
+                              message([] { cache_line_filter::bits_for(1e18, 1e-300); })}) {
+    EXPECT_NE(m.find("p = 1e-300"), std::string::npos) << m;
+    EXPECT_NE(m.find("1e+18"), std::string::npos) << m;
+    EXPECT_EQ(m.find("0.000000"), std::string::npos) << m;
+  }
+  EXPECT_NE(message([] { cuckoo_filter::bits_for(1e18, 1e-300); }).find("p = 1e-300 needs 1000-bit"), std::string::npos)
+      << message([] { cuckoo_filter::bits_for(1e18, 1e-300); });
+  EXPECT_NE(message([] { cuckoo_filter::bits_for(1e18, 2e-9); }).find("n = 1e+18 at p = 2e-09"), std::string::npos)
+      << message([] { cuckoo_filter::bits_for(1e18, 2e-9); });
+  EXPECT_NE(message([] { bloom_filter::bits_for(0.5, 0.01); }).find("n = 0.5 is out of range"), std::string::npos);
+}
+
 TEST(FilterApi, CombiningDifferentFiltersThrowsAndChangesNothing) {
   bloom_filter a(1000, 7), b(1000, 5);
   a.add(std::string_view("x"));
