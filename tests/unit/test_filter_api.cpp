@@ -248,7 +248,7 @@ TEST(FilterApi, SizingMessagesKeepSmallRates) {
     }
     return std::string("no exception");
   };
-  for (const std::string m : {message([] { bloom_filter::bits_for(1e18, 1e-300); }),
+  for (const std::string& m : {message([] { bloom_filter::bits_for(1e18, 1e-300); }),
                               message([] { counting_filter::bits_for(1e18, 1e-300); }),
                               message([] { blocked_filter::bits_for(1e18, 1e-300); }),
                               message([] { cache_line_filter::bits_for(1e18, 1e-300); })}) {
