@@ -156,7 +156,7 @@ class bloom_filter {
     const double m = n * bits_per_item(p);
     if (!(m <= static_cast<double>(max_m)))
       throw std::invalid_argument("bloom filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
-                                  " needs about " + std::to_string(m) + " bits (allowed: up to " +
+                                  " needs about " + detail::number(m) + " bits (allowed: up to " +
                                   std::to_string(max_m) + ")");
     return size_for(n, p, false).m;
   }
