@@ -59,7 +59,10 @@
 // under -mavx2 or a -march that has it), with no check of the CPU and no
 // call per item: a call into a kernel compiled for another target cost
 // more than SSE2's extra steps (bench/results/boost-peer-2026-12-01.md).
-// A forced path runs its own kernel in single calls too.
+// A forced path runs its own kernel in single calls too. So build every
+// file of one program with the same target flags: the linker keeps one copy
+// of an inline function, and one compiled under -mavx2 would run AVX2 code
+// from a file built without it.
 //
 // Batches: add_many() / contains_many() (string or integer keys) and
 // add_hashes() / contains_hashes() run a pipeline over arrays larger than
