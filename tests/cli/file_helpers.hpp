@@ -1,5 +1,6 @@
 // What the filter-file tests share: a temporary folder per test, raw bytes
-// in and out, a checksum to patch files with, and the refusal check.
+// in and out, a checksum to patch files with, lists of numbered items and a
+// command's JSON.
 #pragma once
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "run.hpp"
 
@@ -65,6 +67,21 @@ inline std::uint64_t u64_at(const std::string& b, std::size_t at) {
 }
 inline void put_u64(std::string& b, std::size_t at, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
+}
+
+// count lines: prefix0, prefix1, ..., one a line.
+inline std::string names(const std::string& prefix, std::uint64_t count) {
+  std::string out;
+  for (std::uint64_t i = 0; i < count; ++i) out += prefix + std::to_string(i) + "\n";
+  return out;
+}
+
+// What a command that must succeed prints with --json (the test fails, and
+// says the command's stderr, when it exits other than 0).
+inline nlohmann::json run_json(const std::vector<std::string>& args, const std::string& input = "") {
+  const auto r = cli_test::run(args, input);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  return nlohmann::json::parse(r.out);
 }
 
 }  // namespace files_test

@@ -20,7 +20,9 @@ using cli_test::check_refused;
 using cli_test::expect_refused;
 using cli_test::run;
 using files_test::bytes;
+using files_test::names;
 using files_test::put_u64;
+using files_test::run_json;
 using files_test::temp_dir;
 using files_test::with_checksum;
 using files_test::write_bytes;
@@ -31,18 +33,6 @@ namespace {
 // Offsets in a cache-line file (docs/format.md): the 11-byte common start,
 // then the block count (u64) and k (u8).
 constexpr std::size_t at_blocks = 11, at_k = 19;
-
-std::string names(const std::string& prefix, std::uint64_t count) {
-  std::string out;
-  for (std::uint64_t i = 0; i < count; ++i) out += prefix + std::to_string(i) + "\n";
-  return out;
-}
-
-json run_json(const std::vector<std::string>& args, const std::string& input = "") {
-  const auto r = run(args, input);
-  EXPECT_EQ(r.rc, 0) << r.err;
-  return json::parse(r.out);
-}
 
 TEST(CacheLineFiles, BuildQueryAndInfoAgreeWithTheEngine) {
   temp_dir dir;

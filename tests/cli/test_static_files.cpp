@@ -25,7 +25,9 @@ using cli_test::check_refused;
 using cli_test::expect_refused;
 using cli_test::run;
 using files_test::bytes;
+using files_test::names;
 using files_test::put_u64;
+using files_test::run_json;
 using files_test::temp_dir;
 using files_test::u64_at;
 using files_test::with_checksum;
@@ -39,18 +41,6 @@ namespace {
 // hash; keying, key id, item count, payload length; the payload.
 constexpr std::size_t at_kind = 10, at_seed = 11, at_array = 19, at_segment_length = 27, at_segment_count = 35,
                       at_items = 53, at_length = 61, at_payload = 69;
-
-std::string names(const std::string& prefix, std::uint64_t count) {
-  std::string out;
-  for (std::uint64_t i = 0; i < count; ++i) out += prefix + std::to_string(i) + "\n";
-  return out;
-}
-
-json run_json(const std::vector<std::string>& args, const std::string& input = "") {
-  const auto r = run(args, input);
-  EXPECT_EQ(r.rc, 0) << r.err;
-  return json::parse(r.out);
-}
 
 // "maybe" lines of a query's text output.
 std::uint64_t maybes(const std::string& out) {
