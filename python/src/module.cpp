@@ -730,11 +730,11 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
 // ---- sizing and rates -----------------------------------------------------------
 
 void check_rate(const char* name, double p) {
-  if (!(p > 0 && p < 1)) throw py::value_error(std::string(name) + ": " + std::to_string(p) + " is out of range (0 < p < 1)");
+  if (!(p > 0 && p < 1)) throw py::value_error(std::string(name) + ": " + detail::number(p) + " is out of range (0 < p < 1)");
 }
 void check_count(const char* name, double n, double most) {
   if (!(n >= 1 && n <= most))
-    throw py::value_error(std::string(name) + ": " + std::to_string(n) + " is out of range (1 to " + std::to_string(most) + ")");
+    throw py::value_error(std::string(name) + ": " + detail::number(n) + " is out of range (1 to " + detail::number(most) + ")");
 }
 void check_k(unsigned long long k) {
   if (k < 1 || k > max_k)
@@ -751,7 +751,7 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
   if (kind == "classic" || kind == "counting") {
     const double need = n * bits_per_item(p);
     if (!(need <= static_cast<double>(io::max_bits)))
-      throw py::value_error("n: " + std::to_string(n) + " at p " + std::to_string(p) + " needs " + std::to_string(need) +
+      throw py::value_error("n: " + detail::number(n) + " at p " + detail::number(p) + " needs " + detail::number(need) +
                             " bits (allowed: at most 2^40 bits, the file format's limit)");
     const sizing s = size_for(n, p, prime);
     d["m"] = s.m;
@@ -763,7 +763,7 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
     const unsigned lanes = 8, lane_bits = kind == "blocked" ? 64 : 32;
     const std::uint64_t m = size_split_block(n, p, lanes, lane_bits, io::max_bits);
     if (m == 0)
-      throw py::value_error("p: " + std::to_string(p) + " is out of reach for n " + std::to_string(n) +
+      throw py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) +
                             " within 2^40 bits (the file format's limit)");
     d["m"] = m;
     d["bits_per_item"] = static_cast<double>(m) / n;
@@ -772,7 +772,7 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
   } else if (kind == "cacheline") {
     const std::uint64_t m = cache_line_filter::bits_for(n, p);
     if (m > io::max_bits)
-      throw py::value_error("p: " + std::to_string(p) + " is out of reach for n " + std::to_string(n) +
+      throw py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) +
                             " within 2^40 bits (the file format's limit)");
     const unsigned k = k_best_block(static_cast<double>(m), n, cache_line_filter::block_bits, cache_line_filter::max_k);
     d["m"] = m;
@@ -783,13 +783,13 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
   } else if (kind == "cuckoo") {
     const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
     if (p < best)
-      throw py::value_error("p: " + std::to_string(p) + " is out of reach for a cuckoo filter (allowed: from " +
-                            std::to_string(best) + ", 2*4/2^32)");
+      throw py::value_error("p: " + detail::number(p) + " is out of reach for a cuckoo filter (allowed: from " +
+                            detail::number(best) + ", 2*4/2^32)");
     const auto f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)),
                                                     double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
     const std::uint64_t buckets = cuckoo_filter::buckets_for(static_cast<std::uint64_t>(std::ceil(n)));
     if (buckets > io::max_buckets)
-      throw py::value_error("n: " + std::to_string(n) + " needs " + std::to_string(buckets) + " buckets (allowed: at most 2^32)");
+      throw py::value_error("n: " + detail::number(n) + " needs " + std::to_string(buckets) + " buckets (allowed: at most 2^32)");
     d["buckets"] = buckets;
     d["fingerprint_bits"] = f;
     d["fpr"] = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f));
@@ -803,7 +803,7 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
 
 void check_mnk(double m, double n, unsigned long long k) {
   check_count("m", m, static_cast<double>(bloom_filter::max_m));
-  if (!(n >= 0 && std::isfinite(n))) throw py::value_error("n: " + std::to_string(n) + " is out of range (0 or more)");
+  if (!(n >= 0 && std::isfinite(n))) throw py::value_error("n: " + detail::number(n) + " is out of range (0 or more)");
   check_k(k);
 }
 
@@ -1087,7 +1087,7 @@ void bind(py::module_& m) {
       "fpr_split_block",
       [](double mm, double n, unsigned lanes, unsigned lane_bits) {
         check_count("m", mm, static_cast<double>(bloom_filter::max_m));
-        if (!(n >= 0 && std::isfinite(n))) throw py::value_error("n: " + std::to_string(n) + " is out of range (0 or more)");
+        if (!(n >= 0 && std::isfinite(n))) throw py::value_error("n: " + detail::number(n) + " is out of range (0 or more)");
         if (lane_bits != 32 && lane_bits != 64) throw py::value_error("lane_bits: " + std::to_string(lane_bits) + " (allowed: 32, 64)");
         if (lanes < 1 || lanes > 64) throw py::value_error("lanes: " + std::to_string(lanes) + " is out of range (1 to 64)");
         return fpr_split_block(mm, n, lanes, lane_bits);

@@ -118,6 +118,11 @@ def test_bad_keys_are_refused_by_name():
 
 
 def test_bad_parameters_are_refused_by_name():
+    # Numbers in messages read as given: 1e-300, not 0.000000.
+    with pytest.raises(ValueError, match=r"p: 1e-300 is out of reach"):
+        bloomlab.size(n=1e18, p=1e-300, kind="blocked")
+    with pytest.raises(ValueError, match=r"n: 0 is out of range \(1 to 1e\+18\)"):
+        bloomlab.size(n=0, p=0.01)
     with pytest.raises(ValueError, match=r"m = 0 is out of range"):
         bloomlab.BloomFilter(0, 7)
     with pytest.raises(ValueError, match=r"k = 65 is out of range \(1 to 64\)"):
@@ -130,7 +135,7 @@ def test_bad_parameters_are_refused_by_name():
         bloomlab.ScalableFilter(p0=1.5)
     with pytest.raises(ValueError, match="exactly 16 bytes"):
         bloomlab.BlockedFilter(1000, key=b"short")
-    with pytest.raises(ValueError, match=r"p: 2\.0+ is out of range"):
+    with pytest.raises(ValueError, match=r"p: 2 is out of range \(0 < p < 1\)"):
         bloomlab.size(n=10, p=2.0)
     with pytest.raises(ValueError, match="kind: 'bogus'"):
         bloomlab.sized("bogus", n=10, p=0.1)
