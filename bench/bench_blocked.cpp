@@ -238,33 +238,20 @@ void register_all() {
     const auto its = static_cast<benchmark::IterationCount>(add_iterations(n));
     for (bool batched : {false, true}) {
       const std::string row = batched ? "lookup_non_member_hashed_batched" : "lookup_non_member_hashed";
-      bench_common::run_as_lookup(
-          benchmark::RegisterBenchmark((row + "/block512" + tail).c_str(), bm_lookup_hashed, n,
-                                       batched),
-          repetitions, lookup_min_time_s);
+      bench_common::lookup_row(row + "/block512" + tail, repetitions, lookup_min_time_s, bm_lookup_hashed, n,
+                               batched);
     }
     for (peer who : all_peers) {
       const std::string p = name(who);
-      bench_common::run_as_add(
-          benchmark::RegisterBenchmark(("add/" + p + tail).c_str(), bm_add, n, who), repetitions,
-          its);
+      bench_common::add_row("add/" + p + tail, repetitions, its, bm_add, n, who);
       for (bool members : {true, false})
-        bench_common::run_as_lookup(
-            benchmark::RegisterBenchmark(
-                ((members ? "lookup_member/" : "lookup_non_member/") + p + tail).c_str(), bm_lookup,
-                n, who, members),
-            repetitions, lookup_min_time_s);
+        bench_common::lookup_row((members ? "lookup_member/" : "lookup_non_member/") + p + tail, repetitions,
+                                 lookup_min_time_s, bm_lookup, n, who, members);
       if (who == peer::libbloom) continue;
-      bench_common::run_as_add(
-          benchmark::RegisterBenchmark(("add_batched/" + p + tail).c_str(), bm_add_batched, n, who),
-          repetitions, its);
+      bench_common::add_row("add_batched/" + p + tail, repetitions, its, bm_add_batched, n, who);
       for (bool members : {true, false})
-        bench_common::run_as_lookup(
-            benchmark::RegisterBenchmark(
-                ((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail)
-                    .c_str(),
-                bm_lookup_batched, n, who, members),
-            repetitions, lookup_min_time_s);
+        bench_common::lookup_row((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail,
+                                 repetitions, lookup_min_time_s, bm_lookup_batched, n, who, members);
     }
   }
 }

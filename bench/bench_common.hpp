@@ -124,6 +124,18 @@ inline void run_as_add(benchmark::internal::Benchmark* b, int repetitions,
       benchmark::kNanosecond);
 }
 
+// Registers the row `name`, fn(state, args...), run as a lookup row or as
+// an add row (above).
+template <class Fn, class... Args>
+void lookup_row(const std::string& name, int repetitions, double min_time_s, Fn fn, Args... args) {
+  run_as_lookup(benchmark::RegisterBenchmark(name.c_str(), fn, args...), repetitions, min_time_s);
+}
+template <class Fn, class... Args>
+void add_row(const std::string& name, int repetitions, benchmark::IterationCount iterations, Fn fn,
+             Args... args) {
+  run_as_add(benchmark::RegisterBenchmark(name.c_str(), fn, args...), repetitions, iterations);
+}
+
 // Keys per add_many() / contains_many() call in the batched rows; divides
 // every n and key count the benchmarks use (200k, 1M, 4M, 10M), so a batch
 // never runs past the end of the keys.
