@@ -181,10 +181,12 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members) {
 void bm_add_batched(benchmark::State& st, std::uint64_t n, peer who) {
   world& w = bench_common::shared_world<world>(n);
   with_fresh(w, who, [&](auto& f) {
-    if constexpr (requires { f.add_many(std::span<const std::string_view>{}); }) {
+    if constexpr (bench_common::has_batches<decltype(f)>) {
       bench_common::add_batched(st, f, w.members);
       benchmark::ClobberMemory();
       if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
+    } else {
+      st.SkipWithError(bench_common::no_batches);
     }
   });
   set_counters(st, w, who);
@@ -194,10 +196,12 @@ void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool mem
   world& w = bench_common::shared_world<world>(n);
   const key_set& keys = members ? w.members : w.strangers;
   with_filter(w, who, [&](const auto& f) {
-    if constexpr (requires { f.contains_many(std::span<const std::string_view>{}, nullptr); }) {
+    if constexpr (bench_common::has_batches<decltype(f)>) {
       const std::size_t hits = bench_common::lookup_batched(st, f, keys);
       if (members && hits != static_cast<std::size_t>(st.iterations()))
         st.SkipWithError("false negative");
+    } else {
+      st.SkipWithError(bench_common::no_batches);
     }
   });
   set_counters(st, w, who);
