@@ -305,8 +305,7 @@ void register_all() {
   for (kind who : all_kinds) {
     const std::string p = std::string("/") + name(who);
     const auto reg = [&](const std::string& row, auto fn, auto... args) {
-      bench_common::run_as_lookup(benchmark::RegisterBenchmark((row + p).c_str(), fn, args...), repetitions,
-                                  lookup_min_time_s);
+      bench_common::lookup_row(row + p, repetitions, lookup_min_time_s, fn, args...);
     };
     for (bool batched : {false, true}) {
       if (batched && who == kind::libbloom) continue;  // libbloom has no batch call

@@ -181,10 +181,12 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members) {
 void bm_add_batched(benchmark::State& st, std::uint64_t n, peer who) {
   world& w = bench_common::shared_world<world>(n);
   with_fresh(w, who, [&](auto& f) {
-    if constexpr (requires { f.add_many(std::span<const std::string_view>{}); }) {
+    if constexpr (bench_common::has_batches<decltype(f)>) {
       bench_common::add_batched(st, f, w.members);
       benchmark::ClobberMemory();
       if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
+    } else {
+      st.SkipWithError(bench_common::no_batches);
     }
   });
   set_counters(st, w, who);
@@ -194,10 +196,12 @@ void bm_lookup_batched(benchmark::State& st, std::uint64_t n, peer who, bool mem
   world& w = bench_common::shared_world<world>(n);
   const key_set& keys = members ? w.members : w.strangers;
   with_filter(w, who, [&](const auto& f) {
-    if constexpr (requires { f.contains_many(std::span<const std::string_view>{}, nullptr); }) {
+    if constexpr (bench_common::has_batches<decltype(f)>) {
       const std::size_t hits = bench_common::lookup_batched(st, f, keys);
       if (members && hits != static_cast<std::size_t>(st.iterations()))
         st.SkipWithError("false negative");
+    } else {
+      st.SkipWithError(bench_common::no_batches);
     }
   });
   set_counters(st, w, who);
@@ -238,33 +242,20 @@ void register_all() {
     const auto its = static_cast<benchmark::IterationCount>(add_iterations(n));
     for (bool batched : {false, true}) {
       const std::string row = batched ? "lookup_non_member_hashed_batched" : "lookup_non_member_hashed";
-      bench_common::run_as_lookup(
-          benchmark::RegisterBenchmark((row + "/block512" + tail).c_str(), bm_lookup_hashed, n,
-                                       batched),
-          repetitions, lookup_min_time_s);
+      bench_common::lookup_row(row + "/block512" + tail, repetitions, lookup_min_time_s, bm_lookup_hashed, n,
+                               batched);
     }
     for (peer who : all_peers) {
       const std::string p = name(who);
-      bench_common::run_as_add(
-          benchmark::RegisterBenchmark(("add/" + p + tail).c_str(), bm_add, n, who), repetitions,
-          its);
+      bench_common::add_row("add/" + p + tail, repetitions, its, bm_add, n, who);
       for (bool members : {true, false})
-        bench_common::run_as_lookup(
-            benchmark::RegisterBenchmark(
-                ((members ? "lookup_member/" : "lookup_non_member/") + p + tail).c_str(), bm_lookup,
-                n, who, members),
-            repetitions, lookup_min_time_s);
+        bench_common::lookup_row((members ? "lookup_member/" : "lookup_non_member/") + p + tail, repetitions,
+                                 lookup_min_time_s, bm_lookup, n, who, members);
       if (who == peer::libbloom) continue;
-      bench_common::run_as_add(
-          benchmark::RegisterBenchmark(("add_batched/" + p + tail).c_str(), bm_add_batched, n, who),
-          repetitions, its);
+      bench_common::add_row("add_batched/" + p + tail, repetitions, its, bm_add_batched, n, who);
       for (bool members : {true, false})
-        bench_common::run_as_lookup(
-            benchmark::RegisterBenchmark(
-                ((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail)
-                    .c_str(),
-                bm_lookup_batched, n, who, members),
-            repetitions, lookup_min_time_s);
+        bench_common::lookup_row((members ? "lookup_member_batched/" : "lookup_non_member_batched/") + p + tail,
+                                 repetitions, lookup_min_time_s, bm_lookup_batched, n, who, members);
     }
   }
 }

@@ -122,12 +122,9 @@ void register_all() {
     for (kind k : all_kinds)
       for (bool batched : {false, true})
         for (bool members : {true, false})
-          bench_common::run_as_lookup(
-              benchmark::RegisterBenchmark(((members ? "lookup_member" : "lookup_non_member") +
-                                            std::string(batched ? "_batched/" : "/") + name(k) + tail)
-                                               .c_str(),
-                                           bm_lookup, n, k, members, batched),
-              repetitions, lookup_min_time_s);
+          bench_common::lookup_row((members ? "lookup_member" : "lookup_non_member") +
+                                       std::string(batched ? "_batched/" : "/") + name(k) + tail,
+                                   repetitions, lookup_min_time_s, bm_lookup, n, k, members, batched);
   }
 }
 

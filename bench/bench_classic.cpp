@@ -195,29 +195,19 @@ void register_all() {
     const std::string tail = "/n:" + std::to_string(n);
     for (peer who : peers) {
       const std::string name = std::string(who == peer::bloomlab ? "bloomlab" : "libbloom");
-      bench_common::run_as_add(
-          benchmark::RegisterBenchmark(("add/" + name + tail).c_str(), bm_add, n, who), repetitions,
-          static_cast<benchmark::IterationCount>(n));
-      bench_common::run_as_lookup(
-          benchmark::RegisterBenchmark(("lookup_member/" + name + tail).c_str(), bm_lookup_member,
-                                       n, who),
-          repetitions, lookup_min_time_s);
-      bench_common::run_as_lookup(
-          benchmark::RegisterBenchmark(("lookup_non_member/" + name + tail).c_str(),
-                                       bm_lookup_non_member, n, who),
-          repetitions, lookup_min_time_s);
+      bench_common::add_row("add/" + name + tail, repetitions, static_cast<benchmark::IterationCount>(n), bm_add, n,
+                            who);
+      bench_common::lookup_row("lookup_member/" + name + tail, repetitions, lookup_min_time_s, bm_lookup_member, n,
+                               who);
+      bench_common::lookup_row("lookup_non_member/" + name + tail, repetitions, lookup_min_time_s,
+                               bm_lookup_non_member, n, who);
     }
-    bench_common::run_as_add(
-        benchmark::RegisterBenchmark(("add_batched/bloomlab" + tail).c_str(), bm_add_batched, n),
-        repetitions, static_cast<benchmark::IterationCount>(n));
-    bench_common::run_as_lookup(
-        benchmark::RegisterBenchmark(("lookup_member_batched/bloomlab" + tail).c_str(),
-                                     bm_lookup_member_batched, n),
-        repetitions, lookup_min_time_s);
-    bench_common::run_as_lookup(
-        benchmark::RegisterBenchmark(("lookup_non_member_batched/bloomlab" + tail).c_str(),
-                                     bm_lookup_non_member_batched, n),
-        repetitions, lookup_min_time_s);
+    bench_common::add_row("add_batched/bloomlab" + tail, repetitions, static_cast<benchmark::IterationCount>(n),
+                          bm_add_batched, n);
+    bench_common::lookup_row("lookup_member_batched/bloomlab" + tail, repetitions, lookup_min_time_s,
+                             bm_lookup_member_batched, n);
+    bench_common::lookup_row("lookup_non_member_batched/bloomlab" + tail, repetitions, lookup_min_time_s,
+                             bm_lookup_non_member_batched, n);
   }
 }
 

@@ -12,11 +12,13 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/random.hpp"
 
@@ -123,6 +125,27 @@ inline void run_as_add(benchmark::internal::Benchmark* b, int repetitions,
   b->Iterations(iterations)->Repetitions(repetitions)->DisplayAggregatesOnly(true)->Unit(
       benchmark::kNanosecond);
 }
+
+// Registers the row `name`, fn(state, args...), run as a lookup row or as
+// an add row (above).
+template <class Fn, class... Args>
+void lookup_row(const std::string& name, int repetitions, double min_time_s, Fn fn, Args... args) {
+  run_as_lookup(benchmark::RegisterBenchmark(name.c_str(), fn, args...), repetitions, min_time_s);
+}
+template <class Fn, class... Args>
+void add_row(const std::string& name, int repetitions, benchmark::IterationCount iterations, Fn fn,
+             Args... args) {
+  run_as_add(benchmark::RegisterBenchmark(name.c_str(), fn, args...), repetitions, iterations);
+}
+
+// Whether a filter (a reference to one, as a generic lambda sees it) has
+// the engine's batch calls, add_many and contains_many over spans of either
+// key type with a std::span<bool> out (bloomlab::dynamic_filter): a batched
+// row tests this, and one whose filter has none reports no_batches instead
+// of returning untimed (which Google Benchmark aborts on).
+template <class F>
+concept has_batches = bloomlab::dynamic_filter<std::remove_cvref_t<F>>;
+inline constexpr const char* no_batches = "this filter has no batch calls";
 
 // Keys per add_many() / contains_many() call in the batched rows; divides
 // every n and key count the benchmarks use (200k, 1M, 4M, 10M), so a batch

@@ -192,13 +192,9 @@ void bm_lookup_batched_engine(benchmark::State& st, std::uint64_t n) {
 template <class H>
 void register_engine() {
   const std::string tail = std::string("/engine_") + H::name + "/" + std::to_string(filter_n);
-  bench_common::run_as_lookup(
-      benchmark::RegisterBenchmark(("lookup_non_member" + tail).c_str(), bm_lookup_engine<H>, filter_n),
-      repetitions, min_time_s);
-  bench_common::run_as_lookup(
-      benchmark::RegisterBenchmark(("lookup_non_member_batched" + tail).c_str(), bm_lookup_batched_engine<H>,
-                                   filter_n),
-      repetitions, min_time_s);
+  bench_common::lookup_row("lookup_non_member" + tail, repetitions, min_time_s, bm_lookup_engine<H>, filter_n);
+  bench_common::lookup_row("lookup_non_member_batched" + tail, repetitions, min_time_s, bm_lookup_batched_engine<H>,
+                           filter_n);
 }
 
 
@@ -208,13 +204,9 @@ void register_hash() {
   for (int len : {4, 8, 16, 32, 64, 256}) b->Arg(len);
   bench_common::run_as_lookup(b, repetitions, min_time_s);
   const std::string tail = std::string("/") + H::name + "/" + std::to_string(filter_n);
-  bench_common::run_as_lookup(
-      benchmark::RegisterBenchmark(("lookup_non_member" + tail).c_str(), bm_lookup<H>, filter_n),
-      repetitions, min_time_s);
-  bench_common::run_as_lookup(
-      benchmark::RegisterBenchmark(("lookup_non_member_batched" + tail).c_str(), bm_lookup_batched<H>,
-                                   filter_n),
-      repetitions, min_time_s);
+  bench_common::lookup_row("lookup_non_member" + tail, repetitions, min_time_s, bm_lookup<H>, filter_n);
+  bench_common::lookup_row("lookup_non_member_batched" + tail, repetitions, min_time_s, bm_lookup_batched<H>,
+                           filter_n);
 }
 
 }  // namespace

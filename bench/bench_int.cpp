@@ -129,12 +129,15 @@ void bm_add(benchmark::State& st, std::uint64_t n, peer who, bool batched) {
         f.add(w.members[i]);
         if (++i == w.n) i = 0;
       }
-    } else if constexpr (requires { f.add_many(std::span<const std::uint64_t>{}); }) {
+    } else if constexpr (bench_common::has_batches<decltype(f)>) {
       while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
         f.add_many(std::span<const std::uint64_t>(w.members).subspan(i, batch_size));
         i += batch_size;
         if (i == w.n) i = 0;
       }
+    } else {
+      st.SkipWithError(bench_common::no_batches);
+      return;
     }
     benchmark::ClobberMemory();
     if (!f.contains(w.members[0])) st.SkipWithError("rebuilt filter lost a member");
@@ -154,7 +157,7 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members, bo
         hits += r;
         if (++i == keys.size()) i = 0;
       }
-    } else if constexpr (requires { f.contains_many(std::span<const std::uint64_t>{}, nullptr); }) {
+    } else if constexpr (bench_common::has_batches<decltype(f)>) {
       bool out[batch_size];
       while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
         f.contains_many(std::span<const std::uint64_t>(keys).subspan(i, batch_size), out);
@@ -163,6 +166,8 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members, bo
         i += batch_size;
         if (i == keys.size()) i = 0;
       }
+    } else {
+      st.SkipWithError(bench_common::no_batches);
     }
     if (members && hits != static_cast<std::size_t>(st.iterations()))
       st.SkipWithError("false negative");

@@ -174,12 +174,13 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   static constexpr unsigned block_bits = Layout::block_bits;
   static constexpr unsigned k = Layout::lanes;  // bits set per item
 
-  // The largest m accepted (2^63 bits): blocks * block_bits stays a 64-bit count.
+  // The largest m sizing answers for (2^63 bits: blocks * block_bits stays
+  // a 64-bit count); a filter is built with m up to filter_max_m.
   static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
 
   // At least m bits: m rounded up to a whole number of blocks. Throws
   // std::invalid_argument, before allocating anything, for m outside 1 to
-  // max_m or a code path this CPU does not have. key: a secret for keyed
+  // filter_max_m or a code path this CPU does not have. key: a secret for keyed
   // hashing (SipHash-2-4), or nullopt for the public XXH3 and mix64.
   explicit basic_blocked_filter(std::uint64_t m, blocked_options opts = {},
                                 std::optional<sip_key> key = std::nullopt)
@@ -217,7 +218,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   }
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("blocked filter", n, 0.5);
-    const std::uint64_t blocks = checked_blocks(m);
+    const std::uint64_t blocks = checked_blocks(m, max_m);
     return fpr_split_block(static_cast<double>(blocks * block_bits), n, Layout::lanes, Layout::lane_bits);
   }
 
@@ -379,10 +380,11 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   }
 
  private:
-  static std::uint64_t checked_blocks(std::uint64_t m) {
-    if (m < 1 || m > max_m)
+  // m in blocks, once it is 1 to most (filter_max_m built, max_m sizing).
+  static std::uint64_t checked_blocks(std::uint64_t m, std::uint64_t most = filter_max_m) {
+    if (m < 1 || m > most)
       throw std::invalid_argument("blocked filter: m = " + std::to_string(m) + " bits is out of range (1 to " +
-                                  std::to_string(max_m) + ")");
+                                  std::to_string(most) + ")");
     return (m + block_bits - 1) / block_bits;
   }
   static code_path checked_path(code_path asked) {

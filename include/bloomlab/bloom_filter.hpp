@@ -77,11 +77,12 @@ inline std::uint64_t mod_by_magic(std::uint64_t a, u128 c, std::uint64_t m) {
 
 class bloom_filter {
  public:
-  // The largest m accepted (2^63 bits).
+  // The largest m sizing answers for (2^63 bits); a filter is built with m
+  // up to filter_max_m (filter_api.hpp).
   static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
 
   // Throws std::invalid_argument, before allocating anything, for m outside
-  // 1 to max_m or k outside 1 to max_k. Without a policy the filter takes
+  // 1 to filter_max_m or k outside 1 to max_k. Without a policy the filter takes
   // indexer::for_size(m, k): enhanced double hashing over default_hash(m, k)
   // (index.hpp), MurmurHash3_x86_32 unless m and k make its 32-bit pair
   // cost rate; indexer{} names MurmurHash3_x86_32 whatever the size.
@@ -124,12 +125,13 @@ class bloom_filter {
     recount();
   }
 
-  // m, once m (1 to max_m) and k (1 to max_k) are checked; what names the
-  // filter in the message. Shared with counting_filter.
-  static std::uint64_t check_mk(const char* what, std::uint64_t m, unsigned k) {
-    if (m < 1 || m > max_m)
+  // m, once m (1 to most: filter_max_m for a filter built, max_m for
+  // sizing) and k (1 to max_k) are checked; what names the filter in the
+  // message. Shared with counting_filter.
+  static std::uint64_t check_mk(const char* what, std::uint64_t m, unsigned k, std::uint64_t most = filter_max_m) {
+    if (m < 1 || m > most)
       throw std::invalid_argument(std::string(what) + ": m = " + std::to_string(m) + " is out of range (1 to " +
-                                  std::to_string(max_m) + ")");
+                                  std::to_string(most) + ")");
     if (k < 1 || k > max_k)
       throw std::invalid_argument(std::string(what) + ": k = " + std::to_string(k) + " is out of range (1 to " +
                                   std::to_string(max_k) + ")");
@@ -162,7 +164,7 @@ class bloom_filter {
   }
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("bloom filter", n, 0.5);
-    check_mk("bloom filter", m, 1);
+    check_mk("bloom filter", m, 1, max_m);
     const auto md = static_cast<double>(m);
     return fpr_approx(md, n, k_best(md, n));
   }

@@ -66,11 +66,12 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   static constexpr const char* kind_name = "cache-line filter";
   static constexpr unsigned block_bits = cache_line_block_bits;
   static constexpr unsigned max_k = cache_line_max_k;
+  // The largest m sizing answers for; a filter is built up to filter_max_m.
   static constexpr std::uint64_t max_m = std::uint64_t{1} << 63;
 
   // At least m bits (rounded up to whole 512-bit blocks), k bits a key.
   // Throws std::invalid_argument, before allocating anything, for m outside
-  // 1 to max_m or k outside 1 to max_k. key: a secret for keyed hashing.
+  // 1 to filter_max_m or k outside 1 to max_k. key: a secret for keyed hashing.
   // strings: the byte-string hash (hash64 only to restore a filter saved with it).
   cache_line_filter(std::uint64_t m, unsigned k, std::optional<sip_key> key = std::nullopt, bool huge_pages = false,
                     string_hash strings = string_hash_default)
@@ -101,7 +102,7 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   static std::uint64_t bits_for(double n, double p) { return sizing_for(n, p).m; }
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("cache-line filter", n, 0.5);
-    const double bits = static_cast<double>(checked_blocks(m, 1) * block_bits);
+    const double bits = static_cast<double>(checked_blocks(m, 1, max_m) * block_bits);
     return fpr_block_k(bits, n, block_bits, k_best_block(bits, n, block_bits, max_k));
   }
 
@@ -253,10 +254,12 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
                                   " needs more than " + std::to_string(max_m) + " bits");
     return s;
   }
-  static std::uint64_t checked_blocks(std::uint64_t m, unsigned k) {
-    if (m < 1 || m > max_m)
+  // m in blocks, once m is 1 to most (filter_max_m built, max_m sizing)
+  // and k is 1 to max_k.
+  static std::uint64_t checked_blocks(std::uint64_t m, unsigned k, std::uint64_t most = filter_max_m) {
+    if (m < 1 || m > most)
       throw std::invalid_argument("cache-line filter: m = " + std::to_string(m) + " bits is out of range (1 to " +
-                                  std::to_string(max_m) + ")");
+                                  std::to_string(most) + ")");
     if (k < 1 || k > max_k)
       throw std::invalid_argument("cache-line filter: k = " + std::to_string(k) + " is out of range (1 to " +
                                   std::to_string(max_k) + ")");

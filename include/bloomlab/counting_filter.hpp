@@ -74,7 +74,7 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
   static constexpr const char* kind_name = "counting filter";
 
   // Throws std::invalid_argument, before allocating anything, for m outside
-  // 1 to bloom_filter::max_m, k outside 1 to max_k or width outside 1 to
+  // 1 to filter_max_m, k outside 1 to max_k or width outside 1 to
   // counter_width_max. Without a policy: indexer::for_size(m, k), as
   // bloom_filter(m, k) takes.
   counting_filter(std::uint64_t m, unsigned k, unsigned width = counter_width_default)

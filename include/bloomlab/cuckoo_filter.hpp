@@ -78,7 +78,10 @@ inline constexpr unsigned cuckoo_fingerprint_default = 12;
 inline constexpr unsigned cuckoo_kicks_default = 500;
 inline constexpr unsigned cuckoo_fingerprint_min = 4;   // f, bits a fingerprint
 inline constexpr unsigned cuckoo_fingerprint_max = 32;  // (a slot is one 32-bit word)
-inline constexpr std::uint64_t cuckoo_buckets_max = std::uint64_t{1} << 60;  // slots stay a 64-bit count
+// The most buckets a filter is built with (and a file holds): 2^32, whose
+// table of 32-bit slots (2^39 bits) stays within filter_max_m.
+inline constexpr std::uint64_t cuckoo_buckets_max = std::uint64_t{1} << 32;
+static_assert(cuckoo_buckets_max * cuckoo_slots * 32 <= filter_max_m);
 
 // One write of insert(): fingerprint `placed` went into (bucket, slot) and
 // `evicted` came out of it (0 when the slot was empty, the last move).

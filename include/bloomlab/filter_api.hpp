@@ -87,6 +87,14 @@ concept dynamic_filter = filter<F> && requires(F& f, std::string_view s, std::ui
 inline constexpr std::uint64_t items_max = ~std::uint64_t{0};
 constexpr std::uint64_t items_sum(std::uint64_t a, std::uint64_t b) { return a > items_max - b ? items_max : a + b; }
 
+// The largest filter any kind builds: m up to 2^40 bits (128 GiB), or 2^40
+// counters for the counting filter (the cuckoo filter's bucket limit keeps
+// its table below it too). Constructors refuse a larger m before they
+// allocate, and a filter file holds no larger one (the file codec reads this
+// number). Sizing (bits_for, fpr_for) still answers past it, up to a kind's
+// max_m, the most its 64-bit arithmetic handles.
+inline constexpr std::uint64_t filter_max_m = std::uint64_t{1} << 40;
+
 namespace detail {
 
 // An integer key as its 8 little-endian bytes: how the kinds that hash byte

@@ -67,16 +67,16 @@ struct scalable_stage {
 // computed in one place for the filter and for loaders. For a large i the
 // capacity passes any memory and the rate underflows to 0: possible() says
 // whether the stage can be made at all (1 <= capacity <= 2^63, p > 0, and
-// capacity * bits_per_item(p) within bloom_filter::max_m); what a caller
-// can afford is its own limit, on bits.
+// capacity * bits_per_item(p) within filter_max_m, the largest filter
+// built); what a caller can afford is its own limit, on bits.
 struct scalable_stage_plan {
   double capacity;
   double p;
   double bits;  // capacity * bits_per_item(p): the m that size_for() rounds up
 
   bool possible() const {
-    constexpr auto most = static_cast<double>(bloom_filter::max_m);
-    return capacity >= 1 && capacity <= most && p > 0 && bits <= most;
+    return capacity >= 1 && capacity <= static_cast<double>(bloom_filter::max_m) && p > 0 &&
+           bits <= static_cast<double>(filter_max_m);
   }
   sizing size(bool prime) const { return size_for(capacity, p, prime); }
 };
@@ -205,7 +205,7 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
       refuse("tighten = " + std::to_string(sp.tighten) + " is out of range (0 < tighten < 1)");
     if (!plan_stage(sp, 0).possible())
       refuse("the first stage, n0 = " + std::to_string(sp.n0) + " items at p0, needs more than " +
-             std::to_string(bloom_filter::max_m) + " bits");
+             std::to_string(filter_max_m) + " bits");
     return sp;
   }
 
@@ -235,11 +235,12 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
 
   void grow() {
     const scalable_stage_plan plan = plan_stage(params_, stages_.size());
-    if (!plan.possible())
+    const sizing sz = plan.possible() ? plan.size(params_.prime) : sizing{0, 0};
+    if (sz.m == 0 || sz.m > filter_max_m)
       throw std::overflow_error("scalable filter: stage " + std::to_string(stages_.size()) +
                                 " cannot be made: capacity " + std::to_string(plan.capacity) + " at rate " +
-                                std::to_string(plan.p) + " (its rate must stay above 0 and its m within 2^63 bits)");
-    const sizing sz = plan.size(params_.prime);
+                                std::to_string(plan.p) + " (its rate must stay above 0 and its m within " +
+                                std::to_string(filter_max_m) + " bits)");
     stages_.push_back({bloom_filter(sz.m, sz.k, params_.idx), static_cast<std::uint64_t>(plan.capacity), plan.p});
   }
 

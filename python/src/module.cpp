@@ -544,8 +544,8 @@ std::uint64_t check_slices(std::uint64_t slices, std::uint64_t blocks) {
 // The blocks of a filter of m bits, without making one.
 template <class F>
 std::uint64_t blocks_of(std::uint64_t m) {
-  if (m < 1 || m > F::max_m)
-    throw py::value_error("m: " + std::to_string(m) + " bits is out of range (1 to " + std::to_string(F::max_m) + ")");
+  if (m < 1 || m > filter_max_m)
+    throw py::value_error("m: " + std::to_string(m) + " bits is out of range (1 to " + std::to_string(filter_max_m) + ")");
   return (m + F::block_bits - 1) / F::block_bits;
 }
 

@@ -141,6 +141,32 @@ def test_bad_parameters_are_refused_by_name():
         bloomlab.sized("bogus", n=10, p=0.1)
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda m: bloomlab.BloomFilter(m, 7),
+        lambda m: bloomlab.CountingFilter(m, 7),
+        lambda m: bloomlab.BlockedFilter(m),
+        lambda m: bloomlab.BlockedFilter256(m),
+        lambda m: bloomlab.CacheLineFilter(m, 7),
+    ],
+    ids=["classic", "counting", "blocked", "blocked256", "cacheline"],
+)
+def test_a_huge_m_is_refused_by_name_not_by_memory(make):
+    # Past 2^40 bits (the largest filter built, and a file's limit): a
+    # ValueError naming m and the range, before anything is allocated.
+    for m in (2**63, 2**40 + 1):
+        with pytest.raises(ValueError, match=rf"m = {m} (bits )?is out of range \(1 to {2**40}\)"):
+            make(m)
+
+
+def test_huge_cuckoo_and_scalable_are_refused_by_name():
+    with pytest.raises(ValueError, match=rf"{2**33} buckets is not a power of two from 1 to {2**32}"):
+        bloomlab.CuckooFilter(2**33)
+    with pytest.raises(ValueError, match=rf"n0 = .* needs more than {2**40} bits"):
+        bloomlab.ScalableFilter(n0=2e11)
+
+
 def test_sizing_and_rates_match_the_formulas():
     s = bloomlab.size(n=20, p=0.01)
     assert (s["m"], s["k"]) == (192, 7)

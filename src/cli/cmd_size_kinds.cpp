@@ -195,7 +195,7 @@ int run_size_kind(const size_args& a) {
       if (!plan.possible())
         lab::refuse("--n", a.n, fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at "
                                             "most {} bits",
-                                            a.p, plan.bits, thousands(bloom_filter::max_m)));
+                                            a.p, plan.bits, thousands(filter_max_m)));
       const sizing sz = plan.size(a.prime);
       s.m = sz.m;
       s.k = sz.k;

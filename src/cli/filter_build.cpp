@@ -1,6 +1,8 @@
 #include "filter_build.hpp"
 
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -108,6 +110,13 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     if (value.empty()) throw usage_error(fmt::format("{} is required with {} for --kind {}", flag, with, kind));
   };
   const std::uint64_t max_m = lab::max_m_built;
+  // --m and --k as given, the one place they are parsed: both required, m
+  // from 1 to max_m and k from 1 to most_k (classic, counting, cacheline).
+  const auto parse_mk = [&](unsigned most_k) {
+    need(a.m, "--m", "--k");
+    need(a.k, "--k", "--m");
+    return std::pair(parse_count("--m", a.m, 1, max_m), static_cast<unsigned>(parse_count("--k", a.k, 1, most_k)));
+  };
 
   if (kind == "cuckoo") {
     not_for("--m", a.m, "size it with --n and --p (or --fingerprint)");
@@ -179,10 +188,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     std::uint64_t m;
     unsigned k;
     if (by_mk) {
-      need(a.m, "--m", "--k");
-      need(a.k, "--k", "--m");
-      m = parse_count("--m", a.m, 1, max_m);
-      k = static_cast<unsigned>(parse_count("--k", a.k, 1, cache_line_max_k));
+      std::tie(m, k) = parse_mk(cache_line_max_k);
     } else {
       need(a.n, "--n", "--p (or give --m and --k)");
       need(a.p, "--p", "--n");
@@ -208,10 +214,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
   std::uint64_t m;
   unsigned k;
   if (by_mk) {
-    need(a.m, "--m", "--k");
-    need(a.k, "--k", "--m");
-    m = parse_count("--m", a.m, 1, max_m);
-    k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
+    std::tie(m, k) = parse_mk(max_k);
     if (a.prime) m = next_prime(m);
     if (m > max_m)
       lab::refuse("--m", a.m, fmt::format("rounds up to the prime {} with --prime; allowed: at most {}", thousands(m),

@@ -49,9 +49,10 @@ enum class kind : std::uint8_t {
 };
 
 // Limits a file may not pass (the loader refuses larger values before it
-// allocates anything; each is far above what the CLI builds).
-inline constexpr std::uint64_t max_bits = std::uint64_t{1} << 40;     // m of a classic, counting, blocked filter or stage
-inline constexpr std::uint64_t max_buckets = std::uint64_t{1} << 32;  // cuckoo buckets
+// allocates anything; each is far above what the CLI builds). The first two
+// are the engine's own: the largest filter it builds.
+inline constexpr std::uint64_t max_bits = filter_max_m;           // m of a classic, counting, blocked filter or stage
+inline constexpr std::uint64_t max_buckets = cuckoo_buckets_max;  // cuckoo buckets
 inline constexpr std::uint32_t max_kicks = 1'000'000;                 // cuckoo relocations per insert
 inline constexpr std::uint32_t max_stages = 64;                       // scalable stages
 inline constexpr double max_n0 = 1e15;                                // scalable first capacity

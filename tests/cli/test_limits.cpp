@@ -197,3 +197,10 @@ TEST(Limits, ItemCountsSaturate) {
   ASSERT_EQ(run({"remove", dir / "c.blf", "item-0"}).rc, 0);
   EXPECT_EQ(nlohmann::json::parse(run({"info", dir / "c.blf", "--json"}).out)["items"], top);
 }
+
+TEST(Limits, SizeRefusesAScalableFirstStagePastTheLargestFilter) {
+  // 2e11 items at 1%: about 1.9e12 bits, past the 2^40 any filter is built with.
+  expect_refused({"size", "--kind", "scalable", "--n", "200000000000", "--p", "0.01"},
+                 {"--n", "200000000000", "at most 1,099,511,627,776 bits"});
+  EXPECT_EQ(run({"size", "--kind", "scalable", "--n", "100000000000", "--p", "0.01"}).rc, 0);
+}

@@ -152,7 +152,7 @@ TEST(CacheLineFilter, BadArgumentsThrowNamingTheField) {
     return std::string("no exception");
   };
   EXPECT_EQ(message([] { cache_line_filter(0, 6); }),
-            "cache-line filter: m = 0 bits is out of range (1 to 9223372036854775808)");
+            "cache-line filter: m = 0 bits is out of range (1 to 1099511627776)");
   EXPECT_EQ(message([] { cache_line_filter(512, 0); }), "cache-line filter: k = 0 is out of range (1 to 24)");
   EXPECT_EQ(message([] { cache_line_filter(512, 25); }), "cache-line filter: k = 25 is out of range (1 to 24)");
   EXPECT_THROW(cache_line_filter::for_rate(0, 0.01), std::invalid_argument);

@@ -13,6 +13,7 @@
 
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/math.hpp"
@@ -49,6 +50,78 @@ TEST(EngineLimits, ConstructorsRefuseWhatTheyCannotBuild) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("m = 0"), std::string::npos) << e.what();
   }
+}
+
+// The message of the std::invalid_argument f throws ("" if none).
+template <class F>
+std::string refusal(F f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Every kind refuses an m past filter_max_m (2^40 bits; 2^32 buckets for the
+// cuckoo filter) by name, value and range, instead of trying to allocate it.
+const std::string largest = "(1 to " + std::to_string(filter_max_m) + ")";
+const std::uint64_t past = filter_max_m + 1, huge = std::uint64_t{1} << 63;
+
+TEST(EngineLimits, ClassicRefusesMoreThanTheLargestFilter) {
+  for (std::uint64_t m : {past, huge}) {
+    const std::string e = refusal([m] { bloom_filter(m, 7); });
+    EXPECT_NE(e.find("m = " + std::to_string(m) + " is out of range " + largest), std::string::npos) << e;
+  }
+  // Sizing still answers past it, up to max_m.
+  EXPECT_NO_THROW(bloom_filter::fpr_for(1e12, std::uint64_t{1} << 50));
+  EXPECT_GT(bloom_filter::bits_for(1e12, 0.01), filter_max_m);
+}
+
+TEST(EngineLimits, CountingRefusesMoreThanTheLargestFilter) {
+  for (std::uint64_t m : {past, huge}) {
+    const std::string e = refusal([m] { counting_filter(m, 7); });
+    EXPECT_NE(e.find("counting filter: m = " + std::to_string(m) + " is out of range " + largest), std::string::npos)
+        << e;
+  }
+}
+
+TEST(EngineLimits, BlockedRefusesMoreThanTheLargestFilter) {
+  for (std::uint64_t m : {past, huge}) {
+    const std::string e = refusal([m] { blocked_filter{m}; });
+    EXPECT_NE(e.find("m = " + std::to_string(m) + " bits is out of range " + largest), std::string::npos) << e;
+    EXPECT_NE(refusal([m] { blocked_filter_256{m}; }).find(largest), std::string::npos);
+  }
+  EXPECT_NO_THROW(blocked_filter::fpr_for(1e12, std::uint64_t{1} << 50));
+}
+
+TEST(EngineLimits, CacheLineRefusesMoreThanTheLargestFilter) {
+  for (std::uint64_t m : {past, huge}) {
+    const std::string e = refusal([m] { cache_line_filter(m, 7); });
+    EXPECT_NE(e.find("m = " + std::to_string(m) + " bits is out of range " + largest), std::string::npos) << e;
+  }
+  EXPECT_NO_THROW(cache_line_filter::fpr_for(1e12, std::uint64_t{1} << 50));
+}
+
+TEST(EngineLimits, CuckooRefusesMoreBucketsThanTheLargestFilter) {
+  EXPECT_EQ(cuckoo_buckets_max, std::uint64_t{1} << 32);
+  for (std::uint64_t b : {cuckoo_buckets_max * 2, std::uint64_t{1} << 60}) {
+    const std::string e = refusal([b] { cuckoo_filter{b}; });
+    EXPECT_NE(e.find(std::to_string(b) + " buckets is not a power of two from 1 to " +
+                     std::to_string(cuckoo_buckets_max)),
+              std::string::npos)
+        << e;
+  }
+}
+
+TEST(EngineLimits, ScalableRefusesAFirstStagePastTheLargestFilter) {
+  scalable_params sp;
+  sp.n0 = 2e11;  // about 1.9e12 bits at 1%, past 2^40
+  const std::string e = refusal([&sp] { scalable_filter{sp}; });
+  EXPECT_NE(e.find("needs more than " + std::to_string(filter_max_m) + " bits"), std::string::npos) << e;
+  sp.n0 = 1e11;  // about 9.6e11 bits: within it
+  EXPECT_TRUE(plan_stage(sp, 0).possible());
+  EXPECT_FALSE(plan_stage(sp, 1).possible());
 }
 
 TEST(EngineLimits, ScalablePlansAreChecked) {
