@@ -139,7 +139,7 @@ std::string op_hash(const json& j) {
 std::string op_positions(const json& j) {
   const fields f(j, "positions", {"m", "k", "hash", "scheme", "texts"});
   positions_request r;
-  r.m = f.count("m", 1, std::uint64_t{1} << 63);
+  r.m = f.count("m", 1, bloom_filter::max_m);  // positions only: nothing is allocated
   r.k = f.k();
   r.idx = f.idx(r.m, r.k);
   r.texts = texts(f);
@@ -232,7 +232,7 @@ std::string op_curves(const json& j) {
 std::string op_walk(const json& j) {
   const fields f(j, "walk", {"m", "k", "h1", "step"});
   walk_request r;
-  r.m = f.count("m", 1, std::uint64_t{1} << 63);
+  r.m = f.count("m", 1, bloom_filter::max_m);  // positions only: nothing is allocated
   r.k = f.k();
   r.h1 = f.count("h1", 0, UINT64_MAX);
   r.step = f.count("step", 0, UINT64_MAX);
