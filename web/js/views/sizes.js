@@ -7,6 +7,7 @@
 import { run } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
+import { setUpLater } from '../sections.js';
 import { bytes, count, escapeHtml, percentSig, thousands } from '../format.js';
 
 const defaults = { n: '20,000', p: '0.001', keys: '1,000,000',
@@ -37,7 +38,8 @@ export function mount(root) {
   for (const f of pgFields) $(`#pgb-${f}`).value = state.get(`pg_${f}`, defaults.pg[f]);
   for (const f of Object.keys(privDefaults)) $(`#priv-${f}`).value = state.get(`pv_${f}`, privDefaults[f]);
 
-  function bip() {
+  // settingUp: the privacy figures come in a task of their own (sections.js).
+  function bip(settingUp = false) {
     clearErrors(bform);
     const n = $('#bip-n').value, p = $('#bip-p').value;
     state.set({ bp_n: n === defaults.n ? null : n, bp_p: p === defaults.p ? null : p });
@@ -46,7 +48,8 @@ export function mount(root) {
       for (const id of ['#bip-out', '#bip-answer', '#priv-answer', '#priv-steps', '#priv-dial']) $(id).classList.add('stale');
       return;
     }
-    privacy();
+    if (settingUp === true) setUpLater(privacy);
+    else privacy();
     $('#bip-out').classList.remove('stale');
     $('#bip-answer').classList.remove('stale');
     const capped = (yes, what) => (yes ? ` <span class="flag">capped at ${what}</span>` : '');
@@ -193,7 +196,8 @@ export function mount(root) {
   sform.addEventListener('input', debounce(systems, 120));
   pform.addEventListener('input', debounce(pgBloom, 120));
   for (const f of [bform, sform, pform, vform]) f.addEventListener('submit', (e) => e.preventDefault());
-  bip();
-  systems();
-  pgBloom();
+  // Each part of the section is set up in a task of its own.
+  bip(true);
+  setUpLater(systems);
+  setUpLater(pgBloom);
 }
