@@ -89,7 +89,7 @@ async function setUpInTurn(queue) {
   };
   const query = [...new URLSearchParams(location.search).keys()];
   const linked = (e) => location.hash === `#${e.id}` || e.keys.some((p) => query.some((k) => k.startsWith(p)));
-  const first = queue.filter((e) => near(document.getElementById(e.id)) || linked(e));
+  const first = [...queue.filter(linked), ...queue.filter((e) => !linked(e) && near(document.getElementById(e.id)))];
   const order = [...first, ...queue.filter((e) => !first.includes(e))];
   const byId = new Map(queue.map((e) => [e.id, e]));
   const seen = new IntersectionObserver((entries) => {
