@@ -4,7 +4,7 @@
 // RocksDB's and Cassandra's settings, classic, split-block and cache-line; its pg_bloom
 // operation the rows PostgreSQL's bloom index lets through to its recheck;
 // its privacy operation what BIP 37's rate hides from a peer, and for how long.
-import { run } from '../engine.js';
+import { run, runLater } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
 import { setUpLater } from '../sections.js';
@@ -48,7 +48,7 @@ export function mount(root) {
       for (const id of ['#bip-out', '#bip-answer', '#priv-answer', '#priv-steps', '#priv-dial']) $(id).classList.add('stale');
       return;
     }
-    if (settingUp === true) setUpLater(privacy);
+    if (settingUp) setUpLater(setUpPrivacy);
     else privacy();
     $('#bip-out').classList.remove('stale');
     $('#bip-answer').classList.remove('stale');
@@ -157,14 +157,21 @@ export function mount(root) {
   }
 
   // The client's N and P (the form above) against a generated block.
-  function privacy() {
-    clearErrors(vform);
+  const privacyRequest = () => {
     const req = { n: $('#bip-n').value, p: $('#bip-p').value };
-    for (const f of Object.keys(privDefaults)) {
-      req[f] = $(`#priv-${f}`).value;
-      state.set({ [`pv_${f}`]: req[f] === privDefaults[f] ? null : req[f] });
-    }
-    const r = run('privacy', req);
+    for (const f of Object.keys(privDefaults)) req[f] = $(`#priv-${f}`).value;
+    return req;
+  };
+  let privacyDrawn = 0;
+  // given: the first figures, computed in the worker (setUpPrivacy), with
+  // the request they answer; drawn if the inputs are still those.
+  function privacy(given) {
+    privacyDrawn++;
+    clearErrors(vform);
+    const req = privacyRequest();
+    for (const f of Object.keys(privDefaults)) state.set({ [`pv_${f}`]: req[f] === privDefaults[f] ? null : req[f] });
+    const fits = given && !given.report.error && JSON.stringify(given.request) === JSON.stringify(req);
+    const r = fits ? given.report : run('privacy', req);
     const parts = ['#priv-answer', '#priv-steps', '#priv-dial'];
     if (r.error && (r.error.field === 'n' || r.error.field === 'p')) return;  // shown beside N or P above
     if (showError(vform, 'priv', r, 'txs')) {
@@ -191,8 +198,18 @@ export function mount(root) {
       `<td>${d.decoys_after < 0.01 ? d.decoys_after.toExponential(1) : d.decoys_after.toFixed(2)}</td></tr>`).join('');
   }
 
-  bform.addEventListener('input', debounce(bip, 120));
-  vform.addEventListener('input', debounce(privacy, 120));
+  // At set-up the privacy figures (a block of transactions, each through
+  // the filter) are computed in the worker; unless they were drawn here
+  // meanwhile (a change), they are drawn when they come.
+  function setUpPrivacy() {
+    const req = privacyRequest();
+    return runLater('privacy', req).then((report) => {
+      if (privacyDrawn === 0) privacy({ request: req, report });
+    });
+  }
+
+  bform.addEventListener('input', debounce(() => bip(), 120));
+  vform.addEventListener('input', debounce(() => privacy(), 120));
   sform.addEventListener('input', debounce(systems, 120));
   pform.addEventListener('input', debounce(pgBloom, 120));
   for (const f of [bform, sform, pform, vform]) f.addEventListener('submit', (e) => e.preventDefault());
