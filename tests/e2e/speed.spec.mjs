@@ -150,6 +150,18 @@ test('a section far down is set up when the link points at it, before the rest',
   expect(t.mounted.sizes).toBeLessThanOrEqual(Math.min(...Object.values(t.mounted)));
 });
 
+test('a section whose keys are in the link is set up right after section 1, before the rest', async ({ page }) => {
+  await page.addInitScript(probe);
+  await page.goto('/?gr_n=1000');
+  await page.locator('body.ready').waitFor();
+  await expect(page.locator('#growing-summary')).toContainText('after 1,000 items');
+  const t = await page.evaluate(() => window.__timing);
+  report('#growing (gr_n in the link) set up at', `${Math.round(t.mounted.growing)} ms; every section at ${Math.round(t.ready)} ms`);
+  const others = Object.entries(t.mounted).filter(([id]) => id !== 'stage' && id !== 'growing').map(([, at]) => at);
+  expect(others.length).toBeGreaterThan(5);
+  expect(t.mounted.growing).toBeLessThanOrEqual(Math.min(...others));
+});
+
 test('each interaction answers: typing in section 3 and section 1 (reported, not asserted)', async ({ page }) => {
   await page.goto('/');
   await page.locator('body.ready').waitFor();

@@ -79,9 +79,10 @@ function nextTask() {
 
 // Sets the sections up one at a time, each step of each (its mount, then
 // each part it hands over: sections.js) in a task of its own, so no one
-// long task holds the page. First those on the screen and those the link
-// asks for (#id, or keys of theirs in the URL), then the rest in page order;
-// a section that comes near the screen meanwhile goes next.
+// long task holds the page. First those the link asks for (#id, or keys of
+// theirs in the URL), each set up whole before the next, then those on the
+// screen, then the rest in page order; a section that comes near the screen
+// meanwhile goes next.
 async function setUpInTurn(queue) {
   const near = (el) => {
     const r = el.getBoundingClientRect();
@@ -133,6 +134,9 @@ async function setUpInTurn(queue) {
     const e = order.shift();
     if (!e.section) {
       await setUp(e);
+      // A section the link names is set up whole (its figures from the
+      // worker too) before any other.
+      if (linked(e)) await done(e.section);
       await nextTask();
     }
     mark();
