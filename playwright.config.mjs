@@ -2,7 +2,11 @@
 // `bloomlab serve` on 127.0.0.1 (no mock server). No browser is downloaded.
 import { defineConfig } from '@playwright/test';
 
-const port = 18090;
+// BLOOMLAB_BUILD serves another build's site with its CLI (default
+// build/release), and BLOOMLAB_PORT another port, so two checkouts can run
+// their tests side by side.
+const build = process.env.BLOOMLAB_BUILD || 'build/release';
+const port = Number(process.env.BLOOMLAB_PORT || 18090);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -18,7 +22,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `build/release/src/bloomlab serve --port ${port} --root build/release/site`,
+    command: `${build}/src/bloomlab serve --port ${port} --root ${build}/site`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,

@@ -2,9 +2,9 @@
 // the number `bloomlab ... --json` gives for the same input.
 import { execFileSync } from 'node:child_process';
 
-// BLOOMLAB_CLI points the tests at another build's CLI (the committed
-// config serves build/release).
-export const bloomlab = process.env.BLOOMLAB_CLI || 'build/release/src/bloomlab';
+// BLOOMLAB_CLI points the tests at another build's CLI; else that of the
+// build the config serves (BLOOMLAB_BUILD, default build/release).
+export const bloomlab = process.env.BLOOMLAB_CLI || `${process.env.BLOOMLAB_BUILD || 'build/release'}/src/bloomlab`;
 
 export function cli(args, input) {
   return JSON.parse(execFileSync(bloomlab, [...args, '--json'], { input, encoding: 'utf8' }));

@@ -34,6 +34,23 @@ test('measuring the sample list shows what bloomlab measure --json gives', async
   }
 });
 
+// The Hash menu's 128-bit MurmurHash3 (h1 and h2 the two halves of one
+// MurmurHash3_x64_128 call) is the engine's, as `--hash murmur128` is: its
+// figures are the CLI's, and not those of the 32-bit one.
+test('MurmurHash3 128-bit from the Hash menu gives what bloomlab measure --hash murmur128 gives', async ({ page }) => {
+  await open(page, '/');
+  const want = cli(['measure', '-', '--m', '2000', '--k', '7', '--hash', 'murmur128'], sample);
+  const other = cli(['measure', '-', '--m', '2000', '--k', '7', '--hash', 'murmur3'], sample);
+  expect([want.bits_set, want.false_positives]).not.toEqual([other.bits_set, other.false_positives]);
+  await page.selectOption('#measure-hash', 'murmur128');
+  const summary = page.locator('#measure-summary');
+  await expect(summary).toContainText(`Added ${want.n} items: ${thousands(want.bits_set)} of ${thousands(want.m)} bits are 1 (${pct(want.fill, 1)}).`);
+  await expect(summary).toContainText(`Looked up ${thousands(want.probes)} strings never added: ${thousands(want.false_positives)} said maybe, ${pct(want.fpr_measured)}.`);
+  const chips = await page.$$eval('#measure-fps .chip', (bs) => bs.map((b) => b.textContent));
+  expect(chips).toEqual(want.false_positive_probes);
+  await expect(page).toHaveURL(/[?&]ms_hash=murmur128\b/);
+});
+
 test('choosing a false positive shows which items lit each of its bits', async ({ page }) => {
   await open(page, '/');
   const first = page.locator('#measure-fps .chip').first();

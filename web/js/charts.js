@@ -21,9 +21,10 @@ function style(s) {
 // x tick labels: whole numbers in full up to 99,999, then short (400K, 2M,
 // 1.5B), so they neither collide nor run off the chart's edge.
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const full = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
 function xTick(v) {
   if (v === null) return '';
-  return Math.abs(v) >= 1e5 ? compact.format(v) : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+  return Math.abs(v) >= 1e5 ? compact.format(v) : full.format(v);
 }
 
 // On a log axis the 2..9 lines of every decade read as a grey block and

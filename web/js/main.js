@@ -2,11 +2,10 @@
 // section 1 (when the page opens at its top), then runs this module's
 // setUpAll. Data flows one way: inputs -> engine call -> report -> view.
 //
-// The sections on the screen (or the one the link points at) are set up
-// first; the rest are set up as they come into view, or one at a time, each
-// in its own task, once the first figures are drawn. body.ready is set when
-// every section is set up.
-import { mountSection } from './sections.js';
+// The sections on the screen (or those the link points at) are set up
+// first; the rest as they come into view, or in page order, each step of
+// each in a task of its own. body.ready is set when every section is set up.
+import { done, mountSection, nextPart } from './sections.js';
 import * as stage from './views/stage.js';
 import * as measure from './views/measure.js';
 import * as tune from './views/tune.js';
@@ -20,80 +19,129 @@ import * as database from './views/database.js';
 import * as attack from './views/attack.js';
 import * as questions from './views/questions.js';
 import * as which from './views/which.js';
-import { fitTables } from './tables.js';
+import { checkTables, fitTables } from './tables.js';
 
-// drawn: section 1's mount, { result }, when boot.js has drawn it; else null.
+// drawn: section 1's set-up (mountSection's section) when boot.js has
+// mounted it; else null.
 export async function setUpAll(drawn) {
   fitTables();
   let lastMeasure = null;
   document.addEventListener('measured', (e) => { lastMeasure = e.detail; });
   // Each section is set up on its own: one that fails says so in its own
-  // place and the others still draw. mountOne lists a section to set up and
-  // returns a handle on what its mount returns (report(), or null before
-  // then); extra given as a function is read when the section is set up,
-  // after every section listed before it.
+  // place and the others still draw. mountOne lists a section to set up,
+  // with the prefixes of its keys in the URL, and returns a handle on what
+  // its mount returns (report(), or null before then); extra given as a
+  // function is read when the section is set up, after every section listed
+  // before it has been set up whole.
   const queue = [];
-  const mountOne = (id, view, extra) => {
-    const entry = { id, view, extra, done: false, result: null };
+  const mountOne = (id, view, keys, extra) => {
+    const entry = { id, view, keys, extra, section: null };
     queue.push(entry);
-    return { report: () => (entry.result && entry.result.report ? entry.result.report() : null) };
+    return { report: () => (entry.section && entry.section.result && entry.section.result.report ? entry.section.result.report() : null) };
   };
-  const setUp = (entry) => {
-    if (entry.done) return;
-    entry.done = true;
-    if (typeof entry.extra === 'function') {
-      for (const e of queue) {
-        if (e === entry) break;
-        setUp(e);
-      }
-    }
-    entry.result = mountSection(entry.id, entry.view, typeof entry.extra === 'function' ? entry.extra() : entry.extra);
-  };
-  const st = mountOne('stage', stage);
-  if (drawn) Object.assign(queue[0], { done: true, result: drawn.result });
-  mountOne('measure', measure);
-  mountOne('tune', tune);
+  const st = mountOne('stage', stage, ['st_']);
+  if (drawn) {
+    queue[0].section = drawn;
+    while (nextPart(drawn));
+    done(drawn);
+  }
+  mountOne('measure', measure, ['ms_']);
+  mountOne('tune', tune, ['tu_']);
   // The questions come after the first three sections, on the page and here:
   // they quote section 1's filter and section 2's measurement.
-  mountOne('questions', questions, () => ({ stage: st, measured: lastMeasure }));
-  mountOne('schemes', schemes);
-  mountOne('removal', removal);
-  mountOne('cuckoo', cuckoo);
-  mountOne('combine', combine);
-  mountOne('growing', growing);
-  mountOne('sizes', sizes);
-  mountOne('database', database);
-  mountOne('attack', attack);
-  mountOne('which', which);
-  await setUpInTurn(queue, setUp);
+  mountOne('questions', questions, [], () => ({ stage: st, measured: lastMeasure }));
+  mountOne('schemes', schemes, ['sc_', 'wk_']);
+  mountOne('removal', removal, ['rm_', 'ov_']);
+  mountOne('cuckoo', cuckoo, ['ck_']);
+  mountOne('combine', combine, ['cb_']);
+  mountOne('growing', growing, ['gr_']);
+  mountOne('sizes', sizes, ['bp_', 'sy_', 'pg_', 'pv_']);
+  mountOne('database', database, ['db_']);
+  mountOne('attack', attack, ['at_']);
+  mountOne('which', which, ['wh_', 'dr_']);
+  await setUpInTurn(queue);
   document.body.classList.add('ready');
 }
 
-// Sets up the sections on the screen now; then, after the first figures
-// are painted, the rest, each as it comes near the screen or in a task of
-// its own, so no one long task holds the page.
-async function setUpInTurn(queue, setUp) {
+// A new task, after anything the browser has waiting (input, a frame):
+// the scheduler's when there is one, else a message to this page (a timer
+// chained to a timer waits at least 4 ms).
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()();
+function nextTask() {
+  if (globalThis.scheduler && typeof scheduler.postTask === 'function') return scheduler.postTask(() => {}, { priority: 'user-visible' });
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+}
+
+// Sets the sections up one at a time, each step of each (its mount, then
+// each part it hands over: sections.js) in a task of its own, so no one
+// long task holds the page. First those the link asks for (#id, or keys of
+// theirs in the URL), each set up whole before the next, then those on the
+// screen, then the rest in page order; a section that comes near the screen
+// meanwhile goes next.
+async function setUpInTurn(queue) {
   const near = (el) => {
     const r = el.getBoundingClientRect();
     return r.bottom > 0 && r.top < window.innerHeight;
   };
-  for (const e of queue) if (near(document.getElementById(e.id))) setUp(e);
-  performance.mark('bloomlab:first');
+  const query = [...new URLSearchParams(location.search).keys()];
+  const linked = (e) => location.hash === `#${e.id}` || e.keys.some((p) => query.some((k) => k.startsWith(p)));
+  const first = [...queue.filter(linked), ...queue.filter((e) => !linked(e) && near(document.getElementById(e.id)))];
+  const order = [...first, ...queue.filter((e) => !first.includes(e))];
   const byId = new Map(queue.map((e) => [e.id, e]));
   const seen = new IntersectionObserver((entries) => {
     for (const x of entries) {
       if (!x.isIntersecting) continue;
       seen.unobserve(x.target);
-      setUp(byId.get(x.target.id));
+      const e = byId.get(x.target.id);
+      const at = order.indexOf(e);
+      if (at > 0) order.unshift(...order.splice(at, 1));
     }
   }, { rootMargin: '300px 0px' });
-  for (const e of queue) if (!e.done) seen.observe(document.getElementById(e.id));
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-  for (const e of queue) {
-    if (e.done) continue;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    setUp(e);
+  for (const e of queue) if (!e.section) seen.observe(document.getElementById(e.id));
+  const setUp = async (e) => {
+    if (e.section) return;
+    // A section that quotes those before it has them set up whole first,
+    // in this task.
+    if (typeof e.extra === 'function') {
+      for (const before of queue.slice(0, queue.indexOf(e))) {
+        if (!before.section) before.section = mountSection(before.id, before.view);
+        while (nextPart(before.section));
+        done(before.section);
+      }
+    }
+    e.section = mountSection(e.id, e.view, typeof e.extra === 'function' ? e.extra() : e.extra);
+    while (e.section.parts.length) {
+      await nextTask();
+      nextPart(e.section);
+    }
+    done(e.section);
+    await nextTask();
+    checkTables(e.section.root);
+  };
+  let marked = false;
+  const mark = () => {
+    if (marked || order.some((x) => first.includes(x) && !x.section)) return;
+    performance.mark('bloomlab:first');
+    marked = true;
+  };
+  mark();
+  while (order.length) {
+    const e = order.shift();
+    if (!e.section) {
+      await setUp(e);
+      // A section the link names is set up whole (its figures from the
+      // worker too) before any other.
+      if (linked(e)) await done(e.section);
+      await nextTask();
+    }
+    mark();
   }
   seen.disconnect();
+  await Promise.all(queue.map((e) => done(e.section)));
+  for (const e of queue) checkTables(e.section.root);
 }
-

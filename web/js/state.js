@@ -13,6 +13,10 @@ export function set(values) {
     else params.set(key, String(value));
   }
   const query = params.toString();
+  // Only a change is written: each section saves its inputs when it is set
+  // up, and the browser's history call takes milliseconds even when the
+  // address stays the same.
+  if ((query ? '?' + query : '') === location.search) return;
   history.replaceState(null, '', (query ? '?' + query : location.pathname) + location.hash);
 }
 

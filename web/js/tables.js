@@ -18,10 +18,17 @@ function label(table) {
   }
 }
 
-// Whether the wrap scrolls now: the class, the focus stop, the region's
-// name and the hint follow.
-function check(wrap) {
-  const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+// Whether each wrap scrolls now: the class, the focus stop, the region's
+// name and the hint follow. Every width is read before anything is
+// changed, so the page is laid out once for all of them.
+const checked = new WeakSet();
+function check(wraps) {
+  const now = [...new Set(wraps)].filter(Boolean).map((wrap) => [wrap, wrap.scrollWidth > wrap.clientWidth + 1]);
+  for (const [wrap] of now) checked.add(wrap);
+  for (const [wrap, scrolls] of now) show(wrap, scrolls);
+}
+
+function show(wrap, scrolls) {
   if (scrolls === wrap.classList.contains('scrolls')) return;
   wrap.classList.toggle('scrolls', scrolls);
   let hint = wrap.previousElementSibling?.classList.contains('scroll-hint') ? wrap.previousElementSibling : null;
@@ -42,15 +49,43 @@ function check(wrap) {
   }
 }
 
+// A table whose rows changed is checked in the next frame, with every other
+// one changed since, rather than at once: reading its width lays out the
+// page, which done once for each table as the sections are set up would
+// take as long as setting them up.
+const changed = new Set();
+function checkLater(wrap) {
+  if (changed.size === 0) requestAnimationFrame(() => {
+    check(changed);
+    changed.clear();
+  });
+  changed.add(wrap);
+}
+
+// Whether the browser has laid the wrap out: a section off the screen is
+// not (content-visibility: auto in lab.css) until it comes near, and
+// reading a width there would lay it out now.
+const drawn = (wrap) => (wrap.checkVisibility ? wrap.checkVisibility({ contentVisibilityAuto: true }) : true);
+
+// The tables of a section not yet checked (those whose rows never change,
+// in a section off the screen): main.js calls this once the section is set
+// up, in a task of its own.
+export function checkTables(root) {
+  check([...root.querySelectorAll('.table-wrap')].filter((w) => !checked.has(w)));
+}
+
 export function fitTables(root = document) {
-  const sizes = new ResizeObserver((entries) => { for (const e of entries) check(e.target); });
+  // A new size of a table or its wrap; those off the screen are checked when
+  // they come near (they are laid out then, and this is called again) or
+  // by checkTables.
+  const sizes = new ResizeObserver((entries) => check(entries.map((e) => e.target.closest('.table-wrap')).filter(drawn)));
   for (const wrap of root.querySelectorAll('.table-wrap')) {
     const table = wrap.querySelector('table');
     sizes.observe(wrap);
     if (table) sizes.observe(table);
     new MutationObserver(() => {
       if (table?.classList.contains('stack')) label(table);
-      check(wrap);
+      checkLater(wrap);
     }).observe(wrap, { childList: true, subtree: true, characterData: true });
   }
 }

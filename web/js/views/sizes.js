@@ -4,9 +4,10 @@
 // RocksDB's and Cassandra's settings, classic, split-block and cache-line; its pg_bloom
 // operation the rows PostgreSQL's bloom index lets through to its recheck;
 // its privacy operation what BIP 37's rate hides from a peer, and for how long.
-import { run } from '../engine.js';
+import { run, runLater } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
+import { setUpLater } from '../sections.js';
 import { bytes, count, escapeHtml, percentSig, thousands } from '../format.js';
 
 const defaults = { n: '20,000', p: '0.001', keys: '1,000,000',
@@ -37,7 +38,8 @@ export function mount(root) {
   for (const f of pgFields) $(`#pgb-${f}`).value = state.get(`pg_${f}`, defaults.pg[f]);
   for (const f of Object.keys(privDefaults)) $(`#priv-${f}`).value = state.get(`pv_${f}`, privDefaults[f]);
 
-  function bip() {
+  // settingUp: the privacy figures come in a task of their own (sections.js).
+  function bip(settingUp = false) {
     clearErrors(bform);
     const n = $('#bip-n').value, p = $('#bip-p').value;
     state.set({ bp_n: n === defaults.n ? null : n, bp_p: p === defaults.p ? null : p });
@@ -46,7 +48,8 @@ export function mount(root) {
       for (const id of ['#bip-out', '#bip-answer', '#priv-answer', '#priv-steps', '#priv-dial']) $(id).classList.add('stale');
       return;
     }
-    privacy();
+    if (settingUp) setUpLater(setUpPrivacy);
+    else privacy();
     $('#bip-out').classList.remove('stale');
     $('#bip-answer').classList.remove('stale');
     const capped = (yes, what) => (yes ? ` <span class="flag">capped at ${what}</span>` : '');
@@ -154,14 +157,21 @@ export function mount(root) {
   }
 
   // The client's N and P (the form above) against a generated block.
-  function privacy() {
-    clearErrors(vform);
+  const privacyRequest = () => {
     const req = { n: $('#bip-n').value, p: $('#bip-p').value };
-    for (const f of Object.keys(privDefaults)) {
-      req[f] = $(`#priv-${f}`).value;
-      state.set({ [`pv_${f}`]: req[f] === privDefaults[f] ? null : req[f] });
-    }
-    const r = run('privacy', req);
+    for (const f of Object.keys(privDefaults)) req[f] = $(`#priv-${f}`).value;
+    return req;
+  };
+  let privacyDrawn = 0;
+  // given: the first figures, computed in the worker (setUpPrivacy), with
+  // the request they answer; drawn if the inputs are still those.
+  function privacy(given) {
+    privacyDrawn++;
+    clearErrors(vform);
+    const req = privacyRequest();
+    for (const f of Object.keys(privDefaults)) state.set({ [`pv_${f}`]: req[f] === privDefaults[f] ? null : req[f] });
+    const fits = given && !given.report.error && JSON.stringify(given.request) === JSON.stringify(req);
+    const r = fits ? given.report : run('privacy', req);
     const parts = ['#priv-answer', '#priv-steps', '#priv-dial'];
     if (r.error && (r.error.field === 'n' || r.error.field === 'p')) return;  // shown beside N or P above
     if (showError(vform, 'priv', r, 'txs')) {
@@ -188,12 +198,23 @@ export function mount(root) {
       `<td>${d.decoys_after < 0.01 ? d.decoys_after.toExponential(1) : d.decoys_after.toFixed(2)}</td></tr>`).join('');
   }
 
-  bform.addEventListener('input', debounce(bip, 120));
-  vform.addEventListener('input', debounce(privacy, 120));
+  // At set-up the privacy figures (a block of transactions, each through
+  // the filter) are computed in the worker; unless they were drawn here
+  // meanwhile (a change), they are drawn when they come.
+  function setUpPrivacy() {
+    const req = privacyRequest();
+    return runLater('privacy', req).then((report) => {
+      if (privacyDrawn === 0) privacy({ request: req, report });
+    });
+  }
+
+  bform.addEventListener('input', debounce(() => bip(), 120));
+  vform.addEventListener('input', debounce(() => privacy(), 120));
   sform.addEventListener('input', debounce(systems, 120));
   pform.addEventListener('input', debounce(pgBloom, 120));
   for (const f of [bform, sform, pform, vform]) f.addEventListener('submit', (e) => e.preventDefault());
-  bip();
-  systems();
-  pgBloom();
+  // Each part of the section is set up in a task of its own.
+  bip(true);
+  setUpLater(systems);
+  setUpLater(pgBloom);
 }
