@@ -197,14 +197,14 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
     const auto refuse = [](const std::string& what) {
       throw std::invalid_argument("scalable filter: " + what);
     };
-    if (!(sp.n0 >= 1 && std::isfinite(sp.n0))) refuse("n0 = " + std::to_string(sp.n0) + " is out of range (1 or more)");
-    if (!(sp.p0 > 0 && sp.p0 < 1)) refuse("p0 = " + std::to_string(sp.p0) + " is out of range (0 < p0 < 1)");
+    if (!(sp.n0 >= 1 && std::isfinite(sp.n0))) refuse("n0 = " + detail::number(sp.n0) + " is out of range (1 or more)");
+    if (!(sp.p0 > 0 && sp.p0 < 1)) refuse("p0 = " + detail::number(sp.p0) + " is out of range (0 < p0 < 1)");
     if (!(sp.growth >= 1 && std::isfinite(sp.growth)))
-      refuse("growth = " + std::to_string(sp.growth) + " is out of range (1 or more)");
+      refuse("growth = " + detail::number(sp.growth) + " is out of range (1 or more)");
     if (!(sp.tighten > 0 && sp.tighten < 1))
-      refuse("tighten = " + std::to_string(sp.tighten) + " is out of range (0 < tighten < 1)");
+      refuse("tighten = " + detail::number(sp.tighten) + " is out of range (0 < tighten < 1)");
     if (!plan_stage(sp, 0).possible())
-      refuse("the first stage, n0 = " + std::to_string(sp.n0) + " items at p0, needs more than " +
+      refuse("the first stage, n0 = " + detail::number(sp.n0) + " items at p0, needs more than " +
              std::to_string(filter_max_m) + " bits");
     return sp;
   }
@@ -238,8 +238,8 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
     const sizing sz = plan.possible() ? plan.size(params_.prime) : sizing{0, 0};
     if (sz.m == 0 || sz.m > filter_max_m)
       throw std::overflow_error("scalable filter: stage " + std::to_string(stages_.size()) +
-                                " cannot be made: capacity " + std::to_string(plan.capacity) + " at rate " +
-                                std::to_string(plan.p) + " (its rate must stay above 0 and its m within " +
+                                " cannot be made: capacity " + detail::number(plan.capacity) + " at rate " +
+                                detail::number(plan.p) + " (its rate must stay above 0 and its m within " +
                                 std::to_string(filter_max_m) + " bits)");
     stages_.push_back({bloom_filter(sz.m, sz.k, params_.idx), static_cast<std::uint64_t>(plan.capacity), plan.p});
   }

@@ -128,6 +128,15 @@ TEST(EngineLimits, ScalablePlansAreChecked) {
   scalable_params sp;
   sp.p0 = 0;
   EXPECT_THROW(scalable_filter{sp}, std::invalid_argument);
+  // Numbers in the messages keep six significant digits: a small wrong
+  // value is not written as 0.000000.
+  sp.p0 = -1e-9;
+  std::string e = refusal([&sp] { scalable_filter{sp}; });
+  EXPECT_NE(e.find("p0 = -1e-09 is out of range (0 < p0 < 1)"), std::string::npos) << e;
+  sp = {};
+  sp.n0 = 0.25;
+  e = refusal([&sp] { scalable_filter{sp}; });
+  EXPECT_NE(e.find("n0 = 0.25 is out of range (1 or more)"), std::string::npos) << e;
   sp = {};
   sp.tighten = 1;
   EXPECT_THROW(scalable_filter{sp}, std::invalid_argument);
