@@ -54,6 +54,15 @@ export function run(op, request) {
   return JSON.parse(module.run(op, JSON.stringify(request)));
 }
 
+// The report of op for request: given's when given (a report the worker
+// made while the section was set up, { request, report }) answers this very
+// request without an error; else computed now. A view draws its first
+// figures from the worker this way, and any later change on the page.
+export function runUnlessGiven(given, op, request) {
+  const fits = given && !given.report.error && JSON.stringify(given.request) === JSON.stringify(request);
+  return fits ? given.report : run(op, request);
+}
+
 // The same call, in a worker: for long operations. Resolves with the report;
 // if the worker fails (it could not load the engine, or it died), with a
 // report whose error says so, and the next call starts a new worker.

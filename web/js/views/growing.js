@@ -1,7 +1,7 @@
 // Section 8: a scalable filter beside a fixed one as a list outgrows its
 // plan. The engine's growing operation adds item-1..item-n to both, and
 // every few items measures each against the same probes.
-import { run, runLater } from '../engine.js';
+import { runLater, runUnlessGiven } from '../engine.js';
 import { setUpLater } from '../sections.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
@@ -45,8 +45,7 @@ export function mount(root) {
     clearErrors(form);
     const req = request();
     state.set(Object.fromEntries(Object.keys(defaults).map((f) => [keys[f], req[f] === defaults[f] ? null : req[f]])));
-    const fits = given && !given.report.error && JSON.stringify(given.request) === JSON.stringify(req);
-    const r = fits ? given.report : run('growing', req);
+    const r = runUnlessGiven(given, 'growing', req);
     if (showError(form, 'growing', r, 'n')) {
       $('#growing-out').classList.add('stale');
       return;

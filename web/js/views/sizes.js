@@ -4,7 +4,7 @@
 // RocksDB's and Cassandra's settings, classic, split-block and cache-line; its pg_bloom
 // operation the rows PostgreSQL's bloom index lets through to its recheck;
 // its privacy operation what BIP 37's rate hides from a peer, and for how long.
-import { run, runLater } from '../engine.js';
+import { run, runLater, runUnlessGiven } from '../engine.js';
 import * as state from '../state.js';
 import { clearErrors, debounce, showError } from '../form.js';
 import { setUpLater } from '../sections.js';
@@ -170,8 +170,7 @@ export function mount(root) {
     clearErrors(vform);
     const req = privacyRequest();
     for (const f of Object.keys(privDefaults)) state.set({ [`pv_${f}`]: req[f] === privDefaults[f] ? null : req[f] });
-    const fits = given && !given.report.error && JSON.stringify(given.request) === JSON.stringify(req);
-    const r = fits ? given.report : run('privacy', req);
+    const r = runUnlessGiven(given, 'privacy', req);
     const parts = ['#priv-answer', '#priv-steps', '#priv-dial'];
     if (r.error && (r.error.field === 'n' || r.error.field === 'p')) return;  // shown beside N or P above
     if (showError(vform, 'priv', r, 'txs')) {
