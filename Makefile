@@ -6,30 +6,39 @@
 BUILD := build/release
 BLOOMLAB := $(BUILD)/src/bloomlab
 
+# Where the time goes: each step below runs under scripts/step.sh, which adds
+# a line (step, seconds, exit status) to one file per make invocation;
+# scripts/test-all.sh prints that table at the end of `make test`.
+ifndef BLOOMLAB_STEPS
+BLOOMLAB_STEPS := $(CURDIR)/build/steps/$(shell date -u +%Y%m%dT%H%M%S)-$(firstword $(MAKECMDGOALS) all).tsv
+endif
+export BLOOMLAB_STEPS
+STEP := ./scripts/step.sh
+
 all: build
 
 deps:
-	@./scripts/deps.sh
+	@$(STEP) "apt (deps)" ./scripts/deps.sh
 
 deps-test:
-	@./scripts/deps.sh test
+	@$(STEP) "apt (deps test)" ./scripts/deps.sh test
 
 deps-bench:
-	@./scripts/deps.sh bench
+	@$(STEP) "apt (deps bench)" ./scripts/deps.sh bench
 
 # The page's npm packages (esbuild, uPlot, Playwright, axe-core), from the
 # committed lock file; only when the lock file changed or they are missing.
 npm: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json | deps
-	@npm ci --no-audit --no-fund --loglevel=error
+	@$(STEP) "npm ci" npm ci --no-audit --no-fund --loglevel=error
 
 build: deps
-	@cmake --preset release >/dev/null
-	@cmake --build --preset release
+	@$(STEP) "configure release" cmake --preset release >/dev/null
+	@$(STEP) "build release" cmake --build --preset release
 
 build-asan: deps
-	@cmake --preset asan >/dev/null
-	@cmake --build --preset asan
+	@$(STEP) "configure asan" cmake --preset asan >/dev/null
+	@$(STEP) "build asan" cmake --build --preset asan
 
 # The page's engine: the lab library compiled by Debian's Emscripten into
 # $(BUILD)/site/bloomlab.mjs + bloomlab.wasm (a separate configure, without
@@ -38,14 +47,14 @@ build-asan: deps
 WASM_BUILD := build/wasm
 wasm: deps
 	@set -e; export NODE_PATH=/usr/share/nodejs; \
-	[ -f $(WASM_BUILD)/build.ninja ] || emcmake cmake -S . -B $(WASM_BUILD) -G Ninja \
+	[ -f $(WASM_BUILD)/build.ninja ] || $(STEP) "configure wasm" emcmake cmake -S . -B $(WASM_BUILD) -G Ninja \
 	  -DCMAKE_BUILD_TYPE=Release -DBLOOMLAB_BUILD_TESTS=OFF -DBLOOMLAB_SITE_DIR=$(CURDIR)/$(BUILD)/site >/dev/null; \
-	cmake --build $(WASM_BUILD)
+	$(STEP) "build wasm" cmake --build $(WASM_BUILD)
 
 # The static site: the page, its bundle and the engine. It can be put on any
 # static host, since all computation happens in the browser.
 site: wasm npm
-	@node web/build.mjs $(BUILD)/site
+	@$(STEP) "bundle page" node web/build.mjs $(BUILD)/site
 
 # Builds everything and serves the lab on http://127.0.0.1:8080/.
 run: build site
@@ -63,7 +72,8 @@ screenshots: build site
 	@$(BLOOMLAB) serve --port 18091 >/dev/null & pid=$$!; sleep 1; \
 	node web/screenshots.mjs http://127.0.0.1:18091/; status=$$?; kill $$pid; exit $$status
 
-# The classic filter, then the blocked filters, each beside libbloom in the
+# Builds the benchmarks (not part of `make build` or `make test`: no test runs
+# them), then runs the classic filter, then the blocked filters, each beside libbloom in the
 # same run (a few minutes on two cores); the blocked filter's hash beside
 # XXH3; loading a filter file beside reading it; 300M integer keys, out of
 # the L3 (bench_big: 780 MB of memory at its peak, about 6 minutes of CPU). Then
@@ -71,6 +81,7 @@ screenshots: build site
 # (bench/cli_stream.sh; 170 MB of lists under $(BUILD)/bench-cli, a few
 # minutes), its table saved to bench/results/cli-stream-DATE.txt.
 bench: build deps-bench
+	@$(STEP) "build benchmarks" cmake --build --preset release --target benchmarks
 	@$(BUILD)/bench/bench_classic --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_blocked --benchmark_counters_tabular=true
 	@$(BUILD)/bench/bench_int --benchmark_counters_tabular=true
@@ -87,6 +98,7 @@ bench: build deps-bench
 # no filter, a classic and a blocked one, each under wrk, GET and batched
 # POST /check (bench/results/gate-http-DATE.txt).
 bench-gate: build deps-test
+	@$(STEP) "build bench_gate" cmake --build --preset release --target bench_gate
 	@set -e; state=$(CURDIR)/$(BUILD)/bench-gate-pg.url; \
 	tests/gate/pg_cluster.sh start $$state >/dev/null; \
 	trap "tests/gate/pg_cluster.sh stop $$state >/dev/null" EXIT; \

@@ -13,6 +13,7 @@ packages=(
   emscripten
   libmurmurhash-dev libbloom-dev libcpp-httplib-dev libxxhash-dev
   clang-14 libclang-rt-14-dev
+  ccache
   python3
   python3-dev pybind11-dev python3-pybind11 python3-numpy
   libsqlite3-dev libpq-dev libsodium-dev

@@ -171,13 +171,19 @@ class one_at_a_time {
   void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
     contains_each(self(), K::kind_name, keys, out);
   }
+  // Member templates (Self is K), so that the constraint is checked where
+  // the call is made, once K is complete: clang++ 14 checks a plain
+  // member's constraint when the base is instantiated, while K is still
+  // incomplete, and keeps that "no" (g++ waits).
+  template <class Self = K>
+    requires requires(Self& f, std::uint64_t h) { f.add_hash(h); }
   std::uint64_t add_hashes(std::span<const std::uint64_t> hs)
-    requires requires(K& f, std::uint64_t h) { f.add_hash(h); }
   {
     return add_each_hash(self(), hs);
   }
+  template <class Self = K>
+    requires requires(const Self& f, std::uint64_t h) { f.contains_hash(h); }
   void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const
-    requires requires(const K& f, std::uint64_t h) { f.contains_hash(h); }
   {
     contains_each_hash(self(), K::kind_name, hs, out);
   }

@@ -174,7 +174,7 @@ class pg_store final : public key_store {
 
   // Many keys in one transaction, on one connection: each is inserted as by
   // insert() (ON CONFLICT DO NOTHING where the column is unique).
-  std::uint64_t insert_many(const std::vector<std::string>& keys) {  // key_store::insert_many where declared
+  std::uint64_t insert_many(const std::vector<std::string>& keys) override {
     for (const std::string& k : keys)
       if (k.find('\0') != std::string::npos)
         throw store_error("a key with a NUL byte cannot be stored in PostgreSQL (" + describe() + ")", false);

@@ -25,7 +25,7 @@ namespace {
 // AddressSanitizer reserves terabytes of address space and runs several
 // times slower: there the cap on memory is left to the CLI fuzzer (which
 // measures resident memory) and the time allowed is tripled.
-#ifdef __SANITIZE_ADDRESS__
+#ifdef BLOOMLAB_SANITIZED_CLI
 constexpr bool sanitized = true;
 #else
 constexpr bool sanitized = false;

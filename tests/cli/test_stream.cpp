@@ -208,7 +208,7 @@ TEST(Stream, DistinctItemsPastTheExactLimitAreEstimated) {
 }
 
 TEST(Stream, MemoryStaysWithinTheFilterAndABuffer) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BLOOMLAB_SANITIZED_CLI)
   GTEST_SKIP() << "AddressSanitizer's shadow memory and quarantine are not the CLI's own";
 #else
   // 40,000,000 lines (349 MB) through a pipe into a blocked filter: peak

@@ -11,12 +11,34 @@ import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 import { percentSig, thousands } from '../../web/js/format.js';
 
-// Waits until every kind's row is in and the progress line is empty.
-async function measured(page, rows) {
+// The table of one finished request: the view sets data-measured to
+// "items p probes" once its last row is in (and removes it when it starts
+// again), so the rows are read in the same turn as that mark and read again
+// until the mark names this report. Never a table still filling in.
+// Cells are read from the DOM (a <br> read as a space), not as innerText:
+// the sections are content-visibility: auto, and Chromium gives "" as the
+// innerText of a cell in a section it is not rendering at that moment.
+async function measuredRows(page, report) {
   await page.locator('#which').scrollIntoViewIfNeeded();
-  await expect(page.locator('#which-table tbody tr')).toHaveCount(rows, { timeout: 60_000 });
+  const want = `${report.items} ${report.p} ${report.probes}`;
+  let rows;
+  await expect(async () => {
+    const table = await page.locator('#which-table').evaluate((t) => ({
+      measured: t.dataset.measured,
+      rows: [...t.tBodies[0].rows].map((tr) => ({
+        kind: tr.dataset.kind,
+        cells: [...tr.cells].map((td) => {
+          const text = (n) => (n.nodeType === Node.TEXT_NODE ? n.data
+            : n.nodeName === 'BR' ? ' ' : [...n.childNodes].map(text).join(''));
+          return text(td).replace(/\s+/g, ' ').trim();
+        }),
+      })),
+    }));
+    expect(table.measured).toBe(want);
+    rows = table.rows;
+  }).toPass({ timeout: 60_000 });
   await expect(page.locator('#which-progress')).toHaveText('');
-  await expect(page.locator('#which-table')).not.toHaveAttribute('aria-busy', 'true');
+  return rows;
 }
 
 function can(row) {
@@ -26,9 +48,7 @@ function can(row) {
 }
 
 async function expectTable(page, report) {
-  await measured(page, report.rows.length);
-  const cells = await page.locator('#which-table tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => ({ kind: tr.dataset.kind, cells: [...tr.cells].map((td) => td.innerText.replace(/\s+/g, ' ').trim()) })));
+  const cells = await measuredRows(page, report);
   expect(cells.map((c) => c.kind)).toEqual(report.rows.map((r) => r.kind));
   report.rows.forEach((r, i) => {
     const [kind, bits, perItem, rate, expected, , , abilities] = cells[i].cells;
@@ -92,14 +112,16 @@ test('bad input is refused beside its input, naming the label and the range; bad
   await expect(page.locator('#which-probes-error')).toContainText("Probes never added: '0'");
   await expect(page.locator('#which-probes-error')).toContainText('from 1 to 1000000');
   await page.locator('#which-probes').fill('5000');
-  await measured(page, 11);
+  await expect(page.locator('#which-table')).toHaveAttribute('data-measured', '2000 0.02 5000', { timeout: 60_000 });
+  await expect(page.locator('#which-table tbody tr')).toHaveCount(11);
   await expect(page.locator('#which-out')).not.toHaveClass(/stale/);
 });
 
 test('at 390 px the table becomes a card a row, each value named, and the page never scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
   await open(page, '/?wh_n=1000&wh_probes=10000#which');
-  await measured(page, 11);
+  await expect(page.locator('#which-table')).toHaveAttribute('data-measured', '1000 0.01 10000', { timeout: 60_000 });
+  await expect(page.locator('#which-table tbody tr')).toHaveCount(11);
   const cell = page.locator('#which-table tbody tr').first().locator('td').nth(3);
   await expect(cell).toHaveAttribute('data-label', 'Measured rate (95% interval)');
   expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Measured rate (95% interval)"');
@@ -120,7 +142,12 @@ test('the drill: each problem\'s answers, wrong trials and why match `bloomlab d
   await expect(page.locator('#drill-table tbody tr')).toHaveCount(3, { timeout: 60_000 });
   const want = cli(['drill', '--numbers', '100 4 200 1 3 2 7 11 15', '--target', '9', '--m', '48', '--k', '3', '--trials', '2000', '--seed', '1']);
   const rows = await page.locator('#drill-table tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => ({ problem: tr.dataset.problem, cells: [...tr.cells].map((td) => td.innerText.replace(/\s+/g, ' ').trim()) })));
+    trs.map((tr) => ({ problem: tr.dataset.problem, cells: [...tr.cells].map((td) => {
+      // From the DOM, as in measuredRows (innerText is "" where the section is not rendered).
+      const text = (n) => (n.nodeType === Node.TEXT_NODE ? n.data
+        : n.nodeName === 'BR' ? ' ' : [...n.childNodes].map(text).join(''));
+      return text(td).replace(/\s+/g, ' ').trim();
+    }) })));
   expect(rows.map((r) => r.problem)).toEqual(['contains_duplicate', 'two_sum', 'longest_consecutive']);
   want.problems.forEach((d, i) => {
     const [, exact, filter, wrong, why] = rows[i].cells;

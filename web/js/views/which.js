@@ -65,6 +65,9 @@ export function mount(root) {
     const gen = ++generation;
     const base = request();
     const tbody = $('#which-table tbody');
+    // data-measured names the finished request (items, p, probes) once every
+    // row is in, so a reader can wait for the table of the request it means.
+    delete $('#which-table').dataset.measured;
     $('#which-table').setAttribute('aria-busy', 'true');
     $('#which-progress').textContent = 'Measuring classic…';
     const first = await runLater('which', { ...base, kinds: ['classic'] });
@@ -85,6 +88,7 @@ export function mount(root) {
     }
     $('#which-progress').textContent = '';
     $('#which-table').removeAttribute('aria-busy');
+    $('#which-table').dataset.measured = `${first.items} ${first.p} ${first.probes}`;
     draw(first, rows);
   }
 
