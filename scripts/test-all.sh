@@ -2,14 +2,16 @@
 # Runs every test suite, shows each one's own output, and ends with one line
 # that adds them up: "tests: N passed, N failed". Exits 1 if any suite failed.
 #
-# A suite whose inputs are byte for byte those of its last pass on this
-# machine is not run again (its tests count as passed, and the closing line
-# says how many were): its inputs are the content of every file in the
-# checkout except those it cannot read (for the C++ suites: the page, its
-# tests, docs, benchmarks), of the executables, libraries, test lists and
-# site in its build folder, and the versions of the installed packages, so a
-# new compiler, flag, package or source file runs it again. A clean
-# checkout runs everything. BLOOMLAB_RETEST=1 runs every suite regardless.
+# A suite (all but the WebAssembly engine's, a few seconds) whose inputs are
+# byte for byte those of its last pass on this machine is not run again: its
+# tests count as passed, and the closing line says how many were. Its inputs
+# are the content of every file in the checkout except those it cannot read
+# (for the C++ suites: the page, its tests, docs, benchmarks), of the
+# executables, libraries and test lists in its build folder (and the site,
+# for the page's), and the versions of the installed packages, so a new
+# compiler, flag, package or source file runs it again. A clean checkout runs
+# everything; a failed suite leaves no record. BLOOMLAB_RETEST=1 runs every
+# suite regardless (docs/testing.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,8 +45,10 @@ inputs() {
     dpkg-query -W 2>/dev/null
   } | sha1sum | cut -c1-40
 }
-# The C++ suites read no page, browser or Python test, doc or benchmark.
-not_cpp=(web tests/e2e tests/wasm python/tests docs bench '*.md' package.json package-lock.json playwright.config.mjs)
+# The C++ suites read no page, browser or Python test, doc or benchmark;
+# the Python tests read all but the page, its tests, docs and benchmarks.
+not_python=(web tests/e2e tests/wasm docs bench '*.md' package.json package-lock.json playwright.config.mjs)
+not_cpp=("${not_python[@]}" python/tests)
 
 # cached NAME KEY: true (and counts the suite) when NAME last passed with KEY.
 cached() {
@@ -94,7 +98,7 @@ suite() {
 
 suite "ctest (release)" --key "$(inputs "${not_cpp[@]}" --build build/release)" ctest --preset release
 suite "node (WebAssembly engine)" node --test tests/wasm/
-suite "pytest (Python module)" env PYTHONPATH="$PWD/build/release/python" \
+suite "pytest (Python module)" --key "$(inputs "${not_python[@]}" --build build/release)" env PYTHONPATH="$PWD/build/release/python" \
   BLOOMLAB_CLI="$PWD/build/release/src/bloomlab" /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 suite "ctest (asan + ubsan)" --key "$(inputs "${not_cpp[@]}" --build build/asan)" ctest --preset asan
 suite "playwright (the page in Chromium)" --key "$(inputs docs bench python/tests --build build/release/src \
