@@ -11,29 +11,34 @@ import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 import { percentSig, thousands } from '../../web/js/format.js';
 
+// A table's rows as the page shows them, with the table's data-measured:
+// each row's data- attributes and its cells' text. Cells are read from the
+// DOM (a <br> read as a space), not as innerText: the sections are
+// content-visibility: auto, and Chromium gives "" as the innerText of a cell
+// in a section it is not rendering at that moment. Self-contained, as
+// Playwright runs it in the page.
+const readTable = (t) => ({
+  measured: t.dataset.measured,
+  rows: [...t.tBodies[0].rows].map((tr) => ({
+    ...tr.dataset,
+    cells: [...tr.cells].map((td) => {
+      const text = (n) => (n.nodeType === Node.TEXT_NODE ? n.data
+        : n.nodeName === 'BR' ? ' ' : [...n.childNodes].map(text).join(''));
+      return text(td).replace(/\s+/g, ' ').trim();
+    }),
+  })),
+});
+
 // The table of one finished request: the view sets data-measured to
 // "items p probes" once its last row is in (and removes it when it starts
 // again), so the rows are read in the same turn as that mark and read again
 // until the mark names this report. Never a table still filling in.
-// Cells are read from the DOM (a <br> read as a space), not as innerText:
-// the sections are content-visibility: auto, and Chromium gives "" as the
-// innerText of a cell in a section it is not rendering at that moment.
 async function measuredRows(page, report) {
   await page.locator('#which').scrollIntoViewIfNeeded();
   const want = `${report.items} ${report.p} ${report.probes}`;
   let rows;
   await expect(async () => {
-    const table = await page.locator('#which-table').evaluate((t) => ({
-      measured: t.dataset.measured,
-      rows: [...t.tBodies[0].rows].map((tr) => ({
-        kind: tr.dataset.kind,
-        cells: [...tr.cells].map((td) => {
-          const text = (n) => (n.nodeType === Node.TEXT_NODE ? n.data
-            : n.nodeName === 'BR' ? ' ' : [...n.childNodes].map(text).join(''));
-          return text(td).replace(/\s+/g, ' ').trim();
-        }),
-      })),
-    }));
+    const table = await page.locator('#which-table').evaluate(readTable);
     expect(table.measured).toBe(want);
     rows = table.rows;
   }).toPass({ timeout: 60_000 });
@@ -141,13 +146,7 @@ test('the drill: each problem\'s answers, wrong trials and why match `bloomlab d
   await page.locator('#which').scrollIntoViewIfNeeded();
   await expect(page.locator('#drill-table tbody tr')).toHaveCount(3, { timeout: 60_000 });
   const want = cli(['drill', '--numbers', '100 4 200 1 3 2 7 11 15', '--target', '9', '--m', '48', '--k', '3', '--trials', '2000', '--seed', '1']);
-  const rows = await page.locator('#drill-table tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => ({ problem: tr.dataset.problem, cells: [...tr.cells].map((td) => {
-      // From the DOM, as in measuredRows (innerText is "" where the section is not rendered).
-      const text = (n) => (n.nodeType === Node.TEXT_NODE ? n.data
-        : n.nodeName === 'BR' ? ' ' : [...n.childNodes].map(text).join(''));
-      return text(td).replace(/\s+/g, ' ').trim();
-    }) })));
+  const { rows } = await page.locator('#drill-table').evaluate(readTable);
   expect(rows.map((r) => r.problem)).toEqual(['contains_duplicate', 'two_sum', 'longest_consecutive']);
   want.problems.forEach((d, i) => {
     const [, exact, filter, wrong, why] = rows[i].cells;
