@@ -113,7 +113,11 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
         key_(key) {}
 
   // The smallest power-of-two bucket count that holds n items at 95% load.
+  // n: 1 to 10^18, as for the other sizing calls (past 2^32 buckets the
+  // answer is a size no constructor takes); anything else throws
+  // std::invalid_argument.
   static std::uint64_t buckets_for(std::uint64_t n) {
+    detail::check_np("cuckoo filter", static_cast<double>(n), 0.5);
     const auto need = static_cast<std::uint64_t>(
         std::ceil(static_cast<double>(n) / (0.95 * cuckoo_slots)));
     return std::bit_ceil(std::max<std::uint64_t>(need, 1));

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "bloomlab/exact.hpp"
+#include "bloomlab/filter_api.hpp"
 #include "bloomlab/index.hpp"
 
 namespace bloomlab {
@@ -53,12 +53,21 @@ inline unsigned k_best(double m, double n) {
 }
 
 // Bits per item for a target rate at the optimal k: -ln p / (ln 2)^2
-// (about 9.585 for p = 1%; each factor of 10 costs 4.79 more).
+// (about 9.585 for p = 1%; each factor of 10 costs 4.79 more). Needs
+// 0 < p < 1 (std::invalid_argument otherwise).
 inline double bits_per_item(double p) {
+  detail::check_np("bits_per_item", 1, p);
   return -std::log(p) / (std::numbers::ln2 * std::numbers::ln2);
 }
 
 namespace detail {
+
+// Throws unless 1 <= v <= most: a shape parameter of a sizing helper.
+inline void check_count(const char* what, const char* name, unsigned v, unsigned most) {
+  if (v < 1 || v > most)
+    throw std::invalid_argument(std::string(what) + ": " + name + " = " + std::to_string(v) +
+                                " is out of range (1 to " + std::to_string(most) + ")");
+}
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -111,12 +120,17 @@ struct sizing {
 };
 
 // m = ceil(n * bits_per_item(p)), optionally rounded up to a prime, and the
-// best whole k for that m. Needs n >= 1 and 0 < p < 1.
+// best whole k for that m. Needs 1 <= n <= 1e18, 0 < p < 1 and an m below
+// 2^63 (std::invalid_argument naming the value otherwise).
 inline sizing size_for(double n, double p, bool prime) {
-  assert(n >= 1 && p > 0 && p < 1);
+  detail::check_np("size_for", n, p);
   // The tiny allowance keeps an exact product (n * bpi = 192.0000001 from
   // rounding) from costing a whole extra bit.
-  auto m = static_cast<std::uint64_t>(std::ceil(n * bits_per_item(p) * (1 - 1e-12)));
+  const double bits = std::ceil(n * bits_per_item(p) * (1 - 1e-12));
+  if (!(bits < 0x1p63))
+    throw std::invalid_argument("size_for: n = " + detail::number(n) + " at p = " + detail::number(p) + " needs " +
+                                detail::number(bits) + " bits (allowed: below 2^63)");
+  auto m = static_cast<std::uint64_t>(bits);
   if (m < 1) m = 1;
   if (prime) m = next_prime(m);
   return {m, k_best(static_cast<double>(m), n)};
@@ -147,7 +161,7 @@ struct sizing_adversarial {
 };
 
 inline sizing_adversarial size_adversarial(double n, double p) {
-  assert(n >= 1 && p > 0 && p < 1);
+  detail::check_np("size_adversarial", n, p);
   const double best = -std::log(p);
   sizing_adversarial out{0, 0};
   for (double kk : {std::floor(best), std::ceil(best)}) {
@@ -289,10 +303,13 @@ struct block_sizing {
 // The smallest m, a whole number of blocks, at which n items meet rate p
 // with the best k for that m (k_best_block), looked for up to max_m bits,
 // by bisection over blocks (the best rate falls as m grows). Needs n >= 1
-// and 0 < p < 1. Check: n = 10^6 at 1% takes 9.90 bits an item and k = 6.
+// and 0 < p < 1 (std::invalid_argument otherwise, as for block_bits or
+// most_k of 0). Check: n = 10^6 at 1% takes 9.90 bits an item and k = 6.
 inline block_sizing size_block_k(double n, double p, unsigned block_bits, unsigned most_k,
                                  std::uint64_t max_m = std::uint64_t{1} << 63) {
-  assert(n >= 1 && p > 0 && p < 1);
+  detail::check_np("size_block_k", n, p);
+  detail::check_count("size_block_k", "block_bits", block_bits, 1u << 16);
+  detail::check_count("size_block_k", "most_k", most_k, max_k);
   const auto bits = [&](std::uint64_t blocks) { return static_cast<double>(blocks) * block_bits; };
   const auto rate = [&](std::uint64_t blocks) {
     return fpr_block_k(bits(blocks), n, block_bits, k_best_block(bits(blocks), n, block_bits, most_k));
@@ -311,10 +328,13 @@ inline block_sizing size_block_k(double n, double p, unsigned block_bits, unsign
 // bisects: at most about 3 log2(max_m) rate evaluations, whatever p is.
 // The rate of n >= 1 items never falls below about n B / m * w^-L (one item
 // alone in the query's block), so a small p at a bounded m is refused here
-// rather than searched for. Needs n >= 1 and 0 < p < 1.
+// rather than searched for. Needs n >= 1 and 0 < p < 1 (std::invalid_argument
+// otherwise, as for lanes or lane_bits of 0).
 inline std::uint64_t size_split_block(double n, double p, unsigned lanes, unsigned lane_bits,
                                       std::uint64_t max_m = std::uint64_t{1} << 63) {
-  assert(n >= 1 && p > 0 && p < 1);
+  detail::check_np("size_split_block", n, p);
+  detail::check_count("size_split_block", "lanes", lanes, 64);
+  detail::check_count("size_split_block", "lane_bits", lane_bits, 1u << 12);
   const std::uint64_t b = static_cast<std::uint64_t>(lanes) * lane_bits;
   const auto rate = [&](std::uint64_t blocks) {
     return fpr_split_block(static_cast<double>(blocks) * static_cast<double>(b), n, lanes, lane_bits);

@@ -95,7 +95,15 @@ inline constexpr kind_info kinds[] = {
      false, true},
 };
 
-template <class F> inline constexpr kind kind_code = kind::classic;
+// The kind byte of each engine type. A type with none fails to compile
+// here (it is never written with another kind's byte).
+template <class F> inline constexpr bool has_kind_code = false;
+template <class F>
+inline constexpr kind kind_code = [] {
+  static_assert(has_kind_code<F>, "a filter type with no kind_code: give it one below and a row in io::kinds");
+  return kind{};
+}();
+template <> inline constexpr kind kind_code<bloom_filter> = kind::classic;
 template <> inline constexpr kind kind_code<counting_filter> = kind::counting;
 template <> inline constexpr kind kind_code<cuckoo_filter> = kind::cuckoo;
 template <> inline constexpr kind kind_code<scalable_filter> = kind::scalable;

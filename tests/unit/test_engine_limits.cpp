@@ -68,6 +68,52 @@ std::string refusal(F f) {
 const std::string largest = "(1 to " + std::to_string(filter_max_m) + ")";
 const std::uint64_t past = filter_max_m + 1, huge = std::uint64_t{1} << 63;
 
+// Each sizing helper checks what it is given, as the constructors do
+// (docs/embedding.md: nothing is checked by assert alone), and names the
+// value it refuses.
+
+TEST(EngineLimits, SizeForRefusesNOrPOutOfRange) {
+  EXPECT_EQ(refusal([] { size_for(1e6, 0, false); }), "size_for: p = 0 is out of range (0 < p < 1)");
+  EXPECT_EQ(refusal([] { size_for(1e6, 1, false); }), "size_for: p = 1 is out of range (0 < p < 1)");
+  EXPECT_EQ(refusal([] { size_for(0, 0.01, false); }), "size_for: n = 0 is out of range (1 to 1e18)");
+  EXPECT_EQ(refusal([] { size_for(-5, 0.01, false); }), "size_for: n = -5 is out of range (1 to 1e18)");
+  EXPECT_EQ(refusal([] { size_for(std::nan(""), 0.01, false); }), "size_for: n = nan is out of range (1 to 1e18)");
+  EXPECT_EQ(refusal([] { size_for(1e18, 1e-300, false); }),
+            "size_for: n = 1e+18 at p = 1e-300 needs 1.43776e+21 bits (allowed: below 2^63)");
+  const sizing s = size_for(20, 0.01, false);  // the worked example of math.hpp
+  EXPECT_EQ(s.m, 192u);
+  EXPECT_EQ(s.k, 7u);
+}
+
+TEST(EngineLimits, BitsPerItemRefusesARateOutsideZeroToOne) {
+  EXPECT_EQ(refusal([] { bits_per_item(0); }), "bits_per_item: p = 0 is out of range (0 < p < 1)");
+  EXPECT_EQ(refusal([] { bits_per_item(1.5); }), "bits_per_item: p = 1.5 is out of range (0 < p < 1)");
+  EXPECT_EQ(refusal([] { bits_per_item(std::nan("")); }), "bits_per_item: p = nan is out of range (0 < p < 1)");
+  EXPECT_NEAR(bits_per_item(0.01), 9.585, 0.001);
+}
+
+TEST(EngineLimits, BlockSizingRefusesBadArguments) {
+  EXPECT_EQ(refusal([] { size_split_block(0, 0.01, 8, 64); }), "size_split_block: n = 0 is out of range (1 to 1e18)");
+  EXPECT_EQ(refusal([] { size_split_block(100, 0, 8, 64); }), "size_split_block: p = 0 is out of range (0 < p < 1)");
+  EXPECT_EQ(refusal([] { size_split_block(100, 0.01, 0, 64); }),
+            "size_split_block: lanes = 0 is out of range (1 to 64)");
+  EXPECT_EQ(refusal([] { size_split_block(100, 0.01, 8, 0); }),
+            "size_split_block: lane_bits = 0 is out of range (1 to 4096)");
+  EXPECT_EQ(refusal([] { size_block_k(-1, 0.01, 512, 16); }), "size_block_k: n = -1 is out of range (1 to 1e18)");
+  EXPECT_EQ(refusal([] { size_block_k(100, 0.01, 0, 16); }),
+            "size_block_k: block_bits = 0 is out of range (1 to 65536)");
+  EXPECT_EQ(refusal([] { size_block_k(100, 0.01, 512, 0); }), "size_block_k: most_k = 0 is out of range (1 to 64)");
+  EXPECT_EQ(refusal([] { size_adversarial(100, 2); }), "size_adversarial: p = 2 is out of range (0 < p < 1)");
+}
+
+TEST(EngineLimits, CuckooBucketsForRefusesNoItemsOrTooMany) {
+  EXPECT_EQ(refusal([] { cuckoo_filter::buckets_for(0); }), "cuckoo filter: n = 0 is out of range (1 to 1e18)");
+  EXPECT_EQ(refusal([] { cuckoo_filter::buckets_for(std::uint64_t{2'000'000'000'000'000'000}); }),
+            "cuckoo filter: n = 2e+18 is out of range (1 to 1e18)");
+  EXPECT_EQ(cuckoo_filter::buckets_for(1), 1u);
+  EXPECT_EQ(cuckoo_filter::buckets_for(16'320'875'724), cuckoo_buckets_max);  // 95% of 2^32 buckets of 4
+}
+
 TEST(EngineLimits, ClassicRefusesMoreThanTheLargestFilter) {
   for (std::uint64_t m : {past, huge}) {
     const std::string e = refusal([m] { bloom_filter(m, 7); });
