@@ -172,7 +172,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
  public:
   using layout = Layout;
   static constexpr unsigned block_bits = Layout::block_bits;
-  static constexpr unsigned k = Layout::lanes;  // bits set per item
+  static constexpr unsigned k() { return Layout::lanes; }  // bits set per item
 
   // The largest m sizing answers for (2^63 bits: blocks * block_bits stays
   // a 64-bit count); a filter is built with m up to filter_max_m.
@@ -220,6 +220,16 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
     detail::check_np("blocked filter", n, 0.5);
     const std::uint64_t blocks = checked_blocks(m, max_m);
     return fpr_split_block(static_cast<double>(blocks * block_bits), n, Layout::lanes, Layout::lane_bits);
+  }
+
+  // The filter for n keys at rate p, as `bloomlab build --kind blocked`
+  // makes it: bits_for(n, p) bits, XXH3 and mix64 or SipHash-2-4 under key.
+  static basic_blocked_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt) {
+    return basic_blocked_filter(bits_for(n, p), {}, key);
+  }
+  // The rate this filter's m gives n keys (the split-block mixture).
+  double fpr_expected(double n) const {
+    return n <= 0 ? 0.0 : fpr_split_block(static_cast<double>(m()), n, Layout::lanes, Layout::lane_bits);
   }
 
   std::uint64_t m() const { return blocks_ * block_bits; }

@@ -169,6 +169,17 @@ class bloom_filter {
     return fpr_approx(md, n, k_best(md, n));
   }
 
+  // The filter for n keys at rate p, as `bloomlab build --kind classic`
+  // makes it: bits_for()'s m at the best k, hashed as bloom_filter(m, k)
+  // does, or with SipHash-2-4 under key. Throws as bits_for() does, and
+  // for an m past filter_max_m.
+  static bloom_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt) {
+    const sizing s = size_for(n, p, false);
+    return key ? bloom_filter(s.m, s.k, indexer::siphash(*key)) : bloom_filter(s.m, s.k);
+  }
+  // The rate this filter's m and k give n keys: (1 - e^(-kn/m))^k.
+  double fpr_expected(double n) const { return fpr_approx(static_cast<double>(m_), n, k_); }
+
   std::uint64_t m() const { return m_; }
   unsigned k() const { return k_; }
   const indexer& index() const { return idx_; }

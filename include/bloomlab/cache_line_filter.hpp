@@ -106,6 +106,11 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
     return fpr_block_k(bits, n, block_bits, k_best_block(bits, n, block_bits, max_k));
   }
 
+  // The rate this filter's m and k give n keys.
+  double fpr_expected(double n) const {
+    return n <= 0 ? 0.0 : fpr_block_k(static_cast<double>(m()), n, block_bits, k_);
+  }
+
   std::uint64_t m() const { return blocks_ * block_bits; }
   std::uint64_t bits() const { return m(); }
   std::uint64_t blocks() const { return blocks_; }

@@ -119,6 +119,16 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
     return bloom_filter::fpr_for(n, std::max<std::uint64_t>(1, bits / check_width(width)));
   }
 
+  // The filter for n keys at rate p, as `bloomlab build --kind counting`
+  // makes it: the classic filter's m (as counters of `width` bits) and k.
+  static counting_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt,
+                                  unsigned width = counter_width_default) {
+    const sizing s = size_for(n, p, false);
+    return counting_filter(s.m, s.k, width, key ? indexer::siphash(*key) : indexer::for_size(s.m, s.k));
+  }
+  // The rate this filter's m and k give n keys: (1 - e^(-kn/m))^k.
+  double fpr_expected(double n) const { return fpr_approx(static_cast<double>(m_), n, k_); }
+
   // Storage: m counters of w bits.
   std::uint64_t bits() const { return m_ * width_; }
 

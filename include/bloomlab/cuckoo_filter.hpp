@@ -123,6 +123,14 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     return std::bit_ceil(std::max<std::uint64_t>(need, 1));
   }
 
+  // The filter for n keys at rate p, as `bloomlab build --kind cuckoo`
+  // makes it: buckets_for(n) buckets and fingerprint_bits_for(p) bits.
+  static cuckoo_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt) {
+    detail::check_np("cuckoo filter", n, p);
+    return cuckoo_filter(buckets_for(static_cast<std::uint64_t>(std::ceil(n))), fingerprint_bits_for(p),
+                         cuckoo_kicks_default, 1, key);
+  }
+
   std::uint64_t buckets() const { return buckets_; }
   unsigned fingerprint_bits() const { return f_; }
   const std::optional<sip_key>& secret_key() const { return key_; }

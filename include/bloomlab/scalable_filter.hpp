@@ -99,6 +99,18 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
   // be made (scalable_stage_plan::possible()).
   explicit scalable_filter(scalable_params params = {}) : params_(check(params)) { grow(); }
 
+  // The filter whose first stage holds n keys at rate p, as `bloomlab build
+  // --kind scalable` makes it: the default growth and tightening, m not
+  // rounded to a prime, MurmurHash3 or SipHash-2-4 under key.
+  static scalable_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt) {
+    scalable_params sp;
+    sp.n0 = n;
+    sp.p0 = p;
+    sp.prime = false;
+    if (key) sp.idx = indexer::siphash(*key);
+    return scalable_filter(sp);
+  }
+
   // For loaders: a filter with these stages as they are (at least one, each
   // sized as grow() would have sized it; the caller checks that).
   static scalable_filter from_stages(scalable_params params, std::vector<scalable_stage> stages) {

@@ -38,7 +38,7 @@
 #include "bloomlab/math.hpp"
 #include "bloomlab/static_filter.hpp"
 #include "engine_calls.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;

@@ -1,5 +1,5 @@
 // bloomlab build, query, add, remove, info, merge, intersect: filters kept in
-// files (src/io/filter_file.hpp, docs/format.md).
+// files (bloomlab/io/filter_file.hpp, docs/format.md).
 #include "cmd_filters.hpp"
 
 #include <algorithm>
@@ -20,7 +20,7 @@
 #include "bloomlab/combine.hpp"
 #include "bloomlab/math.hpp"
 #include "filter_build.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 #include "filter_summary.hpp"
 #include "format.hpp"
 #include "input.hpp"

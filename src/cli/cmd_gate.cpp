@@ -13,7 +13,7 @@
 #include "bloomlab/siphash.hpp"
 #include "commands.hpp"
 #include "demo.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 #include "gate.hpp"
 #include "http.hpp"
 #include "key_file.hpp"

@@ -23,7 +23,7 @@
 #include "bloomlab/static_filter.hpp"
 #include "budget.hpp"
 #include "commands.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 #include "format.hpp"
 #include "lab.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "bloomlab/siphash.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace bloomlab::cli {
 

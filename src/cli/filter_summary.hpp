@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace bloomlab::cli {
 

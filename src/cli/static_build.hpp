@@ -10,7 +10,7 @@
 
 #include "bloomlab/siphash.hpp"
 #include "filter_build.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace bloomlab::cli {
 

@@ -12,7 +12,7 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/math.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 #include "parse.hpp"
 #include "utf8.hpp"
 
@@ -32,22 +32,16 @@ struct no_filter {
 
 using kept_filter = std::variant<bloom_filter, counting_filter, blocked_filter, no_filter>;
 
-constexpr unsigned block_lanes = split_block_512::lanes, block_lane_bits = split_block_512::lane_bits;
-
-// The expected false-positive rate of `f` holding n keys: the textbook
-// approximation (1 - e^(-kn/m))^k for classic and counting filters, the
-// split-block mixture (math.hpp, fpr_split_block) for blocked ones.
+// The expected false-positive rate of `f` holding n keys, as its kind
+// computes it (fpr_expected: the textbook approximation for classic and
+// counting filters, the split-block mixture for blocked ones).
 double expected_rate(const kept_filter& f, double n) {
   return std::visit(
       [n](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        const auto m = static_cast<double>(x.m());
-        if constexpr (std::is_same_v<T, no_filter>)
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, no_filter>)
           return 1.0;
-        else if constexpr (std::is_same_v<T, blocked_filter>)
-          return fpr_split_block(m, n, block_lanes, block_lane_bits);
         else
-          return n <= 0 ? 0.0 : fpr_approx(m, n, x.k());
+          return x.fpr_expected(n);
       },
       f);
 }
@@ -56,7 +50,7 @@ double expected_rate(const kept_filter& f, double n) {
 // the rate grows with n.
 std::uint64_t capacity_at(const kept_filter& f, double p) {
   std::uint64_t lo = 1, hi = 2;
-  while (hi < (std::uint64_t{1} << 50) && expected_rate(f, static_cast<double>(hi)) <= p) hi *= 2;
+  while (hi < filter_max_m && expected_rate(f, static_cast<double>(hi)) <= p) hi *= 2;
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
     (expected_rate(f, static_cast<double>(mid)) <= p ? lo : hi) = mid;
@@ -85,15 +79,7 @@ double filter_fill(const kept_filter& f) {
 }
 
 unsigned filter_k(const kept_filter& f) {
-  return std::visit(
-      [](const auto& x) -> unsigned {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, blocked_filter>)
-          return block_lanes;  // one bit in each lane of the key's block
-        else
-          return x.k();
-      },
-      f);
+  return std::visit([](const auto& x) -> unsigned { return x.k(); }, f);
 }
 
 }  // namespace
@@ -225,22 +211,14 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
   std::unique_ptr<filter_state> st;
   switch (opts_.kind) {
     case filter_kind::classic:
-    case filter_kind::counting: {
-      const sizing sz = size_for(n, opts_.p, false);
-      if (sz.m > io::max_bits) throw std::invalid_argument("the filter would need more than 2^40 bits");
-      const indexer idx = opts_.key ? indexer::siphash(*opts_.key) : indexer::for_size(sz.m, sz.k);
-      if (opts_.kind == filter_kind::classic)
-        st = std::make_unique<filter_state>(bloom_filter(sz.m, sz.k, idx));
-      else
-        st = std::make_unique<filter_state>(counting_filter(sz.m, sz.k, counter_width_default, idx));
+      st = std::make_unique<filter_state>(bloom_filter::for_rate(n, opts_.p, opts_.key));
       break;
-    }
-    case filter_kind::blocked: {
-      const std::uint64_t m = size_split_block(n, opts_.p, block_lanes, block_lane_bits, io::max_bits);
-      if (m == 0) throw std::invalid_argument("no blocked filter of at most 2^40 bits reaches this p");
-      st = std::make_unique<filter_state>(blocked_filter(m, {}, opts_.key));
+    case filter_kind::counting:
+      st = std::make_unique<filter_state>(counting_filter::for_rate(n, opts_.p, opts_.key));
       break;
-    }
+    case filter_kind::blocked:
+      st = std::make_unique<filter_state>(blocked_filter::for_rate(n, opts_.p, opts_.key));
+      break;
     case filter_kind::none:  // nothing to fill: the table is the only answer
       st = std::make_unique<filter_state>(no_filter{});
       st->keys = n_hint;

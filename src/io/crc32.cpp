@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <span>
 
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace bloomlab::io::file_parts {
 

@@ -9,7 +9,7 @@
 
 #include "bloomlab/math.hpp"
 #include "file_parts.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace bloomlab::io {
 

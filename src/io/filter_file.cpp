@@ -1,4 +1,4 @@
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

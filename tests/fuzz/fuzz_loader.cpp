@@ -13,7 +13,7 @@
 #include <span>
 #include <variant>
 
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::uint8_t> bytes(data, size);

@@ -13,6 +13,8 @@ trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 test -f "$scratch/prefix/include/bloomlab/bloom_filter.hpp"
 test -f "$scratch/prefix/include/bloomlab/version.hpp"
+test -f "$scratch/prefix/include/bloomlab/io/filter_file.hpp"
+test -f "$scratch/prefix/lib/libbloomlab_io.a"
 test -f "$scratch/prefix/lib/cmake/bloomlab/bloomlabConfig.cmake"
 test -f "$scratch/prefix/share/pkgconfig/bloomlab.pc"
 
@@ -22,7 +24,8 @@ cmake --build "$scratch/build" >/dev/null
 "$scratch/build/consumer"
 
 flags=$(PKG_CONFIG_PATH="$scratch/prefix/share/pkgconfig" pkg-config --cflags bloomlab)
-g++ -O2 $flags "$src/examples/consumer/main.cpp" -o "$scratch/consumer-pc"
+libs=$(PKG_CONFIG_PATH="$scratch/prefix/share/pkgconfig" pkg-config --libs bloomlab)
+g++ -O2 $flags "$src/examples/consumer/main.cpp" -o "$scratch/consumer-pc" $libs
 "$scratch/consumer-pc" >/dev/null
 
 mkdir "$scratch/sub"
@@ -31,7 +34,7 @@ cmake_minimum_required(VERSION 3.22)
 project(sub LANGUAGES CXX)
 add_subdirectory("$src" bloomlab)
 add_executable(consumer "$src/examples/consumer/main.cpp")
-target_link_libraries(consumer PRIVATE bloomlab::bloomlab)
+target_link_libraries(consumer PRIVATE bloomlab::io)
 CMAKE
 env -u CXXFLAGS -u LDFLAGS cmake -S "$scratch/sub" -B "$scratch/sub/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 grep -q '^BLOOMLAB_BUILD_TOOLS:BOOL=OFF' "$scratch/sub/build/CMakeCache.txt"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bloomlab/random.hpp"
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "filter_file.hpp"
+#include "bloomlab/io/filter_file.hpp"
 
 namespace {
 
