@@ -1,0 +1,121 @@
+// Every kind the file codec knows, through one generic path: made from a
+// caller's keys by filter_of (filter_of.hpp), queried, and saved and loaded
+// by the codec (bloomlab::io) to the same filter. The list of kinds is
+// io::any_filter itself, so a kind added there is tested here unasked.
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <unistd.h>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bloomlab/filter_of.hpp"
+#include "bloomlab/io/filter_file.hpp"
+
+namespace {
+
+using namespace bloomlab;
+
+template <class V> struct types_of;
+template <class... T> struct types_of<std::variant<T...>> {
+  using type = ::testing::Types<T...>;
+};
+
+template <class F>
+class EveryKind : public ::testing::Test {};
+TYPED_TEST_SUITE(EveryKind, types_of<io::any_filter>::type);
+
+std::vector<std::string> words(const std::string& prefix, int n) {
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back(prefix + std::to_string(i));
+  return out;
+}
+
+// The rate asked of a kind: 1%, or a static kind's fixed rate where that is higher.
+template <class F>
+double rate_for() {
+  if constexpr (static_kind<F>)
+    return std::max(0.01, F::fpr_for());
+  else
+    return 0.01;
+}
+
+// The most false positives of `tries` keys at rate p that a 99.9% upper
+// binomial bound allows (normal approximation, 3.1 standard deviations),
+// with 30% slack for kinds whose sizing formula is approximate.
+std::uint64_t most_false(double p, std::uint64_t tries) {
+  const double mean = 1.3 * p * static_cast<double>(tries);
+  return static_cast<std::uint64_t>(mean + 3.1 * std::sqrt(mean) + 1);
+}
+
+template <class F>
+std::uint64_t false_positives(const F& f, std::uint64_t tries) {
+  std::uint64_t maybe = 0;
+  for (const std::string& x : words("never-", static_cast<int>(tries))) maybe += f.contains(std::string_view(x));
+  return maybe;
+}
+
+TYPED_TEST(EveryKind, MadeFromStringsHoldsThemAtAboutTheRateAsked) {
+  const std::vector<std::string> keys = words("member-", 3000);
+  const double p = rate_for<TypeParam>();
+  const TypeParam f = filter_of<TypeParam>(keys, p);
+  for (const std::string& x : keys) ASSERT_TRUE(f.contains(std::string_view(x))) << x;
+  EXPECT_LE(false_positives(f, 40'000), most_false(p, 40'000));
+}
+
+TYPED_TEST(EveryKind, MadeFromIntegersHoldsThem) {
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t i = 0; i < 2000; ++i) keys.push_back(i * 0x9e3779b97f4a7c15ull);
+  const TypeParam f = filter_of<TypeParam>(keys, rate_for<TypeParam>());
+  for (std::uint64_t x : keys) ASSERT_TRUE(f.contains(x)) << x;
+}
+
+TYPED_TEST(EveryKind, KeyedAnswersOnlyWithItsKey) {
+  const sip_key key{0x0123456789abcdefull, 0xfedcba9876543210ull};
+  const std::vector<std::string> keys = words("member-", 500);
+  const TypeParam f = filter_of<TypeParam>(keys, rate_for<TypeParam>(), key);
+  for (const std::string& x : keys) ASSERT_TRUE(f.contains(std::string_view(x))) << x;
+  const std::vector<std::uint8_t> bytes = io::encode({f});
+  EXPECT_THROW(io::decode(bytes), io::key_error);
+  const io::filter_file back = io::decode(bytes, key);
+  ASSERT_TRUE(std::holds_alternative<TypeParam>(back.filter));
+  EXPECT_TRUE(std::get<TypeParam>(back.filter) == f);
+}
+
+TYPED_TEST(EveryKind, SavedAndLoadedIsTheSameFilter) {
+  const std::vector<std::string> keys = words("member-", 1000);
+  const TypeParam f = filter_of<TypeParam>(keys, rate_for<TypeParam>());
+  const io::filter_file back = io::decode(io::encode({f}));
+  ASSERT_TRUE(std::holds_alternative<TypeParam>(back.filter));
+  EXPECT_TRUE(std::get<TypeParam>(back.filter) == f);
+  EXPECT_EQ(io::kind_of(back.filter), io::kind_code<TypeParam>);
+
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("every-kind-" + std::to_string(::getpid()) + ".bloom")).string();
+  io::save(path, {f});
+  const io::filter_file loaded = io::load(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(std::holds_alternative<TypeParam>(loaded.filter));
+  const TypeParam& g = std::get<TypeParam>(loaded.filter);
+  EXPECT_TRUE(g == f);
+  for (const std::string& x : keys) ASSERT_TRUE(g.contains(std::string_view(x))) << x;
+  EXPECT_EQ(g.items(), f.items());
+}
+
+TEST(FilterOf, RefusesARateOutsideZeroToOneOrBelowAStaticKindsRate) {
+  const std::vector<std::string> keys = words("k", 10);
+  EXPECT_THROW(filter_of<bloom_filter>(keys, 0), std::invalid_argument);
+  EXPECT_THROW(filter_of<bloom_filter>(keys, 1), std::invalid_argument);
+  try {
+    filter_of<fuse8_filter>(keys, 0.001);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "filter_of: p = 0.001 is below this static kind's rate 0.00390625 (allowed: 0.00390625 <= p < 1)");
+  }
+}
+
+}  // namespace
