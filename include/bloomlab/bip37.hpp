@@ -134,6 +134,7 @@ class bip37_filter : public detail::one_at_a_time<bip37_filter> {
 
   std::uint32_t size_bytes() const { return static_cast<std::uint32_t>(data_.size()); }
   std::uint32_t n_hash_funcs() const { return n_hash_funcs_; }
+  unsigned k() const { return n_hash_funcs_; }  // the same count, by the name every kind uses
   std::uint32_t tweak() const { return tweak_; }
   std::uint8_t flags() const { return flags_; }
   const std::vector<std::uint8_t>& data() const { return data_; }
