@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/filter_of.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/static_filter.hpp"
@@ -121,6 +123,103 @@ sized size_static(std::uint64_t n, const std::string& kind, const std::string& p
   return s;
 }
 
+// One overload a kind, picked by io::with_type (a kind with none fails to
+// compile); BIP 37, which has no file kind, by name.
+struct sizer {
+  const size_args& a;
+  const std::string& kind;
+  const std::string& layout;
+  std::uint64_t n;
+  double dn;
+  std::optional<double> p;
+
+  sized size(std::type_identity<bloom_filter>) const {  // reached only with --layout, which is refused above
+    const sizing sz = size_for(dn, *p, a.prime);
+    sized s;
+    s.m = sz.m;
+    s.k = sz.k;
+    s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
+    return s;
+  }
+  sized size(std::type_identity<counting_filter>) const {
+    const sizing sz = size_for(dn, *p, a.prime);
+    sized s;
+    s.m = a.prime ? sz.m * counter_width_default : counting_filter::bits_for(dn, *p);
+    s.k = sz.k;
+    s.fpr = counting_filter::fpr_for(dn, s.m);
+    s.more = {{"counters", sz.m}, {"width", counter_width_default}};
+    s.lines.push_back(fmt::format("{} counters of {} bits{}", thousands(sz.m), counter_width_default,
+                                  a.prime ? ", rounded up to a prime" : ""));
+    return s;
+  }
+  sized size(std::type_identity<scalable_filter>) const {
+    scalable_params sp;
+    sp.n0 = dn;
+    sp.p0 = *p;
+    sp.prime = a.prime;
+    const scalable_stage_plan plan = plan_stage(sp, 0);
+    if (!plan.possible())
+      lab::refuse("--n", a.n, fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: "
+                                          "at most {} bits",
+                                          a.p, plan.bits, thousands(filter_max_m)));
+    const sizing sz = plan.size(a.prime);
+    sized s;
+    s.m = sz.m;
+    s.k = sz.k;
+    s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
+    s.rate_note = " (the first stage, full; each later stage adds its own)";
+    s.more = {{"stage", 0}, {"growth", sp.growth}, {"tighten", sp.tighten}};
+    s.lines.push_back(fmt::format("the first stage of a scalable filter (n0 = n, p0 = p); later stages grow by "
+                                  "{:g} and tighten by {:g}",
+                                  sp.growth, sp.tighten));
+    return s;
+  }
+  sized size(std::type_identity<blocked_filter>) const {
+    return layout == "256" ? size_blocked<split_block_256>(dn, *p) : size_blocked<split_block_512>(dn, *p);
+  }
+  sized size(std::type_identity<cache_line_filter>) const {
+    sized s;
+    s.m = cache_line_filter::bits_for(dn, *p);
+    s.k = k_best_block(static_cast<double>(s.m), dn, cache_line_filter::block_bits, cache_line_filter::max_k);
+    s.fpr = cache_line_filter::fpr_for(dn, s.m);
+    s.more = {{"block_bits", cache_line_filter::block_bits}, {"blocks", s.m / cache_line_filter::block_bits}};
+    s.lines.push_back(fmt::format("{} blocks of {} bits; a key's {} bits anywhere in its block (RocksDB's layout)",
+                                  thousands(s.m / cache_line_filter::block_bits), cache_line_filter::block_bits,
+                                  *s.k));
+    return s;
+  }
+  sized size(std::type_identity<cuckoo_filter>) const {
+    sized s;
+    s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);
+    s.m = cuckoo_filter::bits_for(dn, *p);
+    s.fpr = cuckoo_filter::fpr_for(dn, s.m);
+    s.rate_note = " (expected at this load)";
+    const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
+    s.more = {{"buckets", buckets}, {"slots_per_bucket", cuckoo_slots}};
+    s.lines.push_back(fmt::format("{} buckets of {} slots, fingerprints of {} bits (as a packed table stores them)",
+                                  thousands(buckets), cuckoo_slots, *s.fingerprint_bits));
+    return s;
+  }
+  template <class F>
+    requires static_kind<F>
+  sized size(std::type_identity<F>) const {
+    return size_static<F>(n, kind, a.p);
+  }
+  sized bip37() const {
+    const bip37_size b = bip37_sizing(dn, *p);
+    sized s;
+    s.m = bip37_filter::bits_for(dn, *p);
+    s.k = b.n_hash_funcs;
+    s.fpr = bip37_filter::fpr_for(dn, s.m);
+    s.more = {{"size_bytes", b.bytes}, {"capped_size", b.bytes == bip37_max_bytes},
+              {"capped_hashes", b.n_hash_funcs == bip37_max_hash_funcs}};
+    s.lines.push_back(fmt::format("{} bytes, {} hash functions, as BIP 37 sizes them (caps: {} bytes, {} functions)",
+                                  thousands(b.bytes), b.n_hash_funcs, thousands(bip37_max_bytes),
+                                  bip37_max_hash_funcs));
+    return s;
+  }
+};
+
 }  // namespace
 
 std::string size_kinds_help() { return kind_list() + " (--p is not needed for fuse8, fuse16, xor8)"; }
@@ -159,7 +258,8 @@ int run_size_kind(const size_args& a) {
     throw usage_error(fmt::format("--adversarial does not apply to --kind {}; it sizes a classic filter for chosen "
                                   "items",
                                   kind));
-  if (a.prime && kind != "classic" && kind != "counting" && kind != "scalable")
+  if (a.prime && (row == nullptr || !(row->code == io::kind::classic || row->code == io::kind::counting ||
+                                      row->code == io::kind::scalable)))
     throw usage_error(fmt::format("--prime does not apply to --kind {}; it rounds the m of classic, counting and "
                                   "scalable filters",
                                   kind));
@@ -171,78 +271,10 @@ int run_size_kind(const size_args& a) {
   if (!fixed_rate && !p) throw usage_error(fmt::format("--p is required for --kind {} (the target rate)", kind));
   if (a.prime && p) lab::check_budget(lab::size_request{.n = n, .p = *p, .prime = true, .adversarial = false}, "--");
 
+  const sizer z{a, kind, layout, n, dn, p};
   sized s;
   try {
-    if (kind == "classic") {  // reached only with --layout, which is refused above
-      const sizing sz = size_for(dn, *p, a.prime);
-      s.m = sz.m;
-      s.k = sz.k;
-      s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
-    } else if (kind == "counting") {
-      const sizing sz = size_for(dn, *p, a.prime);
-      s.m = a.prime ? sz.m * counter_width_default : counting_filter::bits_for(dn, *p);
-      s.k = sz.k;
-      s.fpr = counting_filter::fpr_for(dn, s.m);
-      s.more = {{"counters", sz.m}, {"width", counter_width_default}};
-      s.lines.push_back(fmt::format("{} counters of {} bits{}", thousands(sz.m), counter_width_default,
-                                    a.prime ? ", rounded up to a prime" : ""));
-    } else if (kind == "scalable") {
-      scalable_params sp;
-      sp.n0 = dn;
-      sp.p0 = *p;
-      sp.prime = a.prime;
-      const scalable_stage_plan plan = plan_stage(sp, 0);
-      if (!plan.possible())
-        lab::refuse("--n", a.n, fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at "
-                                            "most {} bits",
-                                            a.p, plan.bits, thousands(filter_max_m)));
-      const sizing sz = plan.size(a.prime);
-      s.m = sz.m;
-      s.k = sz.k;
-      s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
-      s.rate_note = " (the first stage, full; each later stage adds its own)";
-      s.more = {{"stage", 0}, {"growth", sp.growth}, {"tighten", sp.tighten}};
-      s.lines.push_back(fmt::format("the first stage of a scalable filter (n0 = n, p0 = p); later stages grow by {:g} "
-                                    "and tighten by {:g}",
-                                    sp.growth, sp.tighten));
-    } else if (kind == "blocked") {
-      s = layout == "256" ? size_blocked<split_block_256>(dn, *p) : size_blocked<split_block_512>(dn, *p);
-    } else if (kind == "cacheline") {
-      s.m = cache_line_filter::bits_for(dn, *p);
-      s.k = k_best_block(static_cast<double>(s.m), dn, cache_line_filter::block_bits, cache_line_filter::max_k);
-      s.fpr = cache_line_filter::fpr_for(dn, s.m);
-      s.more = {{"block_bits", cache_line_filter::block_bits}, {"blocks", s.m / cache_line_filter::block_bits}};
-      s.lines.push_back(fmt::format("{} blocks of {} bits; a key's {} bits anywhere in its block (RocksDB's layout)",
-                                    thousands(s.m / cache_line_filter::block_bits), cache_line_filter::block_bits,
-                                    *s.k));
-    } else if (kind == "cuckoo") {
-      s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);
-      s.m = cuckoo_filter::bits_for(dn, *p);
-      s.fpr = cuckoo_filter::fpr_for(dn, s.m);
-      s.rate_note = " (expected at this load)";
-      const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
-      s.more = {{"buckets", buckets}, {"slots_per_bucket", cuckoo_slots}};
-      s.lines.push_back(fmt::format("{} buckets of {} slots, fingerprints of {} bits (as a packed table stores them)",
-                                    thousands(buckets), cuckoo_slots, *s.fingerprint_bits));
-    } else if (kind == "bip37") {
-      const bip37_size b = bip37_sizing(dn, *p);
-      s.m = bip37_filter::bits_for(dn, *p);
-      s.k = b.n_hash_funcs;
-      s.fpr = bip37_filter::fpr_for(dn, s.m);
-      s.more = {{"size_bytes", b.bytes}, {"capped_size", b.bytes == bip37_max_bytes},
-                {"capped_hashes", b.n_hash_funcs == bip37_max_hash_funcs}};
-      s.lines.push_back(fmt::format("{} bytes, {} hash functions, as BIP 37 sizes them (caps: {} bytes, {} functions)",
-                                    thousands(b.bytes), b.n_hash_funcs, thousands(bip37_max_bytes),
-                                    bip37_max_hash_funcs));
-    } else if (kind == "fuse8") {
-      s = size_static<fuse8_filter>(n, kind, a.p);
-    } else if (kind == "fuse16") {
-      s = size_static<fuse16_filter>(n, kind, a.p);
-    } else if (kind == "xor8") {
-      s = size_static<xor8_filter>(n, kind, a.p);
-    } else {
-      throw std::logic_error("size: --kind " + kind + " has no sizing here");
-    }
+    s = row == nullptr ? z.bip37() : io::with_type(row->code, [&](auto t) { return z.size(t); });
   } catch (const std::invalid_argument& e) {
     // An engine helper refused the pair (a p out of the kind's reach).
     lab::refuse("--p", a.p, fmt::format("is out of reach for --kind {} at --n {}: {}", kind, a.n, e.what()));

@@ -2,11 +2,13 @@
 
 #include <cstdlib>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "bloomlab/filter_of.hpp"
 #include "bloomlab/math.hpp"
 #include "format.hpp"
 #include "lab.hpp"
@@ -69,63 +71,78 @@ std::string build_footer() {
       thousands(lab::max_m_built));
 }
 
-filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) {
-  const std::string kind = a.kind;
-  if (io::find_kind(kind) == nullptr)
-    lab::refuse("--kind", kind, "is not a kind of filter; allowed: " + io::kind_names());
-  const auto not_for = [&](const std::string& flag, const std::string& value, const std::string& why) {
-    if (!value.empty()) lab::refuse(flag, value, "does not apply to --kind " + kind + "; " + why);
-  };
-  const bool indexed = kind == "classic" || kind == "counting" || kind == "scalable";
-  if (!indexed) {
-    not_for("--hash", a.hash, "its hashing is fixed");
-    not_for("--scheme", a.scheme, "its hashing is fixed");
-  }
-  if (kind != "counting") not_for("--width", a.width, "only counting filters have counters");
-  if (kind != "cuckoo") not_for("--fingerprint", a.fingerprint, "only cuckoo filters have fingerprints");
-  if (kind != "scalable") {
-    not_for("--growth", a.growth, "only scalable filters grow");
-    not_for("--tighten", a.tighten, "only scalable filters grow");
-  }
-  if (a.prime && (kind == "cuckoo" || kind == "blocked" || kind == "cacheline"))
-    throw usage_error(fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
-  if (key && !a.hash.empty())
-    lab::refuse("--hash", a.hash,
-                "does not apply with a key (--key-file or BLOOMLAB_KEY_FILE): a keyed filter hashes with SipHash-2-4");
-  const scheme sch = a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme);
-  const bool named = !a.hash.empty();
-  const hash_fn hash = named ? parse_hash("--hash", a.hash) : hash_fn::murmur3;
-  // The policy of m bits and k positions: the key's, the hash named, or the
-  // engine's default for that size (default_hash() in index.hpp). A scalable
-  // filter's stages share one hash: MurmurHash3_x86_32 unless named.
-  const auto policy = [&](std::uint64_t m, unsigned k) {
-    return key ? indexer::siphash(*key, sch) : indexer{named ? hash : default_hash(m, k), sch};
-  };
+namespace {
 
-  const bool by_np = !a.n.empty() || !a.p.empty();
-  const bool by_mk = !a.m.empty() || !a.k.empty();
-  if (by_np && by_mk)
-    throw usage_error("give either --n and --p, or --m and --k, not both");
-  const auto need = [&](const std::string& value, const char* flag, const char* with) {
+// One build: the flags, the key, and each kind's sizing from them. make()
+// has one overload a kind (the classic and counting filters share one);
+// io::with_type picks it by the kind's type, so a kind with no overload
+// here fails to compile.
+struct builder {
+  const build_args& a;
+  const std::optional<sip_key>& key;
+  const std::string& kind;
+  static constexpr std::uint64_t max_m = lab::max_m_built;
+
+  void not_for(const std::string& flag, const std::string& value, const std::string& why) const {
+    if (!value.empty()) lab::refuse(flag, value, "does not apply to --kind " + kind + "; " + why);
+  }
+  void need(const std::string& value, const char* flag, const char* with) const {
     if (value.empty()) throw usage_error(fmt::format("{} is required with {} for --kind {}", flag, with, kind));
-  };
-  const std::uint64_t max_m = lab::max_m_built;
+  }
+  bool by_np() const { return !a.n.empty() || !a.p.empty(); }
+  bool by_mk() const { return !a.m.empty() || !a.k.empty(); }
   // --m and --k as given, the one place they are parsed: both required, m
   // from 1 to max_m and k from 1 to most_k (classic, counting, cacheline).
-  const auto parse_mk = [&](unsigned most_k) {
+  std::pair<std::uint64_t, unsigned> parse_mk(unsigned most_k) const {
     need(a.m, "--m", "--k");
     need(a.k, "--k", "--m");
     return std::pair(parse_count("--m", a.m, 1, max_m), static_cast<unsigned>(parse_count("--k", a.k, 1, most_k)));
-  };
+  }
+  scheme sch() const { return a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme); }
+  hash_fn hash() const { return a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash); }
+  // The policy of m bits and k positions: the key's, the hash named, or the
+  // engine's default for that size (default_hash() in index.hpp).
+  indexer policy(std::uint64_t m, unsigned k) const {
+    return key ? indexer::siphash(*key, sch()) : indexer{a.hash.empty() ? default_hash(m, k) : hash(), sch()};
+  }
 
-  if (kind == "cuckoo") {
+  // The flags each kind takes, checked before any is parsed.
+  template <class F>
+  void check_flags() const {
+    constexpr bool indexed =
+        std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, scalable_filter>;
+    if (!indexed) {
+      not_for("--hash", a.hash, "its hashing is fixed");
+      not_for("--scheme", a.scheme, "its hashing is fixed");
+    }
+    if (!std::is_same_v<F, counting_filter>) not_for("--width", a.width, "only counting filters have counters");
+    if (!std::is_same_v<F, cuckoo_filter>)
+      not_for("--fingerprint", a.fingerprint, "only cuckoo filters have fingerprints");
+    if (!std::is_same_v<F, scalable_filter>) {
+      not_for("--growth", a.growth, "only scalable filters grow");
+      not_for("--tighten", a.tighten, "only scalable filters grow");
+    }
+    if (a.prime && !indexed)
+      throw usage_error(
+          fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
+    if (key && !a.hash.empty())
+      lab::refuse("--hash", a.hash,
+                  "does not apply with a key (--key-file or BLOOMLAB_KEY_FILE): a keyed filter hashes with "
+                  "SipHash-2-4");
+    sch();  // a bad --scheme or --hash is refused before the sizes
+    hash();
+    if (by_np() && by_mk()) throw usage_error("give either --n and --p, or --m and --k, not both");
+  }
+
+  filter_file make(std::type_identity<cuckoo_filter>) const {
     not_for("--m", a.m, "size it with --n and --p (or --fingerprint)");
     not_for("--k", a.k, "size it with --n and --p (or --fingerprint)");
     if (a.n.empty()) throw usage_error("--n is required for --kind cuckoo (with --p or --fingerprint)");
     const std::uint64_t n = parse_count("--n", a.n, 1, max_n_cuckoo);
     unsigned f;
     if (!a.fingerprint.empty()) {
-      f = static_cast<unsigned>(parse_count("--fingerprint", a.fingerprint, cuckoo_fingerprint_min, cuckoo_fingerprint_max));
+      f = static_cast<unsigned>(
+          parse_count("--fingerprint", a.fingerprint, cuckoo_fingerprint_min, cuckoo_fingerprint_max));
     } else {
       if (a.p.empty()) throw usage_error("--p (or --fingerprint) is required with --n for --kind cuckoo");
       const double p = parse_rate("--p", a.p);
@@ -141,7 +158,8 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     if (!a.fingerprint.empty() && !a.p.empty()) parse_rate("--p", a.p);
     return {cuckoo_filter(cuckoo_filter::buckets_for(n), f, cuckoo_kicks_default, 1, key), 1};
   }
-  if (kind == "scalable") {
+
+  filter_file make(std::type_identity<scalable_filter>) const {
     not_for("--m", a.m, "size its first stage with --n and --p");
     not_for("--k", a.k, "size its first stage with --n and --p");
     need(a.n, "--n", "--p");
@@ -152,16 +170,17 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     if (!a.growth.empty()) sp.growth = parse_real("--growth", a.growth, 1, max_growth, false);
     if (!a.tighten.empty()) sp.tighten = parse_real("--tighten", a.tighten, 0, max_tighten, true);
     sp.prime = a.prime;
-    sp.idx = key ? indexer::siphash(*key, sch) : indexer{hash, sch};
+    sp.idx = key ? indexer::siphash(*key, sch()) : indexer{hash(), sch()};
     const scalable_stage_plan first = plan_stage(sp, 0);
     if (!(first.bits <= static_cast<double>(max_m)) || first.size(sp.prime).m > max_m)
       lab::refuse("--n", a.n,
-                  fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at most {} bits "
-                              "in all stages",
+                  fmt::format("is out of range at --p {}: the first stage needs {:.4g} bits; allowed: at most {} "
+                              "bits in all stages",
                               a.p, first.bits, thousands(max_m)));
     return {scalable_filter(sp)};
   }
-  if (kind == "blocked") {
+
+  filter_file make(std::type_identity<blocked_filter>) const {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
     std::uint64_t m;
     if (!a.m.empty()) {
@@ -177,17 +196,18 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
         // No filter up to max_m bits reaches p: say how low it gets there.
         const double floor = fpr_split_block(static_cast<double>(max_m), static_cast<double>(n), lanes, lane_bits);
         lab::refuse("--p", a.p,
-                    fmt::format("is out of reach for --n {}: a blocked filter of at most {} bits gets no lower than "
-                                "{}; allowed: --p from {} (or a smaller --n)",
+                    fmt::format("is out of reach for --n {}: a blocked filter of at most {} bits gets no lower "
+                                "than {}; allowed: --p from {} (or a smaller --n)",
                                 thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
       }
     }
     return {blocked_filter(m, {}, key)};
   }
-  if (kind == "cacheline") {
+
+  filter_file make(std::type_identity<cache_line_filter>) const {
     std::uint64_t m;
     unsigned k;
-    if (by_mk) {
+    if (by_mk()) {
       std::tie(m, k) = parse_mk(cache_line_max_k);
     } else {
       need(a.n, "--n", "--p (or give --m and --k)");
@@ -210,35 +230,65 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
     }
     return {cache_line_filter(m, k, key)};
   }
-  // classic, counting
-  std::uint64_t m;
-  unsigned k;
-  if (by_mk) {
-    std::tie(m, k) = parse_mk(max_k);
-    if (a.prime) m = next_prime(m);
-    if (m > max_m)
-      lab::refuse("--m", a.m, fmt::format("rounds up to the prime {} with --prime; allowed: at most {}", thousands(m),
-                                          thousands(max_m)));
-  } else {
-    if (!by_np) throw usage_error("give --n and --p (items and target rate), or --m and --k");
-    need(a.n, "--n", "--p");
-    need(a.p, "--p", "--n");
-    const std::uint64_t n = parse_count("--n", a.n, 1, lab::max_n_formula);
-    const double p = parse_rate("--p", a.p);
-    const double bits = static_cast<double>(n) * bits_per_item(p);
-    const sizing sz = bits <= static_cast<double>(max_m) ? size_for(static_cast<double>(n), p, a.prime) : sizing{0, 0};
-    if (sz.m == 0 || sz.m > max_m)
-      lab::refuse("--n", a.n,
-                  fmt::format("is out of range at --p {}: it needs {:.4g} bits; allowed: filters of at most {} bits",
-                              a.p, bits, thousands(max_m)));
-    m = sz.m;
-    k = sz.k;
+
+  // The classic and counting filters: m and k from --n and --p, or as given.
+  std::pair<std::uint64_t, unsigned> classic_mk() const {
+    std::uint64_t m;
+    unsigned k;
+    if (by_mk()) {
+      std::tie(m, k) = parse_mk(max_k);
+      if (a.prime) m = next_prime(m);
+      if (m > max_m)
+        lab::refuse("--m", a.m, fmt::format("rounds up to the prime {} with --prime; allowed: at most {}",
+                                            thousands(m), thousands(max_m)));
+    } else {
+      if (!by_np()) throw usage_error("give --n and --p (items and target rate), or --m and --k");
+      need(a.n, "--n", "--p");
+      need(a.p, "--p", "--n");
+      const std::uint64_t n = parse_count("--n", a.n, 1, lab::max_n_formula);
+      const double p = parse_rate("--p", a.p);
+      const double bits = static_cast<double>(n) * bits_per_item(p);
+      const sizing sz =
+          bits <= static_cast<double>(max_m) ? size_for(static_cast<double>(n), p, a.prime) : sizing{0, 0};
+      if (sz.m == 0 || sz.m > max_m)
+        lab::refuse("--n", a.n,
+                    fmt::format("is out of range at --p {}: it needs {:.4g} bits; allowed: filters of at most {} "
+                                "bits",
+                                a.p, bits, thousands(max_m)));
+      m = sz.m;
+      k = sz.k;
+    }
+    return {m, k};
   }
-  const indexer idx = policy(m, k);
-  if (kind == "classic") return {bloom_filter(m, k, idx)};
-  const unsigned width =
-      a.width.empty() ? counter_width_default : static_cast<unsigned>(parse_count("--width", a.width, 1, counter_width_max));
-  return {counting_filter(m, k, width, idx)};
+  filter_file make(std::type_identity<bloom_filter>) const {
+    const auto [m, k] = classic_mk();
+    return {bloom_filter(m, k, policy(m, k))};
+  }
+  filter_file make(std::type_identity<counting_filter>) const {
+    const auto [m, k] = classic_mk();
+    const unsigned width = a.width.empty() ? counter_width_default
+                                           : static_cast<unsigned>(parse_count("--width", a.width, 1,
+                                                                               counter_width_max));
+    return {counting_filter(m, k, width, policy(m, k))};
+  }
+  // The static kinds are solved from the whole list (static_build.cpp).
+  template <class F>
+    requires static_kind<F>
+  filter_file make(std::type_identity<F>) const {
+    throw std::logic_error("make_filter: --kind " + kind + " is static; build_static() builds it");
+  }
+};
+
+}  // namespace
+
+filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) {
+  const io::kind_info* row = io::find_kind(a.kind);
+  if (row == nullptr) lab::refuse("--kind", a.kind, "is not a kind of filter; allowed: " + io::kind_names());
+  const builder b{a, key, a.kind};
+  return io::with_type(row->code, [&]<class F>(std::type_identity<F> t) {
+    b.check_flags<F>();
+    return b.make(t);
+  });
 }
 
 }  // namespace bloomlab::cli

@@ -3,11 +3,13 @@
 #include <bit>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include <fmt/format.h>
 
 #include "bloomlab/combine.hpp"
+#include "bloomlab/filter_of.hpp"
 #include "bloomlab/math.hpp"
 #include "format.hpp"
 
@@ -210,40 +212,59 @@ void print_static(const json& j) {
              yes_no(can["merge"]), yes_no(can["grow"]));
 }
 
+// The lines only one kind has: one overload a kind, picked by
+// io::with_type, so a kind with none fails to compile.
+void print_kind(std::type_identity<bloom_filter>, const json& j) {
+  fmt::print("m: {} bits, k: {}\n", num(j["m"]), num(j["k"]));
+  fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
+}
+void print_kind(std::type_identity<counting_filter>, const json& j) {
+  fmt::print("m: {} counters, k: {}\n", num(j["m"]), num(j["k"]));
+  fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
+  fmt::print("counters: {} bits each; {} above zero, {} saturated\n", num(j["width"]), num(j["nonzero"]),
+             num(j["saturated"]));
+}
+void print_kind(std::type_identity<cuckoo_filter>, const json& j) {
+  fmt::print("buckets: {} of {} slots, fingerprints of {} bits\n", num(j["buckets"]), num(j["slots_per_bucket"]),
+             num(j["fingerprint_bits"]));
+  fmt::print("relocations: up to {} an insert, kick seed {}\n", num(j["max_kicks"]), num(j["kick_seed"]));
+}
+void print_kind(std::type_identity<scalable_filter>, const json& j) {
+  fmt::print("plan: n0 = {}, p0 = {}, growth {:g}, tightening {:g}{}\n",
+             thousands(static_cast<std::uint64_t>(j["n0"].get<double>())), pct(j["p0"]), j["growth"].get<double>(),
+             j["tighten"].get<double>(), j["prime"].get<bool>() ? ", prime m" : "");
+  fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
+  std::size_t i = 0;
+  for (const json& s : j["stages"])
+    fmt::print("stage {}: m = {} bits, k = {}, {} of {} items at {}, fill {}\n", i++, num(s["m"]), num(s["k"]),
+               num(s["n"]), num(s["capacity"]), pct(s["p"]), percent(s["fill"].get<double>(), 1));
+}
+void print_kind(std::type_identity<cache_line_filter>, const json& j) {
+  fmt::print("m: {} bits in {} blocks of {} bits, k: {} (anywhere in one block: RocksDB's layout)\n", num(j["m"]),
+             num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
+  fmt::print("string hash: {}\n", j["hash"].get<std::string>());
+}
+void print_kind(std::type_identity<blocked_filter>, const json& j) {  // either layout: block_bits says which
+  fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
+             num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
+  fmt::print("string hash: {}\n", j["hash"].get<std::string>());
+}
+template <class F>
+  requires static_kind<F>
+void print_kind(std::type_identity<F>, const json& j) {
+  print_static(j);
+}
+
 void print_summary(const json& j) {
   const std::string kind = j["kind"];
-  if (j.contains("array_length")) {
-    print_static(j);
+  const io::kind_info* row = io::find_kind(kind);
+  if (row == nullptr) throw std::logic_error("info: a summary of kind " + kind + ", which has no row in io::kinds");
+  if (!row->adds) {  // the static kinds' whole summary is their own
+    io::with_type(row->code, [&](auto t) { print_kind(t, j); });
     return;
   }
   fmt::print("kind: {}\n", kind);
-  if (kind == "classic" || kind == "counting") {
-    fmt::print("m: {} {}, k: {}\n", num(j["m"]), kind == "classic" ? "bits" : "counters", num(j["k"]));
-    fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
-    if (kind == "counting")
-      fmt::print("counters: {} bits each; {} above zero, {} saturated\n", num(j["width"]), num(j["nonzero"]),
-                 num(j["saturated"]));
-  } else if (kind == "cuckoo") {
-    fmt::print("buckets: {} of {} slots, fingerprints of {} bits\n", num(j["buckets"]), num(j["slots_per_bucket"]),
-               num(j["fingerprint_bits"]));
-    fmt::print("relocations: up to {} an insert, kick seed {}\n", num(j["max_kicks"]), num(j["kick_seed"]));
-  } else if (kind == "scalable") {
-    fmt::print("plan: n0 = {}, p0 = {}, growth {:g}, tightening {:g}{}\n",
-               thousands(static_cast<std::uint64_t>(j["n0"].get<double>())), pct(j["p0"]),
-               j["growth"].get<double>(), j["tighten"].get<double>(), j["prime"].get<bool>() ? ", prime m" : "");
-    fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
-    std::size_t i = 0;
-    for (const json& s : j["stages"])
-      fmt::print("stage {}: m = {} bits, k = {}, {} of {} items at {}, fill {}\n", i++, num(s["m"]), num(s["k"]),
-                 num(s["n"]), num(s["capacity"]), pct(s["p"]), percent(s["fill"].get<double>(), 1));
-  } else if (kind == "cacheline") {
-    fmt::print("m: {} bits in {} blocks of {} bits, k: {} (anywhere in one block: RocksDB's layout)\n", num(j["m"]),
-               num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
-  } else {
-    fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
-               num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
-  }
-  if (kind == "cacheline" || kind == "blocked") fmt::print("string hash: {}\n", j["hash"].get<std::string>());
+  io::with_type(row->code, [&](auto t) { print_kind(t, j); });
   if (j.value("keyed", false))
     fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
                j["key_id"].get<std::string>());
@@ -251,7 +272,7 @@ void print_summary(const json& j) {
     fmt::print("items: {} or more (the count saturated: it stops at 2^64 - 1)\n", num(j["items"]));
   else
     fmt::print("items: {}\n", num(j["items"]));
-  fmt::print("{}: {}\n", kind == "cuckoo" ? "load" : "fill", percent(j["fill"].get<double>(), 1));
+  fmt::print("{}: {}\n", row->fills_up ? "load" : "fill", percent(j["fill"].get<double>(), 1));
   if (j.contains("estimated_items")) {
     if (j.contains("estimated_items_se") && j["estimated_items_se"].is_number())
       fmt::print("estimated items: {} ± {}\n", num(j["estimated_items"]), num(j["estimated_items_se"]));

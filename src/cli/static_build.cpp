@@ -1,6 +1,8 @@
 #include "static_build.hpp"
 
 #include <span>
+#include <stdexcept>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -8,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "bloomlab/filter_of.hpp"
 #include "filter_summary.hpp"
 #include "format.hpp"
 #include "input.hpp"
@@ -81,10 +84,13 @@ bool is_static_kind(std::string_view kind) {
 int build_static(const build_args& a, const std::optional<sip_key>& key) {
   refuse_sizing_flags(a);
   std::uint64_t lines = 0;
-  const io::kind code = io::find_kind(a.kind)->code;
-  const io::filter_file f = code == io::kind::fuse8    ? build_one<fuse8_filter>(a, lines, key)
-                            : code == io::kind::fuse16 ? build_one<fuse16_filter>(a, lines, key)
-                                                       : build_one<xor8_filter>(a, lines, key);
+  const io::filter_file f =
+      io::with_type(io::find_kind(a.kind)->code, [&]<class F>(std::type_identity<F>) -> io::filter_file {
+        if constexpr (static_kind<F>)
+          return build_one<F>(a, lines, key);
+        else
+          throw std::logic_error("build_static: --kind " + a.kind + " is not static");
+      });
   try {
     io::save(a.out, f);
   } catch (const io::write_error& e) {

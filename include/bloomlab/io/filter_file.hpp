@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -113,6 +114,28 @@ template <> inline constexpr kind kind_code<fuse8_filter> = kind::fuse8;
 template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
 template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
+
+// Calls fn(std::type_identity<F>{}) with the engine type of kind k (for
+// the blocked kind, its 512-bit layout, blocked_filter) and returns what fn
+// returns: how a front end turns a kind named by a user into code for its
+// type. Every kind has a case and there is no default, so a kind added to
+// the enum without one fails to compile (-Wswitch, an error in this build).
+template <class Fn>
+decltype(auto) with_type(kind k, Fn&& fn) {
+  switch (k) {
+    case kind::classic: return fn(std::type_identity<bloom_filter>{});
+    case kind::counting: return fn(std::type_identity<counting_filter>{});
+    case kind::cuckoo: return fn(std::type_identity<cuckoo_filter>{});
+    case kind::scalable: return fn(std::type_identity<scalable_filter>{});
+    case kind::blocked: return fn(std::type_identity<blocked_filter>{});
+    case kind::fuse8: return fn(std::type_identity<fuse8_filter>{});
+    case kind::fuse16: return fn(std::type_identity<fuse16_filter>{});
+    case kind::xor8: return fn(std::type_identity<xor8_filter>{});
+    case kind::cacheline: return fn(std::type_identity<cache_line_filter>{});
+  }
+  throw std::logic_error("io::with_type: kind byte " + std::to_string(static_cast<unsigned>(k)) +
+                         " has no engine type");
+}
 
 const kind_info& info(kind k);
 const kind_info* find_kind(std::string_view name);  // nullptr when no kind has that name
