@@ -239,9 +239,8 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   // tracing off.
   const std::vector<cuckoo_move>& last_moves() const { return last_moves_; }
 
-  // Slot s of bucket i: 0 when empty. The table, bucket after bucket.
+  // Slot s of bucket i: 0 when empty. words(): the table, bucket after bucket.
   std::uint32_t slot(std::uint64_t i, unsigned s) const { return slots_[i * cuckoo_slots + s]; }
-  std::span<const std::uint32_t> table() const { return slots_; }
   std::span<const std::uint32_t> words() const { return slots_; }
 
   // For loaders: sets a slot (0 or a fingerprint below 2^f) and keeps items().

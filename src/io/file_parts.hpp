@@ -105,13 +105,16 @@ inline unsigned scheme_code(scheme s) {
 // filters, and only they).
 inline constexpr unsigned string_hash_code_max = 2;
 inline constexpr const char* string_hash_codes = "0 hash64, 1 xxh3, 2 siphash";
+// The codes 0 and 1 are string_hash's own values.
+inline constexpr unsigned keyed_string_hash_code = 2;
+static_assert(static_cast<unsigned>(string_hash::hash64) == 0 && static_cast<unsigned>(string_hash::xxh3) == 1);
 template <class F>
 unsigned string_hash_code(const F& f) {
-  if (f.keyed()) return 2;
-  return f.strings() == string_hash::hash64 ? 0 : 1;
+  return f.keyed() ? keyed_string_hash_code : static_cast<unsigned>(f.strings());
 }
 inline string_hash string_hash_of_code(unsigned code) {
-  return code == 0 ? string_hash::hash64 : string_hash::xxh3;  // 2: keyed, where it is not used
+  // 2 (keyed) does not use the unkeyed string hash; XXH3 stands in.
+  return code == keyed_string_hash_code ? string_hash::xxh3 : static_cast<string_hash>(code);
 }
 
 // The policy of hash and scheme codes; `key` is the secret of hash code 2

@@ -108,7 +108,7 @@ struct params_writer {
     w.u8(cuckoo_slots);
     w.u32(f.max_kicks());
     w.u64(file.kick_seed);
-    return f.table().size() * 4;
+    return f.words().size() * 4;
   }
   std::uint64_t operator()(const scalable_filter& f) {
     const scalable_params& sp = f.params();
@@ -162,7 +162,7 @@ struct payload_writer {
 
   void operator()(const bloom_filter& f) { out.little(std::span(f.words())); }
   void operator()(const counting_filter& f) { out.little(std::span(f.words())); }
-  void operator()(const cuckoo_filter& f) { out.little(std::span(f.table())); }
+  void operator()(const cuckoo_filter& f) { out.little(std::span(f.words())); }
   void operator()(const scalable_filter& f) {
     for (const scalable_stage& s : f.stages()) out.little(std::span(s.filter.words()));
   }

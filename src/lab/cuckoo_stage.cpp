@@ -64,7 +64,7 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
   rep.fingerprint_bits = f.fingerprint_bits();
   rep.load_factor = f.load();
   rep.fpr_bound = f.fpr_bound();
-  rep.table.assign(f.table().begin(), f.table().end());
+  rep.table.assign(f.words().begin(), f.words().end());
   return rep;
 }
 

@@ -65,7 +65,6 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
   return r;
 }
 
-std::string with_commas(std::uint64_t v) { return thousands(v); }
 
 constexpr const char* all_kinds[] = {"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo",
                                      "scalable", "xor8",       "fuse8",      "fuse16",    "exact set"};
@@ -168,7 +167,7 @@ which_report which(const which_request& r) {
     throw std::invalid_argument("which: the classic filter would take " + std::to_string(s.m) +
                                 " bits, past the " + std::to_string(max_m_built) + " built here; ask for a larger p");
   if (wanted("classic")) {
-    which_row row = start("classic", "m = " + with_commas(s.m) + ", k = " + std::to_string(s.k), true, false, true,
+    which_row row = start("classic", "m = " + thousands(s.m) + ", k = " + std::to_string(s.k), true, false, true,
                           false);
     const auto t0 = clock_type::now();
     bloom_filter f(s.m, s.k);
@@ -180,7 +179,7 @@ which_report which(const which_request& r) {
   const auto blocked = [&](auto tag, const char* kind) {
     using L = decltype(tag);
     const std::uint64_t m = size_split_block(dn, r.p, L::lanes, L::lane_bits);
-    which_row row = start(kind, "m = " + with_commas(m) + ", 8 bits in one " + std::to_string(L::block_bits) +
+    which_row row = start(kind, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) +
                                     "-bit block",
                           true, false, true, false);
     const auto t0 = clock_type::now();
@@ -196,7 +195,7 @@ which_report which(const which_request& r) {
     const std::uint64_t m = cache_line_filter::bits_for(dn, r.p);  // throws if no m reaches p
     const unsigned k = k_best_block(static_cast<double>(m), dn, cache_line_filter::block_bits, cache_line_max_k);
     which_row row = start("cacheline",
-                          "m = " + with_commas(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
+                          "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
                           true, false, true, false);
     const auto t0 = clock_type::now();
     cache_line_filter f(m, k);
@@ -207,7 +206,7 @@ which_report which(const which_request& r) {
   }
   if (wanted("counting")) {
     which_row row = start("counting",
-                          "the classic m = " + with_commas(s.m) + ", k = " + std::to_string(s.k) + ", 4-bit counters",
+                          "the classic m = " + thousands(s.m) + ", k = " + std::to_string(s.k) + ", 4-bit counters",
                           true, true, true, false);
     const auto t0 = clock_type::now();
     counting_filter f(s.m, s.k, 4);
@@ -227,7 +226,7 @@ which_report which(const which_request& r) {
     };
     while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > r.p) ++f_bits;
     which_row row = start("cuckoo",
-                          with_commas(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints",
+                          thousands(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints",
                           true, true, false, false);
     const auto t0 = clock_type::now();
     cuckoo_filter f(buckets, f_bits);
@@ -244,7 +243,7 @@ which_report which(const which_request& r) {
     sp.p0 = r.p * (1 - sp.tighten);
     sp.prime = false;
     which_row row = start("scalable",
-                          "stage 0 for " + with_commas(static_cast<std::uint64_t>(sp.n0)) +
+                          "stage 0 for " + thousands(static_cast<std::uint64_t>(sp.n0)) +
                               " items, capacity x2 and rate x0.85 a stage",
                           true, false, false, true);
     const auto t0 = clock_type::now();

@@ -49,9 +49,9 @@ TEST(CuckooFilter, NoFalseNegativeUpToFailureAndAFailedInsertChangesNothing) {
     std::vector<std::string> in;
     int i = 0;
     for (;; ++i) {
-      const std::vector<std::uint32_t> before(c.table().begin(), c.table().end());
+      const std::vector<std::uint32_t> before(c.words().begin(), c.words().end());
       if (!c.add(item(i))) {
-        EXPECT_TRUE(std::ranges::equal(c.table(), before)) << "f " << f;
+        EXPECT_TRUE(std::ranges::equal(c.words(), before)) << "f " << f;
         EXPECT_EQ(c.last_moves().size(), c.max_kicks());
         break;
       }
@@ -78,9 +78,9 @@ TEST(CuckooFilter, TheNinthCopyOfAnItemFailsAndIsUndone) {
   while (c.alt_bucket(c.bucket1(item(i)), c.fingerprint(item(i))) == c.bucket1(item(i))) ++i;
   const std::string x = item(i);
   for (int copy = 0; copy < 8; ++copy) ASSERT_TRUE(c.add(x));
-  const std::vector<std::uint32_t> before(c.table().begin(), c.table().end());
+  const std::vector<std::uint32_t> before(c.words().begin(), c.words().end());
   EXPECT_FALSE(c.add(x));
-  EXPECT_TRUE(std::ranges::equal(c.table(), before));
+  EXPECT_TRUE(std::ranges::equal(c.words(), before));
   for (int copy = 0; copy < 8; ++copy) ASSERT_TRUE(c.remove(x));
   EXPECT_FALSE(c.contains(x));
   EXPECT_FALSE(c.remove(x));

@@ -43,8 +43,10 @@
 namespace bloomlab {
 
 // The hash of byte-string keys: XXH3_64bits for every new filter; hash64
-// only for filters restored from files that recorded it.
-enum class string_hash : std::uint8_t { xxh3 = 0, hash64 = 1 };
+// only for filters restored from files that recorded it. The values are the
+// filter file's string-hash codes (docs/format.md; code 2 is SipHash-2-4,
+// which a key selects), so a code and its enum never disagree.
+enum class string_hash : std::uint8_t { hash64 = 0, xxh3 = 1 };
 inline constexpr string_hash string_hash_default = string_hash::xxh3;
 
 inline const char* string_hash_name(string_hash s) { return s == string_hash::hash64 ? "hash64" : "xxh3"; }

@@ -157,7 +157,6 @@ std::uint64_t item_count(const filter_file& f);
 // Item counts saturate, as a counting filter's does: a count that would pass
 // items_max stays there and means "at least this many" (info says so).
 inline constexpr std::uint64_t items_max = counting_filter::items_max;
-inline std::uint64_t add_items(std::uint64_t a, std::uint64_t b) { return counting_filter::items_sum(a, b); }
 
 // A file that cannot be read as a filter: what() names the problem (and the
 // file, when it comes from load()).
