@@ -5,13 +5,24 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "json.hpp"
+#include "key_file.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::cli {
 
 int run_hash(const hash_args& a) {
-  lab::hash_request req{parse_digest_name("--fn", a.fn), 0, a.texts};
+  lab::hash_request req{parse_digest_name("--fn", a.fn), 0, a.texts, {}};
   if (!a.seed.empty()) req.seed = parse_digest_seed("--seed", a.seed, req.fn);
+  const bool keyed = lab::info(req.fn).keyed;
+  if (keyed) {
+    req.key = supplied_key(a.key_file, a.key_file_given);
+    if (!req.key)
+      throw usage_error(fmt::format("--fn {} needs a secret key: --key-file FILE, or name the file in {}", a.fn,
+                                    key_file_env));
+  } else if (a.key_file_given) {
+    lab::refuse("--key-file", a.key_file,
+                "does not apply to --fn " + a.fn + ", which is not keyed; allowed with siphash24, siphash24_128");
+  }
   const auto r = lab::hash(req);
   if (a.json) {
     fmt::print("{}\n", lab::to_json(r));

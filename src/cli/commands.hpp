@@ -23,7 +23,8 @@ struct analyze_args {
 };
 
 struct hash_args {
-  std::string fn = "murmur3_x86_32", seed;
+  std::string fn = "murmur3_x86_32", seed, key_file;
+  bool key_file_given = false;  // --key-file on the command line (else BLOOMLAB_KEY_FILE)
   std::vector<std::string> texts;
   bool json = false;
 };

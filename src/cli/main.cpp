@@ -12,6 +12,7 @@
 #include "bloomlab/version.hpp"
 #include "args.hpp"
 #include "budget.hpp"
+#include "parse.hpp"
 #include "cmd_family.hpp"
 #include "cmd_filters.hpp"
 #include "cmd_pgbloom.hpp"
@@ -84,9 +85,11 @@ int main(int argc, char** argv) {
 
   hash_args hs;
   auto* c_hash = app.add_subcommand("hash", "Digests of texts, in hex");
-  c_hash->add_option("--fn", hs.fn, "murmur3_x86_32, murmur3_x64_128, fnv1a_32 or fnv1a_64")
-      ->capture_default_str();
+  c_hash->add_option("--fn", hs.fn, "The hash: " + bloomlab::lab::digest_allowed().substr(9))->capture_default_str();
   c_hash->add_option("--seed", hs.seed, "Seed for MurmurHash3 (0 to 4294967295; default 0)");
+  auto* hash_key = c_hash->add_option("--key-file", hs.key_file,
+                                      "The secret key of siphash24 and siphash24_128 (16 raw bytes or 32 hex "
+                                      "digits; else the file named by BLOOMLAB_KEY_FILE)");
   c_hash->add_option("text", hs.texts, "Texts to hash (their UTF-8 bytes)")->required();
   add_json(c_hash, hs.json);
 
@@ -187,7 +190,10 @@ int main(int argc, char** argv) {
     refuse_empty_values(*sub);
     if (sub == c_size) return run_size(sz);
     if (sub == c_an) return run_analyze(an);
-    if (sub == c_hash) return run_hash(hs);
+    if (sub == c_hash) {
+      hs.key_file_given = hash_key->count() > 0;
+      return run_hash(hs);
+    }
     if (sub == c_pos) return run_positions(ps);
     if (sub == c_ms) return run_measure(ms);
     if (sub == c_serve) return run_serve(sv);

@@ -2,20 +2,27 @@
 #include <cassert>
 #include <cstdio>
 
+#include "bloomlab/detail/key_hashing.hpp"
 #include "bloomlab/hash.hpp"
+#include "bloomlab/siphash.hpp"
+#include "parse.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::lab {
 
+const digest_info& info(digest_fn f) {
+  for (const digest_info& d : digests)
+    if (d.fn == f) return d;
+  throw std::logic_error("a digest with no row in lab::digests");
+}
+
 std::optional<digest_fn> parse_digest_fn(std::string_view s) {
-  if (s == "murmur3_x86_32") return digest_fn::murmur3_x86_32;
-  if (s == "murmur3_x64_128") return digest_fn::murmur3_x64_128;
-  if (s == "fnv1a_32") return digest_fn::fnv1a_32;
-  if (s == "fnv1a_64") return digest_fn::fnv1a_64;
+  for (const digest_info& d : digests)
+    if (d.name == s) return d.fn;
   return std::nullopt;
 }
 
-bool has_seed(digest_fn f) { return f == digest_fn::murmur3_x86_32 || f == digest_fn::murmur3_x64_128; }
+bool has_seed(digest_fn f) { return info(f).seeded; }
 
 namespace {
 
@@ -28,6 +35,9 @@ std::string hex(std::uint64_t v, int digits) {
 }  // namespace
 
 std::vector<hash_entry> hash(const hash_request& r) {
+  if (info(r.fn).keyed && !r.key)
+    refuse("fn", std::string(info(r.fn).name), "needs a secret key (SipHash-2-4 is keyed; the CLI reads one from "
+                                                "--key-file or BLOOMLAB_KEY_FILE)");
   std::vector<hash_entry> out;
   for (const std::string& t : r.texts) {
     std::string d;
@@ -40,6 +50,14 @@ std::vector<hash_entry> hash(const hash_request& r) {
       }
       case digest_fn::fnv1a_32: d = hex(fnv1a_32(t), 8); break;
       case digest_fn::fnv1a_64: d = hex(fnv1a_64(t), 16); break;
+      case digest_fn::xxh3_64: d = hex(detail::xxh3_64(t), 16); break;
+      case digest_fn::hash64: d = hex(detail::hash64(t), 16); break;
+      case digest_fn::siphash24: d = hex(siphash24(t, *r.key), 16); break;
+      case digest_fn::siphash24_128: {
+        const hash128 h = siphash24_128(t, *r.key);
+        d = hex(h.h1, 16) + hex(h.h2, 16);
+        break;
+      }
     }
     out.push_back({t, std::move(d)});
   }

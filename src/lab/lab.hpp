@@ -154,7 +154,28 @@ struct trials_report {
 trials_report trials(const trials_request& r);
 
 // ---- hash and positions: what one item becomes ---------------------------
-enum class digest_fn { murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64 };
+// Every hash the engine has for byte strings: MurmurHash3 and FNV-1a (the
+// classic, counting and scalable filters' positions), XXH3 and hash64 (the
+// blocked, cache-line and static filters' string hash; hash64 only for old
+// files), SipHash-2-4 (every keyed filter; 64- and 128-bit outputs).
+enum class digest_fn { murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64, xxh3_64, hash64, siphash24, siphash24_128 };
+struct digest_info {
+  digest_fn fn;
+  std::string_view name;
+  bool seeded;  // takes --seed (MurmurHash3 only)
+  bool keyed;   // needs a secret key (SipHash-2-4 only)
+};
+inline constexpr digest_info digests[] = {
+    {digest_fn::murmur3_x86_32, "murmur3_x86_32", true, false},
+    {digest_fn::murmur3_x64_128, "murmur3_x64_128", true, false},
+    {digest_fn::fnv1a_32, "fnv1a_32", false, false},
+    {digest_fn::fnv1a_64, "fnv1a_64", false, false},
+    {digest_fn::xxh3_64, "xxh3_64", false, false},
+    {digest_fn::hash64, "hash64", false, false},
+    {digest_fn::siphash24, "siphash24", false, true},
+    {digest_fn::siphash24_128, "siphash24_128", false, true},
+};
+const digest_info& info(digest_fn f);
 std::optional<digest_fn> parse_digest_fn(std::string_view s);
 bool has_seed(digest_fn f);  // only MurmurHash3 takes a seed
 
@@ -162,6 +183,7 @@ struct hash_request {
   digest_fn fn = digest_fn::murmur3_x86_32;
   std::uint32_t seed = 0;
   std::vector<std::string> texts;
+  std::optional<sip_key> key;  // the secret of siphash24 and siphash24_128 (they refuse to run without one)
 };
 
 struct hash_entry {

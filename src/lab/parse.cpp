@@ -86,15 +86,7 @@ std::optional<scanned> scan_number(std::string_view text) {
   return out;
 }
 
-std::string_view digest_name(digest_fn f) {
-  switch (f) {
-    case digest_fn::murmur3_x86_32: return "murmur3_x86_32";
-    case digest_fn::murmur3_x64_128: return "murmur3_x64_128";
-    case digest_fn::fnv1a_32: return "fnv1a_32";
-    case digest_fn::fnv1a_64: return "fnv1a_64";
-  }
-  return "?";
-}
+std::string_view digest_name(digest_fn f) { return info(f).name; }
 
 }  // namespace
 
@@ -137,7 +129,11 @@ std::string count_allowed(std::uint64_t lo, std::uint64_t hi) {
 std::string rate_allowed() { return "allowed: a rate between 0 and 1 (exclusive), as 0.01 or 1%"; }
 std::string hash_allowed() { return "allowed: " + std::string(hash_names); }
 std::string scheme_allowed() { return "allowed: enhanced, double, independent"; }
-std::string digest_allowed() { return "allowed: murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64"; }
+std::string digest_allowed() {
+  std::string out = "allowed: ";
+  for (const digest_info& d : digests) out.append(out.size() > 9 ? ", " : "").append(d.name);
+  return out;
+}
 std::string flag_allowed() { return "allowed: true or false"; }
 
 std::uint64_t parse_count(const std::string& field, const std::string& text, std::uint64_t lo,

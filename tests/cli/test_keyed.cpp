@@ -249,3 +249,33 @@ TEST(Keyed, FormatVersionOneStillLoadsExceptBlocked) {
 }
 
 }  // namespace
+
+namespace {
+
+// bloomlab hash prints every hash the engine has, SipHash-2-4 under a key
+// file included: the reference vectors of SipHash's paper (key 00 01 ... 0f,
+// the empty message; 64- and 128-bit outputs) and of XXH3.
+TEST(KeyedHash, SipHashUnderAKeyFileGivesTheReferenceVectors) {
+  temp_dir dir;
+  const std::string key = dir / "ref.key";
+  write_bytes(key, "000102030405060708090a0b0c0d0e0f\n");
+  auto r = run({"hash", "--fn", "siphash24", "--key-file", key, ""});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "726fdb47dd0e0e31  \n");
+  r = run({"hash", "--fn", "siphash24_128", "--key-file", key, ""});
+  EXPECT_EQ(r.out, "e6a825ba047f81a3930255c71472f66d  \n");
+  r = run({"hash", "--fn", "xxh3_64", "", "abc"});
+  EXPECT_EQ(r.out, "2d06800538d394c2  \n78af5f94892f3950  abc\n");
+}
+
+TEST(KeyedHash, SipHashWithoutAKeyOrAKeyForAnotherHashIsRefused) {
+  temp_dir dir;
+  const std::string key = dir / "a.key";
+  write_bytes(key, key_a);
+  expect_refused({"hash", "--fn", "siphash24", "x"}, {"--fn siphash24 needs a secret key", "--key-file"});
+  expect_refused({"hash", "--fn", "murmur3_x86_32", "--key-file", key, "x"},
+                 {"--key-file", "does not apply to --fn murmur3_x86_32", "siphash24"});
+  expect_refused({"hash", "--fn", "sip", "x"}, {"--fn", "'sip' is not a hash", "siphash24_128"});
+}
+
+}  // namespace
