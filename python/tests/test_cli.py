@@ -106,3 +106,35 @@ def test_static_files_cross_both_ways(cli, kind, tmp_path):
     assert all(answers[k] for k in keys)
     assert [answers[k] for k in probe] == list(mine.contains_many(probe))
     assert "kind: " + kind in run(cli, "info", saved).stdout
+
+
+@pytest.mark.parametrize("kind", CLI_KINDS)
+def test_cli_queries_integer_keys_that_python_added(cli, kind, tmp_path):
+    import numpy as np
+
+    f = bloomlab.sized(kind, n=2000, p=0.01)
+    f.add_many(np.arange(0, 2000 * 7919, 7919, dtype=np.uint64))
+    path = str(tmp_path / "ints.bloom")
+    f.save(path)
+    asked = [str(x) for x in range(0, 2000 * 7919, 7919)] + [str(x) for x in range(1, 5001)]
+    r = run(cli, "query", path, "--int", "-", stdin="".join(a + "\n" for a in asked))
+    assert r.returncode in (0, 1), r.stderr
+    answers = [line.split("\t", 1) for line in r.stdout.splitlines()]
+    assert [key for _, key in answers] == asked
+    # Every key added answers maybe, and each answer is the module's own.
+    assert all(answer == "maybe" for answer, _ in answers[:2000])
+    want = f.contains_many(np.array([int(a) for a in asked], dtype=np.uint64))
+    assert [answer == "maybe" for answer, _ in answers] == list(want)
+    # Without --int the same text is a string key, which the filter never saw.
+    r = run(cli, "query", path, "--count", "-", stdin="".join(a + "\n" for a in asked[:2000]))
+    assert int(r.stdout.split("no\t")[1]) > 1900
+
+
+def test_cli_int_refuses_what_is_not_an_unsigned_integer(cli, tmp_path):
+    f = bloomlab.sized("classic", n=10, p=0.01)
+    path = str(tmp_path / "ints.bloom")
+    f.save(path)
+    r = run(cli, "query", path, "--int", "42", "-3")
+    assert r.returncode == 2
+    assert "--int: '-3' (item 2) is not an unsigned 64-bit integer" in r.stderr
+    assert r.stdout == ""

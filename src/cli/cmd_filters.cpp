@@ -2,6 +2,7 @@
 // files (bloomlab/io/filter_file.hpp, docs/format.md).
 #include "cmd_filters.hpp"
 
+#include <charconv>
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -54,6 +55,7 @@ struct items_args {
   key_args key;
   std::string only, progress = "auto";  // query --only, query and add --progress
   bool count = false;                   // query --count
+  bool ints = false;                    // query --int: the items are 64-bit integer keys
 };
 
 struct pair_args {
@@ -171,6 +173,25 @@ void add_batch(filter_file& f, std::span<const std::string_view> items, const st
 // The answers for a batch of items, into out[0, items.size()).
 void contains_batch(const filter_file& f, std::span<const std::string_view> items, bool* out) {
   std::visit([&](const auto& g) { g.contains_many(items, std::span<bool>(out, items.size())); }, f.filter);
+}
+
+// query --int: each item as the unsigned 64-bit integer key it spells in
+// decimal (as the engine's add(std::uint64_t) and Python's uint64 arrays
+// took it), so that a filter built from integers answers from the CLI.
+void contains_batch_ints(const filter_file& f, std::span<const std::string_view> items, std::uint64_t first_item,
+                         std::vector<std::uint64_t>& keys, bool* out) {
+  keys.resize(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string_view x = items[i];
+    const auto [end, ec] = std::from_chars(x.data(), x.data() + x.size(), keys[i]);
+    if (x.empty() || ec != std::errc() || end != x.data() + x.size())
+      lab::refuse("--int", std::string(x),
+                  fmt::format("(item {}) is not an unsigned 64-bit integer; allowed: 0 to 18446744073709551615 in "
+                              "decimal digits",
+                              thousands(first_item + i + 1)));
+  }
+  std::visit([&](const auto& g) { g.contains_many(std::span<const std::uint64_t>(keys), std::span<bool>(out, items.size())); },
+             f.filter);
 }
 
 // The items to work on: a streamed list when the command line says "-"
@@ -323,8 +344,12 @@ int run_query(const items_args& a) {
   bool first = true;
   if (a.json && !a.count) out.write("[");
   const std::unique_ptr<bool[]> answers(new bool[line_reader::max_batch]);
+  std::vector<std::uint64_t> keys;  // --int
   for_each_batch(a.items, mode, "bloomlab query: reading", [&](std::span<const std::string_view> batch) {
-    contains_batch(f, batch, answers.get());
+    if (a.ints)
+      contains_batch_ints(f, batch, maybes + nos, keys, answers.get());
+    else
+      contains_batch(f, batch, answers.get());
     text.clear();
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const bool maybe = answers[i];
@@ -522,6 +547,9 @@ class commands final : public filter_commands {
     query_->add_option("items", q_.items, "Items to look up; - alone reads them from standard input");
     query_->add_option("--only", q_.only, "Print only the items that answered maybe, or only those that answered no");
     query_->add_flag("--count", q_.count, "Print how many answered maybe and no instead of the items");
+    query_->add_flag("--int", q_.ints,
+                     "Ask for 64-bit integer keys (decimal, 0 to 2^64 - 1), as a filter built from integers "
+                     "(C++ add(std::uint64_t), Python uint64 arrays) holds them; without it each item is a string");
     json_flag(query_, q_.json);
     progress_flag(query_, q_.progress);
     key_flag(query_, q_.key, "The key of a keyed filter");
