@@ -1,7 +1,7 @@
 """bloomlab: Bloom filters and their relatives, from bloomlab's C++ engine.
 
 Filter kinds (each with add, contains, add_many, contains_many, bits, items,
-fpr, ==, save/to_bytes and pickling; | and & where the engine defines them):
+fpr, len(), ==, save/to_bytes and pickling; | and & where the engine defines them):
 
     BloomFilter(m, k)             the classic filter
     CountingFilter(m, k, width)   counters: remove()
@@ -43,9 +43,11 @@ from ._bloomlab import (
     load,
     max_k,
     size,
+    __version__,
 )
 
 __all__ = [
+    "__version__",
     "BlockedFilter",
     "BlockedFilter256",
     "BloomFilter",

@@ -23,6 +23,7 @@ from ._bloomlab import (
     from_bytes as from_bytes,
     load as load,
     max_k as max_k,
+    __version__ as __version__,
     size as size,
 )
 

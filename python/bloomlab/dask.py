@@ -143,8 +143,8 @@ _BLOCKED = {"blocked": bloomlab.BlockedFilter, "blocked256": bloomlab.BlockedFil
 def _route(part, kind, m, slices, key):
     """A partition's hashes, split by the slice of blocks they fall in."""
     cls = _BLOCKED[kind]
-    hs = cls(cls.block_bits, key=key).hashes(_keys(part))  # the hash does not depend on m
-    which = cls.slices_of(hs, m, slices)
+    hs = cls(cls.block_bits, key=key)._hashes(_keys(part))  # the hash does not depend on m
+    which = cls._slices_of(hs, m, slices)
     # A stable sort keeps each slice's hashes in the partition's order.
     order = np.argsort(which, kind="stable")
     bounds = np.searchsorted(which[order], np.arange(slices + 1))
@@ -154,7 +154,7 @@ def _route(part, kind, m, slices, key):
 
 def _slice(kind, m, slices, s, *groups):
     """A slice's words, and how many keys it took (items() counts every key)."""
-    words, _fresh = _BLOCKED[kind].build_slice(m, slices, s, list(groups))
+    words, _fresh = _BLOCKED[kind]._build_slice(m, slices, s, list(groups))
     return words, sum(len(g) for g in groups)
 
 
@@ -195,7 +195,7 @@ def partitioned_build(collection, p, kind="blocked", n=None, *, slices=None, key
     build_slice = dask.delayed(_slice, pure=True)
     tasks = [build_slice(kind, m, slices, s, *[r[s] for r in routed]) for s in range(slices)]
     built = dask.compute(*tasks)
-    return _BLOCKED[kind].from_slices(m, [w for w, _ in built], sum(int(f) for _, f in built), key=key)
+    return _BLOCKED[kind]._from_slices(m, [w for w, _ in built], sum(int(f) for _, f in built), key=key)
 
 
 def _lookup(f, part):

@@ -36,7 +36,9 @@
 #include <vector>
 
 #include "bloomlab/math.hpp"
+#include "bloomlab/version.hpp"
 #include "bloomlab/static_filter.hpp"
+#include "arg_types.hpp"
 #include "engine_calls.hpp"
 #include "bloomlab/io/filter_file.hpp"
 
@@ -97,6 +99,12 @@ decltype(auto) with_key(const py::handle& key, Fn&& fn) {
   return fn(int_key(key));
 }
 
+// The same, as help() names them (arg_types.hpp).
+template <class Fn>
+decltype(auto) with_key(const py_key& key, Fn&& fn) {
+  return with_key(key.h, std::forward<Fn>(fn));
+}
+
 // A batch of keys, ready for the engine: a span of integers (in place in a
 // numpy array, or converted from a sequence of ints), or views of the bytes
 // of str/bytes objects that `owner` keeps alive.
@@ -117,14 +125,30 @@ key_batch batch_of(const py::handle& keys) {
       throw py::value_error("keys: an array of " + std::to_string(arr.ndim()) +
                             " dimensions (allowed: one dimension)");
     const char kind = arr.dtype().kind();
-    if (kind == 'u' || kind == 'i' || kind == 'b' || kind == 'f' || kind == 'c') {
-      if (!arr.dtype().is(py::dtype::of<std::uint64_t>()))
-        throw py::type_error("keys: an array of dtype " + std::string(py::str(arr.dtype())) +
-                             " (allowed: uint64, or a sequence of str/bytes; convert with keys.astype(numpy.uint64))");
-      // In place when contiguous; else one contiguous copy.
+    if (kind == 'b' || kind == 'f' || kind == 'c')
+      throw py::type_error("keys: an array of dtype " + std::string(py::str(arr.dtype())) +
+                           " (allowed: integers from 0 to 2^64 - 1, or a sequence of str/bytes)");
+    if (kind == 'u') {
+      // In place when contiguous uint64; else one contiguous uint64 copy.
       auto contiguous = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(keys);
       if (!contiguous) throw py::error_already_set();
       b.ints = {contiguous.data(), static_cast<std::size_t>(contiguous.size())};
+      b.owner = std::move(contiguous);
+      b.integers = true;
+      return b;
+    }
+    if (kind == 'i') {
+      // Signed integers (pandas and Dask hand ids over as int64): accepted
+      // when none is negative, and read in place as uint64 (the same bits).
+      auto contiguous = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(keys);
+      if (!contiguous) throw py::error_already_set();
+      const std::int64_t* v = contiguous.data();
+      const auto n = static_cast<std::size_t>(contiguous.size());
+      for (std::size_t i = 0; i < n; ++i)
+        if (v[i] < 0)
+          throw py::value_error("keys[" + std::to_string(i) + "]: " + std::to_string(v[i]) +
+                                " is negative (allowed: integers from 0 to 2^64 - 1)");
+      b.ints = {reinterpret_cast<const std::uint64_t*>(v), n};
       b.owner = std::move(contiguous);
       b.integers = true;
       return b;
@@ -160,6 +184,31 @@ key_batch batch_of(const py::handle& keys) {
   if (b.integers) b.ints = b.int_store;
   b.owner = std::move(tuple);
   return b;
+}
+
+key_batch batch_of(const py_keys& keys) { return batch_of(keys.h); }
+
+// A whole number argument (m, k, buckets...) from lo to hi: ValueError
+// naming it and the range when it is outside (negative included), TypeError
+// when it is not a whole number.
+std::uint64_t whole(const char* name, const py_whole& v, std::uint64_t lo = 0,
+                    std::uint64_t hi = std::numeric_limits<std::uint64_t>::max()) {
+  const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(v.h.ptr()));
+  if (!i) {
+    PyErr_Clear();
+    throw py::type_error(std::string(name) + ": a " + std::string(py::str(py::type::of(v.h).attr("__name__"))) +
+                         " is not a whole number");
+  }
+  const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+  const bool past = u == static_cast<unsigned long long>(-1) && PyErr_Occurred();
+  if (past) PyErr_Clear();
+  if (past || u < lo || u > hi)
+    throw py::value_error(std::string(name) + ": " + std::string(py::str(i)) + " is out of range (" +
+                          std::to_string(lo) + " to " + std::to_string(hi) + ")");
+  return static_cast<std::uint64_t>(u);
+}
+unsigned whole32(const char* name, const py_whole& v, unsigned lo, unsigned hi) {
+  return static_cast<unsigned>(whole(name, v, lo, hi));
 }
 
 // A key's 16 bytes, as key_arg() reads them.
@@ -353,7 +402,7 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
   bind_fast<F>(c);
   c.def(
           "add_many",
-          [](H& h, const py::handle& keys) {
+          [](H& h, const py_keys& keys) {
             key_batch b = batch_of(keys);
             return unlocked<true>(h, [&] {
               const std::uint64_t fresh = b.integers ? engine::add_many(h.f(), b.ints)
@@ -366,7 +415,7 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
           "(or ints). Returns how many adds returned True. The GIL is released while the filter works.")
       .def(
           "contains_many",
-          [](const H& h, const py::handle& keys) {
+          [](const H& h, const py_keys& keys) {
             key_batch b = batch_of(keys);
             py::array_t<bool> out(static_cast<py::ssize_t>(b.size()));
             const std::span<bool> o(out.mutable_data(), b.size());
@@ -395,8 +444,13 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
             std::shared_lock guard(h.lock);
             return h.items();
           },
-          "Items held: adds that returned True (minus removals) for classic and blocked filters; the filter's own "
-          "count for counting (every add), cuckoo (fingerprints stored) and scalable filters.")
+          "Keys added, repeats included (a filter cannot tell a repeat), minus keys removed; the scalable filter "
+          "skips a key that already reads present, the cuckoo filter one it had no room for. len(f) is the same.")
+      .def("__len__",
+           [](const H& h) {
+             std::shared_lock guard(h.lock);
+             return h.items();
+           })
       .def(
           "fpr",
           [](const H& h) {
@@ -522,7 +576,7 @@ template <class F>
 void bind_remove(py::class_<handle<F>>& c, const char* doc) {
   c.def(
       "remove",
-      [](handle<F>& h, const py::handle& key) {
+      [](handle<F>& h, const py_key& key) {
         return with_key(key, [&](auto k) {
           std::unique_lock guard(h.lock);
           return engine::remove(h.f(), k);
@@ -553,8 +607,8 @@ template <class F>
 void bind_slices(py::class_<handle<F>>& c) {
   using H = handle<F>;
   c.def(
-       "hashes",
-       [](const H& h, const py::handle& keys) {
+       "_hashes",
+       [](const H& h, const py_keys& keys) {
          key_batch b = batch_of(keys);
          py::array_t<std::uint64_t> out(static_cast<py::ssize_t>(b.size()));
          std::uint64_t* o = out.mutable_data();
@@ -570,7 +624,7 @@ void bind_slices(py::class_<handle<F>>& c) {
        "The filter's 64-bit hash of each key (keyed when the filter is), as a numpy uint64 array: what the "
        "partitioned build routes and builds slices from.")
       .def_static(
-          "slices_of",
+          "_slices_of",
           [](const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& hs, std::uint64_t m,
              std::uint64_t slices) {
             const std::uint64_t blocks = blocks_of<F>(m);
@@ -587,7 +641,7 @@ void bind_slices(py::class_<handle<F>>& c) {
           "The slice (0 to slices - 1) each hash falls in, for a filter of m bits cut into `slices` runs of whole "
           "blocks: slice s holds blocks floor(s B / S) to floor((s + 1) B / S) - 1.")
       .def_static(
-          "build_slice",
+          "_build_slice",
           [](std::uint64_t m, std::uint64_t slices, std::uint64_t s, const py::list& hash_arrays) {
             const std::uint64_t blocks = blocks_of<F>(m);
             check_slices(slices, blocks);
@@ -615,7 +669,7 @@ void bind_slices(py::class_<handle<F>>& c) {
           "The words of one slice of a filter of m bits, built from lists of hashes that all fall in it (in order), "
           "and how many read absent when set: (numpy uint64 array, int).")
       .def_static(
-          "from_slices",
+          "_from_slices",
           [](std::uint64_t m, const py::list& slices, std::uint64_t items, const std::optional<py::bytes>& key) {
             auto h = std::make_unique<H>(F(m, {}, key_arg(key)));
             std::size_t offset = 0;
@@ -640,7 +694,7 @@ void bind_slices(py::class_<handle<F>>& c) {
 template <class S>
 void bind_static(py::module_& m, const char* name, const char* doc) {
   py::class_<S> c(m, name, doc);
-  c.def(py::init([](const py::handle& keys, const std::optional<py::bytes>& key) {
+  c.def(py::init([](const py_keys& keys, const std::optional<py::bytes>& key) {
           key_batch b = batch_of(keys);
           const auto secret = key_arg(key);
           py::gil_scoped_release no_gil;
@@ -651,13 +705,13 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
         "key: 16 bytes for SipHash-2-4.")
       .def(
           "contains",
-          [](const S& f, const py::handle& key) { return with_key(key, [&](auto k) { return f.contains(k); }); },
+          [](const S& f, const py_key& key) { return with_key(key, [&](auto k) { return f.contains(k); }); },
           "key"_a, "True when the key may be in the set (rate 2^-f), False when it certainly is not.")
       .def("__contains__",
-           [](const S& f, const py::handle& key) { return with_key(key, [&](auto k) { return f.contains(k); }); })
+           [](const S& f, const py_key& key) { return with_key(key, [&](auto k) { return f.contains(k); }); })
       .def(
           "contains_many",
-          [](const S& f, const py::handle& keys) {
+          [](const S& f, const py_keys& keys) {
             key_batch b = batch_of(keys);
             py::array_t<bool> out(static_cast<py::ssize_t>(b.size()));
             const std::span<bool> o(out.mutable_data(), b.size());
@@ -671,6 +725,7 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
           "keys"_a, "contains() of every key of a batch, as a numpy bool array (the GIL released).")
       .def("bits", &S::bits, "Storage in bits: the fingerprint array's slots times f.")
       .def("items", &S::items, "Distinct keys it was built from.")
+      .def("__len__", &S::items)
       .def("fpr", &S::fpr, "The rate of a key not in the set: 2^-f, whatever n (f = the fingerprint bits).")
       .def_property_readonly("keyed", &S::keyed)
       .def_property_readonly("seed", &S::seed, "The seed the fingerprint array was solved with.")
@@ -849,7 +904,9 @@ void bind(py::module_& m) {
       "Estimated rate from the filter's state: (X/m)^k, X the bits set (the rate a key never added reads 'maybe', "
       "given these bits and independent uniform positions).");
   classic
-      .def(py::init([](std::uint64_t mm, unsigned k, const std::optional<py::bytes>& key) {
+      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::optional<py::bytes>& key) {
+             const std::uint64_t mm = whole("m", m_in, 1, filter_max_m);
+             const unsigned k = whole32("k", k_in, 1, max_k);
              const auto secret = key_arg(key);
              return std::make_unique<handle<bloom_filter>>(
                  bloom_filter(mm, k, secret ? indexer::siphash(*secret) : indexer::for_size(mm, k)));
@@ -875,12 +932,15 @@ void bind(py::module_& m) {
       "there. Removing a key never added (a false positive) turns other keys into false negatives.",
       "Estimated rate from the filter's state: (X/m)^k, X the counters above zero.");
   counting
-      .def(py::init([](std::uint64_t mm, unsigned k, unsigned width, const std::optional<py::bytes>& key) {
+      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const py_whole& width_in,
+                       const std::optional<py::bytes>& key) {
+             const std::uint64_t mm = whole("m", m_in, 1, filter_max_m);
+             const unsigned k = whole32("k", k_in, 1, max_k), width = whole32("width", width_in, 1, counter_width_max);
              const auto secret = key_arg(key);
              return std::make_unique<handle<counting_filter>>(
                  counting_filter(mm, k, width, secret ? indexer::siphash(*secret) : indexer::for_size(mm, k)));
            }),
-           "m"_a, "k"_a, "width"_a = counter_width_default, py::kw_only(), "key"_a = py::none())
+           "m"_a, "k"_a, "width"_a = py::int_(counter_width_default), py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<counting_filter>& h) { return h.f().m(); })
       .def_property_readonly("k", [](const handle<counting_filter>& h) { return h.f().k(); })
       .def_property_readonly("width", [](const handle<counting_filter>& h) { return h.f().width(); })
@@ -901,8 +961,8 @@ void bind(py::module_& m) {
         m, doc,
         "Estimated rate from the filter's state: the mean over blocks of prod_j (ones in lane j / w), w the lane's "
         "bits. For n random keys it is about sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 (bloomlab.fpr_split_block).");
-    c.def(py::init([](std::uint64_t mm, const std::optional<py::bytes>& key) {
-            return std::make_unique<handle<F>>(F(mm, {}, key_arg(key)));
+    c.def(py::init([](const py_whole& m_in, const std::optional<py::bytes>& key) {
+            return std::make_unique<handle<F>>(F(whole("m", m_in, 1, filter_max_m), {}, key_arg(key)));
           }),
           "m"_a, py::kw_only(), "key"_a = py::none())
         .def_property_readonly("m", [](const handle<F>& h) { return h.f().m(); })
@@ -936,8 +996,9 @@ void bind(py::module_& m) {
       m, cache_line_doc.c_str(),
       "Estimated rate from the filter's state: the mean over blocks of (ones in the block / 512)^k.");
   cache_line
-      .def(py::init([](std::uint64_t mm, unsigned k, const std::optional<py::bytes>& key) {
-             return std::make_unique<handle<cache_line_filter>>(cache_line_filter(mm, k, key_arg(key)));
+      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::optional<py::bytes>& key) {
+             return std::make_unique<handle<cache_line_filter>>(
+                 cache_line_filter(whole("m", m_in, 1, filter_max_m), whole32("k", k_in, 1, cache_line_max_k), key_arg(key)));
            }),
            "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<cache_line_filter>& h) { return h.f().m(); })
@@ -960,8 +1021,11 @@ void bind(py::module_& m) {
       "add() returns False when the table is full (nothing changes). Rate bound 2*4/2^f.",
       "Estimated rate from the filter's state: 1 - (1 - q)^(2 b a), q = (2^f + 2)/4^f, b = 4 slots, a = the load.");
   cuckoo
-      .def(py::init([](std::uint64_t buckets, unsigned f, unsigned kicks, std::uint64_t seed,
-                       const std::optional<py::bytes>& key) {
+      .def(py::init([](const py_whole& buckets_in, const py_whole& f_in, const py_whole& kicks_in,
+                       const py_whole& seed_in, const std::optional<py::bytes>& key) {
+             const std::uint64_t buckets = whole("buckets", buckets_in, 1, cuckoo_buckets_max), seed = whole("seed", seed_in);
+             const unsigned f = whole32("fingerprint_bits", f_in, cuckoo_fingerprint_min, cuckoo_fingerprint_max);
+             const unsigned kicks = whole32("max_kicks", kicks_in, 0, io::max_kicks);
              if (kicks > io::max_kicks)
                throw py::value_error("max_kicks: " + std::to_string(kicks) + " is out of range (0 to " +
                                      std::to_string(io::max_kicks) + ")");
@@ -969,8 +1033,8 @@ void bind(py::module_& m) {
              h->file.kick_seed = seed;
              return h;
            }),
-           "buckets"_a, "fingerprint_bits"_a = cuckoo_fingerprint_default, "max_kicks"_a = cuckoo_kicks_default,
-           "seed"_a = 1, py::kw_only(), "key"_a = py::none())
+           "buckets"_a, "fingerprint_bits"_a = py::int_(cuckoo_fingerprint_default),
+           "max_kicks"_a = py::int_(cuckoo_kicks_default), "seed"_a = py::int_(1), py::kw_only(), "key"_a = py::none())
       .def_property_readonly("buckets", [](const handle<cuckoo_filter>& h) { return h.f().buckets(); })
       .def_property_readonly("fingerprint_bits", [](const handle<cuckoo_filter>& h) { return h.f().fingerprint_bits(); })
       .def_property_readonly("max_kicks", [](const handle<cuckoo_filter>& h) { return h.f().max_kicks(); })
@@ -1103,6 +1167,7 @@ void bind(py::module_& m) {
       },
       "p"_a, "Bits per key of a classic filter at rate p with the best k: -ln p / (ln 2)^2.");
   m.attr("max_k") = max_k;
+  m.attr("__version__") = std::string(bloomlab::version);  // the CLI's and the C++ package's
 }
 
 }  // namespace bloomlab::py_module

@@ -105,8 +105,11 @@ def test_bad_keys_are_refused_by_name():
         f.add(2**64)
     with pytest.raises(TypeError, match="a float is not a key"):
         f.add(1.5)
-    with pytest.raises(TypeError, match="dtype int64"):
-        f.add_many(np.arange(10))
+    with pytest.raises(TypeError, match="dtype float64"):
+        f.add_many(np.arange(10, dtype=np.float64))
+    with pytest.raises(ValueError, match=r"keys\[3\]: -2 is negative"):
+        f.add_many(np.array([5, 6, 7, -2, 9], dtype=np.int64))
+    assert f.items() == 0  # nothing was added
     with pytest.raises(ValueError, match="2 dimensions"):
         f.contains_many(np.zeros((2, 2), dtype=np.uint64))
     with pytest.raises(TypeError, match="mixes integer and str/bytes"):
@@ -123,12 +126,18 @@ def test_bad_parameters_are_refused_by_name():
         bloomlab.size(n=1e18, p=1e-300, kind="blocked")
     with pytest.raises(ValueError, match=r"n: 0 is out of range \(1 to 1e\+18\)"):
         bloomlab.size(n=0, p=0.01)
-    with pytest.raises(ValueError, match=r"m = 0 is out of range"):
+    with pytest.raises(ValueError, match=r"m: 0 is out of range \(1 to 1099511627776\)"):
         bloomlab.BloomFilter(0, 7)
-    with pytest.raises(ValueError, match=r"k = 65 is out of range \(1 to 64\)"):
+    with pytest.raises(ValueError, match=r"m: -1 is out of range \(1 to 1099511627776\)"):
+        bloomlab.BlockedFilter(-1)
+    with pytest.raises(ValueError, match=r"k: 65 is out of range \(1 to 64\)"):
         bloomlab.BloomFilter(100, 65)
-    with pytest.raises(ValueError, match=r"width = 9 bits is out of range \(1 to 8\)"):
+    with pytest.raises(ValueError, match=r"width: 9 is out of range \(1 to 8\)"):
         bloomlab.CountingFilter(100, 3, 9)
+    with pytest.raises(ValueError, match=r"fingerprint_bits: 2 is out of range \(4 to 32\)"):
+        bloomlab.CuckooFilter(4, 2)
+    with pytest.raises(TypeError, match="m: a float is not a whole number"):
+        bloomlab.BloomFilter(1000.5, 7)
     with pytest.raises(ValueError, match="3 buckets is not a power of two"):
         bloomlab.CuckooFilter(3)
     with pytest.raises(ValueError, match=r"p0 = .* is out of range"):
@@ -156,12 +165,12 @@ def test_a_huge_m_is_refused_by_name_not_by_memory(make):
     # Past 2^40 bits (the largest filter built, and a file's limit): a
     # ValueError naming m and the range, before anything is allocated.
     for m in (2**63, 2**40 + 1):
-        with pytest.raises(ValueError, match=rf"m = {m} (bits )?is out of range \(1 to {2**40}\)"):
+        with pytest.raises(ValueError, match=rf"m: {m} is out of range \(1 to {2**40}\)"):
             make(m)
 
 
 def test_huge_cuckoo_and_scalable_are_refused_by_name():
-    with pytest.raises(ValueError, match=rf"{2**33} buckets is not a power of two from 1 to {2**32}"):
+    with pytest.raises(ValueError, match=rf"buckets: {2**33} is out of range \(1 to {2**32}\)"):
         bloomlab.CuckooFilter(2**33)
     with pytest.raises(ValueError, match=rf"n0 = .* needs more than {2**40} bits"):
         bloomlab.ScalableFilter(n0=2e11)
@@ -353,20 +362,20 @@ def test_slices_make_the_whole_filter(cls):
     keys = words(3000)
     whole = cls(m)
     fresh = whole.add_many(keys)
-    hs = whole.hashes(keys)
-    which = cls.slices_of(hs, m, 3)
+    hs = whole._hashes(keys)
+    which = cls._slices_of(hs, m, 3)
     assert set(which.tolist()) == {0, 1, 2}
     assert (np.diff(which[np.argsort(hs)].astype(np.int64)) >= 0).all()  # slices are runs of blocks
-    built = [cls.build_slice(m, 3, s, [hs[which == s]]) for s in range(3)]
+    built = [cls._build_slice(m, 3, s, [hs[which == s]]) for s in range(3)]
     assert sum(len(w) for w, _ in built) == m // 64
-    f = cls.from_slices(m, [w for w, _ in built], sum(c for _, c in built))
+    f = cls._from_slices(m, [w for w, _ in built], sum(c for _, c in built))
     assert f == whole and f.items() == fresh
     with pytest.raises(ValueError, match="outside the slice's blocks"):
-        cls.build_slice(m, 3, 0, [hs[which == 2]])
+        cls._build_slice(m, 3, 0, [hs[which == 2]])
     with pytest.raises(ValueError, match="words in all"):
-        cls.from_slices(m, [w for w, _ in built[:2]])
+        cls._from_slices(m, [w for w, _ in built[:2]])
     with pytest.raises(ValueError, match=r"slices: 101 is out of range \(1 to the filter's 100 blocks\)"):
-        cls.slices_of(hs, m, 101)
+        cls._slices_of(hs, m, 101)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -420,3 +429,31 @@ def test_files_before_xxh3_load_with_hash64_and_answer_as_before():
     new = bloomlab.Fuse8Filter(FRUIT)
     assert new.string_hash == "xxh3" and new != fuse8
     assert all(new.contains(x) for x in FRUIT)
+
+
+def test_signed_integer_arrays_are_the_same_keys_as_unsigned():
+    # pandas and Dask hand integer ids over as int64: each non-negative value
+    # is the same key as its uint64.
+    ids = np.arange(0, 50_000, 7, dtype=np.int64)
+    a, b = bloomlab.sized("blocked", n=len(ids), p=0.01), bloomlab.sized("blocked", n=len(ids), p=0.01)
+    a.add_many(ids)
+    b.add_many(ids.astype(np.uint64))
+    assert a == b
+    assert a.contains_many(ids.astype(np.int32)).all()
+
+
+def test_len_version_and_public_names():
+    f = bloomlab.sized("classic", n=100, p=0.01)
+    f.add_many(["a", "b", "a"])
+    assert len(f) == f.items() == 3  # repeats counted: a filter cannot tell one
+    assert len(bloomlab.Fuse8Filter(["x", "y", "y"])) == 2
+    assert bloomlab.__version__ == bloomlab._bloomlab.__version__
+    assert all(not name.startswith("_") or name == "__version__" for name in bloomlab.__all__)
+    for internal in ("hashes", "slices_of", "build_slice", "from_slices"):
+        assert not hasattr(bloomlab.BlockedFilter, internal)
+
+
+def test_help_names_the_argument_types():
+    assert "keys: numpy.ndarray | Sequence[str | bytes | int]" in bloomlab.BloomFilter.add_many.__doc__
+    assert "m: int, k: int" in bloomlab.BloomFilter.__init__.__doc__
+    assert "handle" not in bloomlab.CuckooFilter.remove.__doc__

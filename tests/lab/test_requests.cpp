@@ -98,9 +98,9 @@ TEST(Requests, Trials) {
 
 TEST(Requests, Hash) {
   EXPECT_EQ(run_request("hash", R"({"texts": ["hello", ""]})"),
-            lab::to_json(lab::hash({lab::digest_fn::murmur3_x86_32, 0, {"hello", ""}}), -1));
+            lab::to_json(lab::hash({lab::digest_fn::murmur3_x86_32, 0, {"hello", ""}, {}}), -1));
   EXPECT_EQ(run_request("hash", R"({"fn": "murmur3_x64_128", "seed": "7", "texts": ["a"]})"),
-            lab::to_json(lab::hash({lab::digest_fn::murmur3_x64_128, 7, {"a"}}), -1));
+            lab::to_json(lab::hash({lab::digest_fn::murmur3_x64_128, 7, {"a"}, {}}), -1));
   // The published vector: MurmurHash3_x86_32("hello", 0) = 0x248bfa47.
   EXPECT_NE(run_request("hash", R"({"texts": ["hello"]})").find("248bfa47"), std::string::npos);
 }
