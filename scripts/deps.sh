@@ -24,6 +24,8 @@ if [ "${1:-}" = test ]; then
   # The Python module's tests (pytest, Dask on a local cluster) and the
   # peer its benchmark measures against (flor).
   packages+=(python3-pytest python3-dask python3-distributed python3-pandas python3-flor)
+  # `pip install .` into a virtual environment, offline (python/tests/test_packaging.py).
+  packages+=(python3-pip python3-venv)
 fi
 if [ "${1:-}" = bench ]; then
   # The command line's peer (dcso's bloom, in Go) and GNU time for peak memory.
