@@ -63,7 +63,7 @@ def main():
     print("|---|---:|---:|---:|---:|---|")
     print(f"| serial add_many (this process) | - | {t_serial:.2f} | {n / t_serial / 1e6:.2f} M | - | - |")
 
-    builds = (("build (OR tree)", lambda arr, w: bloomlab.dask.build(arr, p=0.01, kind="blocked")),
+    builds = (("build (OR tree)", lambda arr, w: bloomlab.dask.build(arr, p=0.01, kind="blocked").compute()),
               ("partitioned_build", lambda arr, w: bloomlab.dask.partitioned_build(
                   arr, p=0.01, kind="blocked", n=n, slices=w)))
     for workers in (1, 2):

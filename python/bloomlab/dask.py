@@ -1,8 +1,8 @@
 """Filters over Dask collections: built per partition and combined by OR.
 
     import bloomlab.dask
-    f = bloomlab.dask.build(bag_or_array_or_series, p=0.01, kind="blocked")
-    hits = bloomlab.dask.contains(f, other_collection)   # same shape, bool
+    f = bloomlab.dask.build(bag_or_array_or_series, p=0.01, kind="blocked").compute()
+    hits = bloomlab.dask.contains(f, other_collection)   # same shape, bool; lazy too
 
 build() makes one empty filter per partition, every one with the same
 parameters (sized for the whole collection's n at p, as bloomlab.sized()
@@ -56,14 +56,37 @@ def _partitions(collection):
     )
 
 
-def _keys(part):
-    """A partition's keys in a form add_many/contains_many take."""
+def _missing(v):
+    """None, pandas' NA or NaT, or a float NaN: a missing value, not a key."""
+    if v is None or (isinstance(v, float) and v != v):
+        return True
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - dask.dataframe needs pandas
+        return False
+    return v is pd.NA or v is pd.NaT
+
+
+def _check_present(values, part, index):
+    """Refuses a partition holding a missing value, naming the partition and the row."""
+    for i, v in enumerate(values):
+        if _missing(v):
+            row = part.index[i] if hasattr(part, "iloc") else i  # a pandas Series: its index label
+            where = f"partition {index}, row {row!r}" if index is not None else f"row {row!r}"
+            raise ValueError(f"{where}: a missing value ({v!r}) is not a key (drop or fill missing values first)")
+
+
+def _keys(part, index=None):
+    """A partition's keys in a form add_many/contains_many take; index: the
+    partition's number, for messages."""
     if isinstance(part, np.ndarray):
         values = part
     elif hasattr(part, "to_numpy"):  # a pandas Series
         values = part.to_numpy()
     else:
-        return list(part)
+        values = list(part)
+        _check_present(values, part, index)
+        return values
     if values.dtype == np.uint64:
         return values
     if values.dtype.kind in "iu":
@@ -72,23 +95,26 @@ def _keys(part):
         return values.astype(np.uint64)
     if values.dtype.kind == "b" or values.dtype.kind == "f":
         raise TypeError(f"keys: a column of dtype {values.dtype} (allowed: unsigned or non-negative integers, str, bytes)")
-    return values.tolist()
+    values = values.tolist()
+    _check_present(values, part, index)
+    return values
 
 
-def _length(collection, kind_label):
+def _length(collection, kind_label, lazy=False):
+    """The collection's length: an int when it is known without reading the
+    data (an array's shape), else one pass over it, now or (lazy) as a dask
+    object that a task takes as an argument."""
     if kind_label == "array":
         n = collection.shape[0]
         if n == n:  # known (not NaN)
             return int(n)
-        return int(collection.size.compute())
-    if kind_label == "bag":
-        return int(collection.count().compute())
-    return int(collection.size.compute())
+    counted = collection.count() if kind_label == "bag" else collection.size
+    return counted if lazy else int(counted.compute())
 
 
-def _partition_filter(part, kind, n, p, key):
-    f = bloomlab.sized(kind, n=n, p=p, key=key)
-    f.add_many(_keys(part))
+def _partition_filter(part, index, kind, n, p, key):
+    f = bloomlab.sized(kind, n=max(1, int(n)), p=p, key=key)
+    f.add_many(_keys(part, index))
     return f
 
 
@@ -102,12 +128,17 @@ def _union(*filters):
 
 def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
     """One filter of every key in `collection` (a dask bag, a one-dimensional
-    dask array, or a dataframe column), at target rate p for n keys.
+    dask array, or a dataframe column), at target rate p for n keys. Lazy,
+    as contains() is: a dask Delayed; .compute() gives the filter.
 
     n: the keys the filter is planned for. By default the collection's
     length (all keys, repeats included: an upper bound on the distinct keys,
     so the filter is never smaller than needed; pass the distinct count
-    when it is known and much smaller). kind: classic, counting, blocked,
+    when it is known and much smaller). When the length is not known from
+    the collection's shape (a bag, a column, an array of unknown chunks),
+    counting it is one more pass at compute(): the counts of every
+    partition come before any partition's filter, in the same graph, so
+    each partition is read once but held until its filter is made. kind: classic, counting, blocked,
     blocked256 or cacheline. key: 16 bytes for a keyed filter.
 
     One filter a partition, each sized by bloomlab.sized(kind, n=n, p=p),
@@ -123,27 +154,28 @@ def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
         raise ValueError(f"split_every: {split_every} is out of range (2 or more)")
     parts, label = _partitions(collection)
     if n is None:
-        n = max(1, _length(collection, label))
-    if not (n >= 1):
-        raise ValueError(f"n: {n} is out of range (1 or more)")
-    bloomlab.size(n=float(n), p=float(p), kind="classic" if kind == "counting" else kind)  # refuses bad n, p early
+        n = _length(collection, label, lazy=True)
+    if isinstance(n, (int, float)):
+        if not (n >= 1):
+            raise ValueError(f"n: {n} is out of range (1 or more)")
+        bloomlab.size(n=float(n), p=float(p), kind="classic" if kind == "counting" else kind)  # refuses bad n, p early
     make = dask.delayed(_partition_filter, pure=True)
-    level = [make(part, kind, float(n), float(p), key) for part in parts]
-    if not level:
-        return bloomlab.sized(kind, n=n, p=p, key=key)
+    level = [make(part, i, kind, n, float(p), key) for i, part in enumerate(parts)]
+    if not level:  # no partitions: the empty filter of the plan
+        return dask.delayed(_partition_filter, pure=True)([], None, kind, n, float(p), key)
     union = dask.delayed(_union, pure=True)
     while len(level) > 1:
         level = [union(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
-    return level[0].compute()
+    return level[0]
 
 
 _BLOCKED = {"blocked": bloomlab.BlockedFilter, "blocked256": bloomlab.BlockedFilter256}
 
 
-def _route(part, kind, m, slices, key):
+def _route(part, index, kind, m, slices, key):
     """A partition's hashes, split by the slice of blocks they fall in."""
     cls = _BLOCKED[kind]
-    hs = cls(cls.block_bits, key=key)._hashes(_keys(part))  # the hash does not depend on m
+    hs = cls(cls.block_bits, key=key)._hashes(_keys(part, index))  # the hash does not depend on m
     which = cls._slices_of(hs, m, slices)
     # A stable sort keeps each slice's hashes in the partition's order.
     order = np.argsort(which, kind="stable")
@@ -191,15 +223,15 @@ def partitioned_build(collection, p, kind="blocked", n=None, *, slices=None, key
     if not (1 <= slices <= blocks):
         raise ValueError(f"slices: {slices} is out of range (1 to the filter's {blocks} blocks)")
     route = dask.delayed(_route, pure=True, nout=slices)
-    routed = [route(part, kind, m, slices, key) for part in parts]
+    routed = [route(part, i, kind, m, slices, key) for i, part in enumerate(parts)]
     build_slice = dask.delayed(_slice, pure=True)
     tasks = [build_slice(kind, m, slices, s, *[r[s] for r in routed]) for s in range(slices)]
     built = dask.compute(*tasks)
     return _BLOCKED[kind]._from_slices(m, [w for w, _ in built], sum(int(f) for _, f in built), key=key)
 
 
-def _lookup(f, part):
-    return f.contains_many(_keys(part))
+def _lookup(f, part, index):
+    return f.contains_many(_keys(part, index))
 
 
 def _shared(f):
@@ -223,7 +255,7 @@ def contains(f, collection):
     parts, label = _partitions(collection)
     shared = _shared(f)
     look = dask.delayed(_lookup, pure=True)
-    results = [look(shared, part) for part in parts]
+    results = [look(shared, part, i) for i, part in enumerate(parts)]
     if label == "array":
         chunks = collection.chunks[0]
         return da.concatenate(

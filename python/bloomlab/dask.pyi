@@ -2,13 +2,15 @@
 
 from typing import Any
 
+from dask.delayed import Delayed
+
 from ._bloomlab import AnyFilter
 
 COMBINABLE: tuple[str, ...]
 
 def build(
     collection: Any, p: float, kind: str = "blocked", n: int | None = None, *, key: bytes | None = None, split_every: int = 8
-) -> AnyFilter: ...
+) -> Delayed: ...  # .compute() gives the filter
 def partitioned_build(
     collection: Any, p: float, kind: str = "blocked", n: int | None = None, *, slices: int | None = None,
     key: bytes | None = None

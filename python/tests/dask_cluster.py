@@ -34,7 +34,7 @@ def main(out_dir):
         # A dask array of uint64 keys, 8 chunks.
         arr = da.from_array(ints, chunks=25_000)
         for kind in ("blocked", "blocked256", "classic"):
-            built = bloomlab.dask.build(arr, p=0.01, kind=kind, split_every=3)
+            built = bloomlab.dask.build(arr, p=0.01, kind=kind, split_every=3).compute()
             serial = bloomlab.sized(kind, n=len(ints), p=0.01)
             serial.add_many(ints)
             report[f"array_{kind}_equal"] = built == serial
@@ -50,9 +50,9 @@ def main(out_dir):
         bag = db.from_sequence(words, npartitions=6)
         serial = bloomlab.sized("counting", n=len(words), p=0.01)
         serial.add_many(words)
-        report["bag_counting_equal"] = bloomlab.dask.build(bag, p=0.01, kind="counting") == serial
+        report["bag_counting_equal"] = bloomlab.dask.build(bag, p=0.01, kind="counting").compute() == serial
         column = dd.from_pandas(pd.DataFrame({"url": words}), npartitions=5)["url"]
-        built = bloomlab.dask.build(column, p=0.01, kind="blocked")
+        built = bloomlab.dask.build(column, p=0.01, kind="blocked").compute()
         serial = bloomlab.sized("blocked", n=len(words), p=0.01)
         serial.add_many(words)
         report["column_blocked_equal"] = built == serial
@@ -65,7 +65,7 @@ def main(out_dir):
         hits = bloomlab.dask.contains(built, column).compute()
         report["column_lookups_all"] = bool(hits.all()) and len(hits) == len(words)
         probe = np.random.default_rng(8).integers(0, 2**64, size=50_000, dtype=np.uint64)
-        int_filter = bloomlab.dask.build(arr, p=0.01, kind="blocked")
+        int_filter = bloomlab.dask.build(arr, p=0.01, kind="blocked").compute()
         hits = bloomlab.dask.contains(int_filter, da.from_array(probe, chunks=12_000)).compute()
         report["array_lookups_equal"] = bool((hits == int_filter.contains_many(probe)).all())
 

@@ -16,6 +16,7 @@ import bloomlab.dask
 dask = pytest.importorskip("dask")  # python3-dask is a test dependency: scripts/deps.sh test
 import dask.array as da  # noqa: E402
 import dask.bag as db  # noqa: E402
+from dask.delayed import Delayed  # noqa: E402
 
 
 def test_cluster_builds_equal_serial_builds_and_the_cli_reads_them(cli, tmp_path):
@@ -42,13 +43,13 @@ def test_cluster_builds_equal_serial_builds_and_the_cli_reads_them(cli, tmp_path
 def test_local_scheduler_build_and_errors():
     with dask.config.set(scheduler="synchronous"):
         xs = np.arange(1, 5001, dtype=np.uint64)
-        built = bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.02, kind="classic")
+        built = bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.02, kind="classic").compute()
         serial = bloomlab.sized("classic", n=5000, p=0.02)
         serial.add_many(xs)
         assert built == serial
         # n defaults to the length; the sizing follows it.
         assert built.bits() == bloomlab.size(n=5000, p=0.02)["m"]
-        assert bloomlab.dask.build(db.from_sequence(["a", "b"], npartitions=2), p=0.1, n=100).bits() == \
+        assert bloomlab.dask.build(db.from_sequence(["a", "b"], npartitions=2), p=0.1, n=100).compute().bits() == \
             bloomlab.size(n=100, p=0.1, kind="blocked")["m"]
         for slices in (1, 2, 5):
             part = bloomlab.dask.partitioned_build(da.from_array(xs, chunks=700), p=0.02, kind="blocked256",
@@ -60,10 +61,45 @@ def test_local_scheduler_build_and_errors():
         with pytest.raises(ValueError, match="kind: 'classic'"):
             bloomlab.dask.partitioned_build(da.from_array(xs, chunks=700), p=0.01, kind="classic")
         with pytest.raises(ValueError, match="kind: 'cuckoo' cannot be combined"):
-            bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.01, kind="cuckoo")
+            bloomlab.dask.build(da.from_array(xs, chunks=700), p=0.01, kind="cuckoo").compute()
         with pytest.raises(ValueError, match="out of range"):
-            bloomlab.dask.build(da.from_array(np.array([-1, 2]), chunks=1), p=0.01)
+            bloomlab.dask.build(da.from_array(np.array([-1, 2]), chunks=1), p=0.01).compute()
         with pytest.raises(ValueError, match="2 dimensions"):
-            bloomlab.dask.build(da.zeros((2, 2), dtype=np.uint64), p=0.01)
+            bloomlab.dask.build(da.zeros((2, 2), dtype=np.uint64), p=0.01).compute()
         with pytest.raises(TypeError, match="allowed: a dask bag"):
-            bloomlab.dask.build([1, 2, 3], p=0.01)
+            bloomlab.dask.build([1, 2, 3], p=0.01).compute()
+
+
+def test_build_is_lazy_and_counts_n_only_at_compute():
+    calls = []
+
+    def seen(x):
+        calls.append(x)
+        return x
+
+    with dask.config.set(scheduler="synchronous"):
+        bag = db.from_sequence([f"k{i}" for i in range(300)], npartitions=3).map(seen)
+        plan = bloomlab.dask.build(bag, p=0.01, kind="blocked")
+        assert isinstance(plan, Delayed)
+        assert calls == []  # nothing read yet: not even the length
+        built = plan.compute()
+        serial = bloomlab.sized("blocked", n=300, p=0.01)
+        serial.add_many([f"k{i}" for i in range(300)])
+        assert built == serial
+        # The length and the filters are one graph: each key is read once.
+        assert len(calls) == 300
+
+
+def test_a_missing_key_is_named_by_partition_and_row():
+    pd = pytest.importorskip("pandas")
+    import dask.dataframe as dd
+
+    with dask.config.set(scheduler="synchronous"):
+        column = dd.from_pandas(pd.Series(["a", "b", "c", None, "e", "f"], index=range(10, 16), name="url"),
+                                npartitions=2)
+        with pytest.raises(ValueError, match=r"partition 1, row 13: a missing value \(None\) is not a key"):
+            bloomlab.dask.build(column, p=0.01, n=6).compute()
+        # A bag's rows are counted within the partition: ["a", "b", "c"], ["d", nan].
+        bag = db.from_sequence(["a", "b", "c", "d", float("nan")], npartitions=2)
+        with pytest.raises(ValueError, match=r"partition 1, row 1: a missing value \(nan\)"):
+            bloomlab.dask.build(bag, p=0.01, n=5).compute()
