@@ -1,6 +1,9 @@
-// One way to make a filter of any kind from the keys a caller has:
+// One way to make a filter of any kind from the keys a caller has, and
+// batches over whatever range of keys the caller holds:
 //
 //   auto f = bloomlab::filter_of<bloomlab::cuckoo_filter>(keys, 0.01);
+//   bloomlab::add_many(f, more_keys);                      // a std::vector<std::string>, as it is
+//   bloomlab::answers seen = bloomlab::contains_many(f, asked);   // seen[i], seen.count()
 //
 // keys: any range of string-like keys (std::vector<std::string>,
 // std::string_view, const char*) or of unsigned 64-bit integers. A kind
@@ -16,6 +19,8 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <ranges>
@@ -66,6 +71,48 @@ auto key_batch(const R& keys) {
 }
 
 }  // namespace detail
+
+// The answers of a batch, one a key, in the keys' order. It owns plain
+// bools (std::vector<bool> packs bits, which no std::span<bool> can view, so
+// a batch call could not write into it).
+class answers {
+ public:
+  explicit answers(std::size_t n) : a_(new bool[n]()), n_(n) {}
+  std::size_t size() const { return n_; }
+  bool operator[](std::size_t i) const { return a_[i]; }
+  const bool* begin() const { return a_.get(); }
+  const bool* end() const { return a_.get() + n_; }
+  std::span<bool> span() { return {a_.get(), n_}; }
+  // How many answered "maybe".
+  std::size_t count() const {
+    std::size_t c = 0;
+    for (std::size_t i = 0; i < n_; ++i) c += a_[i];
+    return c;
+  }
+
+ private:
+  std::unique_ptr<bool[]> a_;
+  std::size_t n_;
+};
+
+// f.add_many over any range of string-like keys or unsigned integers;
+// returns what the kind's add_many returns.
+template <dynamic_filter F, std::ranges::input_range R>
+std::uint64_t add_many(F& f, const R& keys) {
+  const auto batch = detail::key_batch(keys);
+  using K = typename decltype(batch)::value_type;
+  return f.add_many(std::span<const K>(batch));
+}
+
+// f.contains_many over any range of keys, into answers of their own.
+template <filter F, std::ranges::input_range R>
+answers contains_many(const F& f, const R& keys) {
+  const auto batch = detail::key_batch(keys);
+  using K = typename decltype(batch)::value_type;
+  answers out(batch.size());
+  f.contains_many(std::span<const K>(batch), out.span());
+  return out;
+}
 
 template <class F, std::ranges::input_range R>
   requires sized_kind<F> || static_kind<F>

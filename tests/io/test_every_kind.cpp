@@ -119,3 +119,30 @@ TEST(FilterOf, RefusesARateOutsideZeroToOneOrBelowAStaticKindsRate) {
 }
 
 }  // namespace
+
+namespace {
+
+// Batches over what a caller holds: a std::vector<std::string> as it is, a
+// list of integers, answers that own their bools.
+TYPED_TEST(EveryKind, BatchesTakeAVectorOfStringsAndGiveAnswers) {
+  const std::vector<std::string> held = words("member-", 800), asked = words("asked-", 2000);
+  const TypeParam f = filter_of<TypeParam>(held, rate_for<TypeParam>());
+  const answers all = contains_many(f, held);
+  ASSERT_EQ(all.size(), held.size());
+  EXPECT_EQ(all.count(), held.size());
+  const answers some = contains_many(f, asked);
+  for (std::size_t i = 0; i < asked.size(); ++i) ASSERT_EQ(some[i], f.contains(std::string_view(asked[i]))) << i;
+  if constexpr (dynamic_filter<TypeParam>) {
+    TypeParam g = TypeParam::for_rate(1000, rate_for<TypeParam>());
+    TypeParam h = g;
+    const std::vector<std::uint64_t> ints = {1, 2, 3, 0xffffffffffffffffull};
+    add_many(g, held);
+    add_many(g, ints);
+    for (const std::string& x : held) h.add(std::string_view(x));
+    for (std::uint64_t x : ints) h.add(x);
+    EXPECT_TRUE(g == h);
+    EXPECT_EQ(contains_many(g, ints).count(), ints.size());
+  }
+}
+
+}  // namespace
