@@ -7,7 +7,7 @@ import pytest
 import bloomlab
 
 # The CLI's kinds and how `bloomlab build` sizes each.
-CLI_KINDS = ["classic", "counting", "blocked", "cacheline", "cuckoo", "scalable"]
+CLI_KINDS = ["classic", "counting", "blocked", "blocked256", "cacheline", "cuckoo", "scalable"]
 
 
 def items(count, prefix):

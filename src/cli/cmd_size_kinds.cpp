@@ -1,4 +1,4 @@
-// bloomlab size --kind K [--layout L]: every kind sized from the command
+// bloomlab size --kind K: every kind sized from the command
 // line. Each figure comes from the kind's own engine helpers (the static
 // bits_for / fpr_for of its header, and math.hpp's layouts), never from a
 // formula of this file; plain classic sizing stays in cmd_formulas.cpp.
@@ -35,30 +35,8 @@ namespace {
 
 using nlohmann::json;
 
-// The kinds with layouts, and their values (the first is the default).
-struct layout_row {
-  std::string_view kind;
-  std::string_view values[2];
-  std::string_view what;
-};
-constexpr layout_row layouts[] = {
-    {"blocked", {"512", "256"}, "block bits: 512 (eight 64-bit lanes) or 256 (eight 32-bit lanes)"},
-};
-
 // Every kind size takes: the file kinds (io::kinds), and BIP 37's.
 std::string kind_list() { return io::kind_names() + ", bip37"; }
-
-const layout_row* layouts_of(std::string_view kind) {
-  for (const layout_row& l : layouts)
-    if (l.kind == kind) return &l;
-  return nullptr;
-}
-
-std::string values_of(const layout_row& l) {
-  std::string out;
-  for (std::string_view v : l.values) out.append(out.empty() ? "" : ", ").append(v);
-  return out;
-}
 
 // What every kind reports: n, p as given, m in bits, k or the fingerprint
 // bits, bits per item and the rate; `more` holds the kind's own fields and
@@ -128,12 +106,11 @@ sized size_static(std::uint64_t n, const std::string& kind, const std::string& p
 struct sizer {
   const size_args& a;
   const std::string& kind;
-  const std::string& layout;
   std::uint64_t n;
   double dn;
   std::optional<double> p;
 
-  sized size(std::type_identity<bloom_filter>) const {  // reached only with --layout, which is refused above
+  sized size(std::type_identity<bloom_filter>) const {  // not reached: run_size sizes the classic kind
     const sizing sz = size_for(dn, *p, a.prime);
     sized s;
     s.m = sz.m;
@@ -174,8 +151,9 @@ struct sizer {
                                   sp.growth, sp.tighten));
     return s;
   }
-  sized size(std::type_identity<blocked_filter>) const {
-    return layout == "256" ? size_blocked<split_block_256>(dn, *p) : size_blocked<split_block_512>(dn, *p);
+  template <class Layout>
+  sized size(std::type_identity<basic_blocked_filter<Layout>>) const {
+    return size_blocked<Layout>(dn, *p);
   }
   sized size(std::type_identity<cache_line_filter>) const {
     sized s;
@@ -224,12 +202,6 @@ struct sizer {
 
 std::string size_kinds_help() { return kind_list() + " (--p is not needed for fuse8, fuse16, xor8)"; }
 
-std::string size_layouts_help() {
-  std::string out;
-  for (const layout_row& l : layouts) out.append(out.empty() ? "" : "; ").append(l.kind).append(": ").append(l.what);
-  return "Layout, for the kinds that have them (" + out + ")";
-}
-
 int run_size_kind(const size_args& a) {
   const std::string& kind = a.kind;
   const io::kind_info* row = io::find_kind(kind);
@@ -237,23 +209,10 @@ int run_size_kind(const size_args& a) {
     lab::refuse("--kind", kind, "is not a kind of filter; allowed: " + kind_list());
   const bool fixed_rate = row != nullptr && !row->adds;
 
-  // --layout: only where the kind has layouts, and one of its values.
-  const layout_row* lay = layouts_of(kind);
-  std::string layout;
-  if (!a.layout.empty()) {
-    if (lay == nullptr) {
-      std::string with;
-      for (const layout_row& l : layouts) with.append(with.empty() ? "" : ", ").append(l.kind);
-      lab::refuse("--layout", a.layout, "does not apply to --kind " + kind + ", which has one layout; --layout is for "
-                                            "--kind " + with);
-    }
-    bool known = false;
-    for (std::string_view v : lay->values) known = known || v == a.layout;
-    if (!known) lab::refuse("--layout", a.layout, "is not a layout of --kind " + kind + "; allowed: " + values_of(*lay));
-    layout = a.layout;
-  } else if (lay != nullptr) {
-    layout = std::string(lay->values[0]);
-  }
+  // --layout was how the 256-bit blocked filter was asked for; it is a kind now.
+  if (!a.layout.empty())
+    lab::refuse("--layout", a.layout, "is no longer a flag: the 256-bit blocked filter is --kind blocked256 (and "
+                                      "the 512-bit one --kind blocked)");
   if (a.adversarial)
     throw usage_error(fmt::format("--adversarial does not apply to --kind {}; it sizes a classic filter for chosen "
                                   "items",
@@ -271,10 +230,10 @@ int run_size_kind(const size_args& a) {
   if (!fixed_rate && !p) throw usage_error(fmt::format("--p is required for --kind {} (the target rate)", kind));
   if (a.prime && p) lab::check_budget(lab::size_request{.n = n, .p = *p, .prime = true, .adversarial = false}, "--");
 
-  const sizer z{a, kind, layout, n, dn, p};
+  const sizer z{a, kind, n, dn, p};
   sized s;
   try {
-    s = row == nullptr ? z.bip37() : io::with_type(row->code, [&](auto t) { return z.size(t); });
+    s = row == nullptr ? z.bip37() : io::with_type(*row, [&](auto t) { return z.size(t); });
   } catch (const std::invalid_argument& e) {
     // An engine helper refused the pair (a p out of the kind's reach).
     lab::refuse("--p", a.p, fmt::format("is out of reach for --kind {} at --n {}: {}", kind, a.n, e.what()));
@@ -283,7 +242,6 @@ int run_size_kind(const size_args& a) {
   const double per_item = static_cast<double>(s.m) / dn;
   if (a.json) {
     json j = {{"kind", kind}, {"n", n}, {"p", p ? json(*p) : json(nullptr)}, {"m", s.m}};
-    if (!layout.empty()) j["layout"] = layout;
     if (s.k) j["k"] = *s.k;
     if (s.fingerprint_bits) j["fingerprint_bits"] = *s.fingerprint_bits;
     j["bits_per_item"] = per_item;
@@ -293,8 +251,7 @@ int run_size_kind(const size_args& a) {
     fmt::print("{}\n", j.dump());
     return 0;
   }
-  fmt::print("For n = {} items{}, --kind {}{}:\n", thousands(n), p ? " at p = " + percent_short(*p) : "", kind,
-             layout.empty() ? "" : " --layout " + layout);
+  fmt::print("For n = {} items{}, --kind {}:\n", thousands(n), p ? " at p = " + percent_short(*p) : "", kind);
   fmt::print("  m = {} bits ({} bytes)\n", thousands(s.m), thousands((s.m + 7) / 8));
   if (s.k) fmt::print("  k = {} hashes\n", *s.k);
   if (s.fingerprint_bits) fmt::print("  fingerprint bits: {}\n", *s.fingerprint_bits);

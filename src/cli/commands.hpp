@@ -11,7 +11,7 @@ namespace bloomlab::cli {
 
 struct size_args {
   std::string n, p;
-  std::string kind = "classic", layout;  // layout: empty for the kind's default
+  std::string kind = "classic", layout;  // layout: refused, the 256-bit blocked filter is --kind blocked256
   bool prime = false;
   bool adversarial = false;
   bool json = false;
@@ -63,7 +63,6 @@ int run_size(const size_args& a);
 // size for every kind but plain classic (cmd_size_kinds.cpp).
 int run_size_kind(const size_args& a);
 std::string size_kinds_help();    // --kind's help: the kinds size takes
-std::string size_layouts_help();  // --layout's help: the kinds with layouts and their values
 int run_analyze(const analyze_args& a);
 int run_hash(const hash_args& a);
 int run_positions(const positions_args& a);

@@ -180,7 +180,9 @@ struct builder {
     return {scalable_filter(sp)};
   }
 
-  filter_file make(std::type_identity<blocked_filter>) const {
+  // Either layout: 512-bit blocks (blocked) or 256-bit ones (blocked256).
+  template <class Layout>
+  filter_file make(std::type_identity<basic_blocked_filter<Layout>>) const {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
     std::uint64_t m;
     if (!a.m.empty()) {
@@ -190,7 +192,7 @@ struct builder {
       need(a.p, "--p", "--n");
       const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
       const double p = parse_rate("--p", a.p);
-      constexpr unsigned lanes = split_block_512::lanes, lane_bits = split_block_512::lane_bits;
+      constexpr unsigned lanes = Layout::lanes, lane_bits = Layout::lane_bits;
       m = size_split_block(static_cast<double>(n), p, lanes, lane_bits, max_m);
       if (m == 0) {
         // No filter up to max_m bits reaches p: say how low it gets there.
@@ -201,7 +203,7 @@ struct builder {
                                 thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
       }
     }
-    return {blocked_filter(m, {}, key)};
+    return {basic_blocked_filter<Layout>(m, {}, key)};
   }
 
   filter_file make(std::type_identity<cache_line_filter>) const {
@@ -285,7 +287,7 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
   const io::kind_info* row = io::find_kind(a.kind);
   if (row == nullptr) lab::refuse("--kind", a.kind, "is not a kind of filter; allowed: " + io::kind_names());
   const builder b{a, key, a.kind};
-  return io::with_type(row->code, [&]<class F>(std::type_identity<F> t) {
+  return io::with_type(*row, [&]<class F>(std::type_identity<F> t) {
     b.check_flags<F>();
     return b.make(t);
   });

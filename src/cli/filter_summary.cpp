@@ -34,7 +34,7 @@ std::string strings_name(const F& f) {
 json summary(const filter_file& file) {
   const std::uint64_t items = io::item_count(file);
   json j;
-  j["kind"] = io::kind_name(io::kind_of(file.filter));
+  j["kind"] = io::row_of(file.filter).name;
   std::visit(
       overload{
           [&](const bloom_filter& f) {
@@ -244,7 +244,8 @@ void print_kind(std::type_identity<cache_line_filter>, const json& j) {
              num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("string hash: {}\n", j["hash"].get<std::string>());
 }
-void print_kind(std::type_identity<blocked_filter>, const json& j) {  // either layout: block_bits says which
+template <class Layout>
+void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j) {
   fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
              num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("string hash: {}\n", j["hash"].get<std::string>());
@@ -260,11 +261,11 @@ void print_summary(const json& j) {
   const io::kind_info* row = io::find_kind(kind);
   if (row == nullptr) throw std::logic_error("info: a summary of kind " + kind + ", which has no row in io::kinds");
   if (!row->adds) {  // the static kinds' whole summary is their own
-    io::with_type(row->code, [&](auto t) { print_kind(t, j); });
+    io::with_type(*row, [&](auto t) { print_kind(t, j); });
     return;
   }
   fmt::print("kind: {}\n", kind);
-  io::with_type(row->code, [&](auto t) { print_kind(t, j); });
+  io::with_type(*row, [&](auto t) { print_kind(t, j); });
   if (j.value("keyed", false))
     fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
                j["key_id"].get<std::string>());

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
                      "Target false-positive rate, 0 < p < 1 (0.01 or 1%); static kinds have a fixed rate, "
                      "and --p only checks it");
   c_size->add_option("--kind", sz.kind, size_kinds_help())->capture_default_str();
-  c_size->add_option("--layout", sz.layout, size_layouts_help());
+  c_size->add_option("--layout", sz.layout, "Gone: the 256-bit blocked filter is --kind blocked256")->group("");
   c_size->add_flag("--prime", sz.prime, "Round m up to the next prime (every double-hashing step is then safe)");
   c_size->add_flag("--adversarial", sz.adversarial,
                    "Size for items chosen against the public hash: (kn/m)^k <= p, each item setting k fresh bits");

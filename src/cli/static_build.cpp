@@ -85,7 +85,7 @@ int build_static(const build_args& a, const std::optional<sip_key>& key) {
   refuse_sizing_flags(a);
   std::uint64_t lines = 0;
   const io::filter_file f =
-      io::with_type(io::find_kind(a.kind)->code, [&]<class F>(std::type_identity<F>) -> io::filter_file {
+      io::with_type(*io::find_kind(a.kind), [&]<class F>(std::type_identity<F>) -> io::filter_file {
         if constexpr (static_kind<F>)
           return build_one<F>(a, lines, key);
         else

@@ -27,7 +27,8 @@ bool known_kind(unsigned code) {
 std::string kind_codes() {
   std::string out;
   for (const kind_info& i : kinds)
-    out.append(out.empty() ? "" : ", ").append(n(static_cast<unsigned>(i.code))).append(" ").append(i.name);
+    if (&info(i.code) == &i)  // one name a code: blocked256 shares blocked's byte
+      out.append(out.empty() ? "" : ", ").append(n(static_cast<unsigned>(i.code))).append(" ").append(i.name);
   return out;
 }
 

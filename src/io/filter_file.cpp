@@ -268,8 +268,13 @@ const kind_info& info(kind k) {
 
 const kind_info* find_kind(std::string_view name) {
   for (const kind_info& i : kinds)
-    if (i.name == name) return &i;
+    if (i.name == name || (!i.alias.empty() && i.alias == name)) return &i;
   return nullptr;
+}
+
+const kind_info& row_of(const any_filter& f) {
+  if (std::holds_alternative<blocked_filter_256>(f)) return *find_kind("blocked256");
+  return info(kind_of(f));
 }
 
 std::string kind_names() {
@@ -287,7 +292,7 @@ template <class F>
 constexpr bool row_matches() {
   constexpr kind_info row = [] {
     for (const kind_info& i : kinds)
-      if (i.code == kind_code<F>) return i;
+      if (i.code == kind_code<F> && (i.name == "blocked256") == std::is_same_v<F, blocked_filter_256>) return i;
     return kind_info{};
   }();
   return row.name.size() > 0 && filter<F> && row.adds == dynamic_filter<F> &&

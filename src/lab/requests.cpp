@@ -447,7 +447,7 @@ std::string op_which(const json& j) {
   r.probes = f.count("probes", 1, max_which_probes, r.probes);
   for (const std::string& k : f.strings("kinds", which_all_kinds().size())) {
     check_which_kind("kinds", k, r.p);
-    r.kinds.push_back(k);
+    r.kinds.push_back(which_kind_name(k));
   }
   return to_json(which(r), -1);
 }

@@ -66,8 +66,8 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 }
 
 
-constexpr const char* all_kinds[] = {"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo",
-                                     "scalable", "xor8",       "fuse8",      "fuse16",    "exact set"};
+constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "cacheline", "counting", "cuckoo",
+                                     "scalable", "xor8",    "fuse8",      "fuse16",    "exact set"};
 
 // Where the static kinds' fixed rates leave them out.
 constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16";
@@ -92,7 +92,10 @@ std::vector<std::string> which_kinds(double p) {
   return out;
 }
 
-void check_which_kind(const std::string& field, const std::string& kind, double p) {
+std::string which_kind_name(const std::string& kind) { return kind == "blocked512" ? "blocked" : kind; }
+
+void check_which_kind(const std::string& field, const std::string& given, double p) {
+  const std::string kind = which_kind_name(given);
   const std::vector<std::string> all = which_all_kinds(), here = which_kinds(p);
   if (std::find(all.begin(), all.end(), kind) == all.end())
     refuse(field, kind, "is not a kind; allowed: " + list_of(all));
@@ -113,11 +116,12 @@ which_report which(const which_request& r) {
 
   const std::vector<std::string> kinds = which_kinds(r.p);
   for (const std::string& k : r.kinds)
-    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+    if (std::find(kinds.begin(), kinds.end(), which_kind_name(k)) == kinds.end())
       throw std::invalid_argument("which: kind '" + k + "' is not measured at p = " + std::to_string(r.p) +
                                   "; allowed there: " + list_of(kinds) + " (" + static_kinds_need + ")");
   const auto wanted = [&](const char* kind) {
-    return r.kinds.empty() || std::find(r.kinds.begin(), r.kinds.end(), kind) != r.kinds.end();
+    return r.kinds.empty() || std::any_of(r.kinds.begin(), r.kinds.end(),
+                                          [&](const std::string& k) { return which_kind_name(k) == kind; });
   };
 
   // The distinct items, in their first order.
@@ -189,7 +193,7 @@ which_report which(const which_request& r) {
     measure(row, f, items, probes);
     finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), dn, L::lanes, L::lane_bits), t);
   };
-  if (wanted("blocked512")) blocked(split_block_512{}, "blocked512");
+  if (wanted("blocked")) blocked(split_block_512{}, "blocked");
   if (wanted("blocked256")) blocked(split_block_256{}, "blocked256");
   if (wanted("cacheline")) {
     const std::uint64_t m = cache_line_filter::bits_for(dn, r.p);  // throws if no m reaches p

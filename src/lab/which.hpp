@@ -7,7 +7,8 @@
 // exact set (the items' own bytes, never wrong) and the floor log2(1/p)
 // stand beside them.
 //
-// Kinds: classic (size_for), blocked512 and blocked256 (size_split_block),
+// Kinds: classic (size_for), blocked and blocked256 (size_split_block: 512-
+// and 256-bit blocks; blocked512 is taken for blocked),
 // cacheline (size_block_k: k free bits in a 512-bit block, RocksDB's layout),
 // counting (the classic m and k, 4-bit counters), cuckoo (buckets_for(n),
 // the smallest fingerprint whose expected rate at the table's load meets
@@ -63,7 +64,7 @@ struct which_report {
 };
 
 // The rows of a report at target rate p, in table order: classic,
-// blocked512, blocked256, counting, cuckoo, scalable, then each static kind
+// blocked, blocked256, counting, cuckoo, scalable, then each static kind
 // whose fixed rate meets p (xor8 and fuse8 for p >= 2^-8, fuse16 for
 // p >= 2^-16), then "exact set". A page measures them one call each, to
 // show its progress.
@@ -71,6 +72,10 @@ std::vector<std::string> which_kinds(double p);
 
 // Every kind name which knows, whatever p (for messages).
 std::vector<std::string> which_all_kinds();
+
+// A kind's name as its row spells it: the CLI's other spelling blocked512
+// is the blocked row.
+std::string which_kind_name(const std::string& kind);
 
 // Refuses (parse.hpp's refuse, naming `field`) a kind that is not a row of
 // which_kinds(p): one which does not know, or a static kind whose fixed rate

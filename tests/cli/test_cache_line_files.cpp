@@ -78,7 +78,7 @@ TEST(CacheLineFiles, SizeGivesTheEnginesFigures) {
   EXPECT_NEAR(j["bits_per_item"].get<double>(), 9.90, 0.005);
   EXPECT_LE(j["fpr"].get<double>(), 0.01);
   expect_refused({"size", "--kind", "cacheline", "--n", "100", "--p", "0.01", "--layout", "512"},
-                 {"--layout", "does not apply to --kind cacheline"});
+                 {"--layout", "is no longer a flag"});
 }
 
 TEST(CacheLineFiles, MergeCombinesAndNamesWhatDiffers) {

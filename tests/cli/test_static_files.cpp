@@ -274,12 +274,13 @@ TEST(SizeKinds, EveryKindSizedByItsEngineHelpers) {
   const json bl = run_json({"size", "--kind", "blocked", "--n", "1000", "--p", "0.01", "--json"});
   EXPECT_EQ(bl["m"], blocked_filter::bits_for(1000, 0.01));
   EXPECT_EQ(bl["k"], 8u);
-  EXPECT_EQ(bl["layout"], "512");
+  EXPECT_EQ(bl["block_bits"], 512u);
   EXPECT_DOUBLE_EQ(bl["fpr"].get<double>(), blocked_filter::fpr_for(1000, blocked_filter::bits_for(1000, 0.01)));
   EXPECT_DOUBLE_EQ(bl["bits_per_item"].get<double>(), static_cast<double>(blocked_filter::bits_for(1000, 0.01)) / 1000);
-  const json b2 = run_json({"size", "--kind", "blocked", "--layout", "256", "--n", "1000", "--p", "0.01", "--json"});
+  const json b2 = run_json({"size", "--kind", "blocked256", "--n", "1000", "--p", "0.01", "--json"});
   EXPECT_EQ(b2["m"], blocked_filter_256::bits_for(1000, 0.01));
-  EXPECT_EQ(b2["layout"], "256");
+  EXPECT_EQ(b2["block_bits"], 256u);
+  EXPECT_EQ(run_json({"size", "--kind", "blocked512", "--n", "1000", "--p", "0.01", "--json"})["m"], bl["m"]);
   const json cu = run_json({"size", "--kind", "cuckoo", "--n", "1000", "--p", "0.002", "--json"});
   EXPECT_EQ(cu["m"], cuckoo_filter::bits_for(1000, 0.002));
   EXPECT_EQ(cu["fingerprint_bits"], cuckoo_filter::fingerprint_bits_for(0.002));
@@ -314,11 +315,12 @@ TEST(SizeKinds, ClassicIsUnchangedAndBadValuesAreRefused) {
   EXPECT_EQ(run({"size", "--n", "20", "--p", "0.01"}).out, run({"size", "--n", "20", "--p", "0.01", "--kind", "classic"}).out);
   expect_refused({"size", "--n", "20"}, {"--p is required", "classic"});
   expect_refused({"size", "--kind", "bogus", "--n", "20", "--p", "0.01"},
-                 {"--kind", "'bogus'", "classic, counting, cuckoo, scalable, blocked, fuse8, fuse16, xor8, cacheline, bip37"});
-  expect_refused({"size", "--kind", "blocked", "--layout", "128", "--n", "20", "--p", "0.01"},
-                 {"--layout", "'128'", "512, 256"});
-  expect_refused({"size", "--kind", "fuse8", "--layout", "512", "--n", "20"}, {"--layout", "'512'", "blocked"});
-  expect_refused({"size", "--layout", "512", "--n", "20", "--p", "0.01"}, {"--layout", "classic"});
+                 {"--kind", "'bogus'",
+                  "classic, counting, cuckoo, scalable, blocked, blocked256, fuse8, fuse16, xor8, cacheline, bip37"});
+  // --layout 256 was the 256-bit blocked filter: the message says where it went.
+  expect_refused({"size", "--kind", "blocked", "--layout", "256", "--n", "20", "--p", "0.01"},
+                 {"--layout", "'256'", "--kind blocked256"});
+  expect_refused({"size", "--layout", "512", "--n", "20", "--p", "0.01"}, {"--layout", "--kind blocked256"});
   expect_refused({"size", "--kind", "cuckoo", "--n", "20"}, {"--p is required", "cuckoo"});
   expect_refused({"size", "--kind", "fuse8", "--n", "20", "--p", "0.001"}, {"--p", "'0.001'", "2^-8"});
   expect_refused({"size", "--kind", "xor8", "--n", "3000000000"}, {"--n", "'3000000000'", "2147483648"});

@@ -38,7 +38,7 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_NEAR(j["floor_bits_per_item"].get<double>(), std::log2(100.0), 1e-12);
   std::set<std::string> kinds;
   for (const auto& w : j["rows"]) kinds.insert(w["kind"]);
-  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo",
+  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked", "blocked256", "cacheline", "counting", "cuckoo",
                                           "scalable", "xor8", "fuse8", "fuse16", "exact set"}));
 
   // size_for(20000, 1%): m = 191,702, k = 7; size_split_block: 202,240 and
@@ -48,7 +48,7 @@ TEST(Which, EveryKindAtOnePercent) {
   // ln 3.33 + 2.25) = 1,024-slot segments, factor 0.875 + 0.25 ln 10^6 /
   // ln 20000 = 1.2237, 24 segments in all = 24,576 slots.
   EXPECT_EQ((*row(j, "classic"))["bits"], 191702);
-  EXPECT_EQ((*row(j, "blocked512"))["bits"], 202240);
+  EXPECT_EQ((*row(j, "blocked"))["bits"], 202240);
   EXPECT_EQ((*row(j, "blocked256"))["bits"], 210688);
   // size_block_k(20000, 1%): the least whole 512-bit blocks at the best k.
   const bloomlab::block_sizing cl = bloomlab::size_block_k(20000, 0.01, 512, bloomlab::cache_line_max_k);
@@ -97,7 +97,7 @@ TEST(Which, EveryKindAtOnePercent) {
            (w["grow"] ? "g" : "-");
   };
   EXPECT_EQ(can("classic"), "a-m-");
-  EXPECT_EQ(can("blocked512"), "a-m-");
+  EXPECT_EQ(can("blocked"), "a-m-");
   EXPECT_EQ(can("cacheline"), "a-m-");
   EXPECT_EQ(can("counting"), "adm-");
   EXPECT_EQ(can("cuckoo"), "ad--");
@@ -109,7 +109,7 @@ TEST(Which, EveryKindAtOnePercent) {
   // trade its fixed 0.39% for space; the blocked ones are not.
   const auto bits = [&](const char* k) { return (*row(j, k))["bits"].get<std::uint64_t>(); };
   EXPECT_LT(bits("classic"), bits("fuse8"));
-  EXPECT_GT(bits("blocked512"), bits("fuse8"));
+  EXPECT_GT(bits("blocked"), bits("fuse8"));
   EXPECT_LT(bits("fuse8"), bits("xor8"));
   EXPECT_GT((*row(j, "fuse8"))["bits_per_item"].get<double>(), std::log2(256.0));
 }
@@ -139,7 +139,7 @@ TEST(Which, AListCountsEachItemOnceAndTheTextNamesEveryKind) {
 
   r = run({"which", "--n", "1000", "--probes", "5000"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* k : {"classic", "blocked512", "blocked256", "cacheline", "counting", "cuckoo", "scalable", "xor8", "fuse8",
+  for (const char* k : {"classic", "blocked", "blocked256", "cacheline", "counting", "cuckoo", "scalable", "xor8", "fuse8",
                         "fuse16", "exact set", "bits/item", "1,000 items", "6.64 bits"})
     EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
 }

@@ -69,7 +69,8 @@ using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, sc
 // checks at compile time that each row's abilities match its type's API.
 struct kind_info {
   kind code;
-  std::string_view name;     // as --kind and info spell it
+  std::string_view name;     // as --kind, info and Python's kind_of spell it
+  std::string_view alias;    // another spelling --kind takes ("" for none)
   std::string_view summary;  // one line for help
   bool removes;   // remove(): counting and cuckoo filters
   bool combines;  // |= and &=: merge and intersect
@@ -78,22 +79,26 @@ struct kind_info {
   bool adds;      // add() after the build; the static kinds are solved for their whole set at once
 };
 inline constexpr kind_info kinds[] = {
-    {kind::classic, "classic", "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
-    {kind::counting, "counting", "m counters in place of bits, so items can be removed", true, true, false, false,
+    {kind::classic, "classic", "", "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
+    {kind::counting, "counting", "", "m counters in place of bits, so items can be removed", true, true, false, false,
      true},
-    {kind::cuckoo, "cuckoo", "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false, true,
-     true},
-    {kind::scalable, "scalable", "classic stages that grow with the list", false, false, true, false, true},
-    {kind::blocked, "blocked", "all of an item's bits in one cache line (split block)", false, true, false, false,
-     true},
-    {kind::fuse8, "fuse8", "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
+    {kind::cuckoo, "cuckoo", "", "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false,
+     true, true},
+    {kind::scalable, "scalable", "", "classic stages that grow with the list", false, false, true, false, true},
+    {kind::blocked, "blocked", "blocked512", "all of an item's 8 bits in one 512-bit cache line (split block)", false,
+     true, false, false, true},
+    // The same kind byte: the file's block size tells the two apart.
+    {kind::blocked, "blocked256", "", "the blocked filter with 256-bit blocks (eight 32-bit lanes)", false, true,
+     false, false, true},
+    {kind::fuse8, "fuse8", "", "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
-    {kind::fuse16, "fuse16", "static: binary fuse, 16-bit fingerprints, rate 2^-16; built once from the whole list",
+    {kind::fuse16, "fuse16", "",
+     "static: binary fuse, 16-bit fingerprints, rate 2^-16; built once from the whole list", false, false, false,
+     false, false},
+    {kind::xor8, "xor8", "", "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
-    {kind::xor8, "xor8", "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list", false,
-     false, false, false, false},
-    {kind::cacheline, "cacheline", "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true, false,
-     false, true},
+    {kind::cacheline, "cacheline", "", "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true,
+     false, false, true},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -115,19 +120,22 @@ template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
 template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
 
-// Calls fn(std::type_identity<F>{}) with the engine type of kind k (for
-// the blocked kind, its 512-bit layout, blocked_filter) and returns what fn
-// returns: how a front end turns a kind named by a user into code for its
-// type. Every kind has a case and there is no default, so a kind added to
-// the enum without one fails to compile (-Wswitch, an error in this build).
+// Calls fn(std::type_identity<F>{}) with the engine type of a kind's row
+// and returns what fn returns: how a front end turns a kind named by a user
+// into code for its type. Every kind byte has a case and there is no
+// default, so a kind added to the enum without one fails to compile
+// (-Wswitch, an error in this build).
 template <class Fn>
-decltype(auto) with_type(kind k, Fn&& fn) {
+decltype(auto) with_type(const kind_info& row, Fn&& fn) {
+  const kind k = row.code;
   switch (k) {
     case kind::classic: return fn(std::type_identity<bloom_filter>{});
     case kind::counting: return fn(std::type_identity<counting_filter>{});
     case kind::cuckoo: return fn(std::type_identity<cuckoo_filter>{});
     case kind::scalable: return fn(std::type_identity<scalable_filter>{});
-    case kind::blocked: return fn(std::type_identity<blocked_filter>{});
+    case kind::blocked:
+      if (row.name == "blocked256") return fn(std::type_identity<blocked_filter_256>{});
+      return fn(std::type_identity<blocked_filter>{});
     case kind::fuse8: return fn(std::type_identity<fuse8_filter>{});
     case kind::fuse16: return fn(std::type_identity<fuse16_filter>{});
     case kind::xor8: return fn(std::type_identity<xor8_filter>{});
@@ -137,8 +145,9 @@ decltype(auto) with_type(kind k, Fn&& fn) {
                          " has no engine type");
 }
 
-const kind_info& info(kind k);
-const kind_info* find_kind(std::string_view name);  // nullptr when no kind has that name
+const kind_info& info(kind k);                       // the first row of a kind byte
+const kind_info* find_kind(std::string_view name);  // by name or alias; nullptr when no kind has it
+const kind_info& row_of(const any_filter& f);       // the row of f's engine type (blocked256 for 256-bit blocks)
 std::string kind_names();                           // "classic, counting, ..." in the table's order
 
 // A filter with what the filter itself does not keep: the cuckoo filter's
