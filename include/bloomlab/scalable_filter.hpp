@@ -47,11 +47,16 @@
 
 namespace bloomlab {
 
+// The defaults of a plan (Almeida et al.'s s = 2 and r = 0.85): the CLI's
+// --growth and --tighten, Python's ScalableFilter and the page read them.
+inline constexpr double scalable_growth_default = 2;
+inline constexpr double scalable_tighten_default = 0.85;
+
 struct scalable_params {
   double n0 = 1000;     // capacity of stage 0
   double p0 = 0.01;     // rate of stage 0 at its capacity
-  double growth = 2;    // s: capacity of stage i is n0 * s^i
-  double tighten = 0.85;  // r: rate of stage i is p0 * r^i
+  double growth = scalable_growth_default;    // s: capacity of stage i is n0 * s^i
+  double tighten = scalable_tighten_default;  // r: rate of stage i is p0 * r^i
   bool prime = true;    // round each stage's m up to a prime (see index.hpp)
   indexer idx = {};     // every stage's policy; indexer::siphash(key) keys them all
 };

@@ -1053,8 +1053,9 @@ void bind(py::module_& m) {
   auto scalable = bind_common<scalable_filter>(
       m,
       "The scalable Bloom filter: classic stages, stage i sized for n0*growth^i keys at p0*tighten^i, a new one "
-      "made when the newest is full. ScalableFilter(n0=1000, p0=0.01, growth=2, tighten=0.85, prime=True, "
-      "key=None). Planned rate 1 - prod_i (1 - p0 r^i) < p0 / (1 - r). add() skips a key that reads present.",
+      "made when the newest is full. ScalableFilter(n0, p0, growth, tighten, prime, key): the defaults are in the "
+      "signature (growth and tighten are the engine's, as `bloomlab build --kind scalable` takes them). Planned rate "
+      "1 - prod_i (1 - p0 r^i) < p0 / (1 - r). add() skips a key that reads present.",
       "Estimated rate from the filter's state: 1 - prod_i (1 - (X_i/m_i)^k_i) over the stages.");
   scalable
       .def(py::init([](double n0, double p0, double growth, double tighten, bool prime,
@@ -1070,7 +1071,8 @@ void bind(py::module_& m) {
                throw py::value_error("n0: " + std::to_string(n0) + " is out of range (1 to 1e15)");
              return std::make_unique<handle<scalable_filter>>(scalable_filter(sp));
            }),
-           "n0"_a = 1000.0, "p0"_a = 0.01, "growth"_a = 2.0, "tighten"_a = 0.85, "prime"_a = true, py::kw_only(),
+           "n0"_a = 1000.0, "p0"_a = 0.01, "growth"_a = scalable_growth_default,
+           "tighten"_a = scalable_tighten_default, "prime"_a = true, py::kw_only(),
            "key"_a = py::none())
       .def_property_readonly("stages", [](const handle<scalable_filter>& h) { return h.f().stages().size(); })
       .def("fpr_bound", [](const handle<scalable_filter>& h) { return h.f().fpr_bound(); },

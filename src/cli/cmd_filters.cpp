@@ -533,8 +533,12 @@ class commands final : public filter_commands {
     build_->add_option("--fingerprint", b_.fingerprint,
                        fmt::format("Fingerprint bits of a cuckoo filter ({} to {})", cuckoo_fingerprint_min,
                                    cuckoo_fingerprint_max));
-    build_->add_option("--growth", b_.growth, "Scalable: capacity factor from one stage to the next (default 2)");
-    build_->add_option("--tighten", b_.tighten, "Scalable: rate factor from one stage to the next (default 0.85)");
+    build_->add_option("--growth", b_.growth,
+                       fmt::format("Scalable: capacity factor from one stage to the next (default {:g})",
+                                   scalable_growth_default));
+    build_->add_option("--tighten", b_.tighten,
+                       fmt::format("Scalable: rate factor from one stage to the next (default {:g})",
+                                   scalable_tighten_default));
     build_->add_flag("--prime", b_.prime, "Round m up to the next prime (classic, counting, scalable)");
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
     build_->footer(build_footer());

@@ -46,8 +46,8 @@ std::string build_footer() {
       "                     of two); --p P picks the fingerprint bits f so that 2*4/2^f <= P\n"
       "                     (P from {}), or give --fingerprint F. --m and --k do not apply.\n"
       "  scalable           --n N --p P are the first stage's capacity n0 (1 to {}) and rate p0;\n"
-      "                     later stages grow by --growth (2; 1 to {:g}) and tighten by --tighten\n"
-      "                     (0.85; above 0 to {:g}). A list that needs more than {} stages, a\n"
+      "                     later stages grow by --growth ({:g}; 1 to {:g}) and tighten by --tighten\n"
+      "                     ({:g}; above 0 to {:g}). A list that needs more than {} stages, a\n"
       "                     stage rate that underflows to 0, or more than {} bits in all stages\n"
       "                     is refused, and nothing is written.\n"
       "  blocked            --n N (1 to {}) --p P sized with the blocked filter's own formula,\n"
@@ -66,7 +66,8 @@ std::string build_footer() {
       "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
       "the file records the key's id, never the key, and reading it needs the same key.",
       thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
-      thousands(max_n0_scalable), max_growth, max_tighten, io::max_stages, thousands(lab::max_m_built),
+      thousands(max_n0_scalable), scalable_growth_default, max_growth, scalable_tighten_default, max_tighten,
+      io::max_stages, thousands(lab::max_m_built),
       thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(lab::max_m_built),
       thousands(lab::max_m_built));
 }

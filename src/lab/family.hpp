@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bloomlab/index.hpp"
+#include "bloomlab/scalable_filter.hpp"
 
 namespace bloomlab::lab {
 
@@ -126,12 +127,16 @@ std::string parse_hex_bytes(const std::string& field, const std::string& text);
 // ---- cuckoo_stage: a small cuckoo filter, slot by slot --------------------
 // Inserts every item as given (a repeated item is stored twice, as a cuckoo
 // filter does), then deletes, then asks the queries.
+// The drawing's fingerprints: 8 bits, short enough to read in a slot (the
+// engine's own default, cuckoo_fingerprint_default, is 12).
+inline constexpr unsigned cuckoo_stage_fingerprint_default = 8;
+
 struct cuckoo_stage_request {
   std::vector<std::string> items;
   std::vector<std::string> deletes;
   std::vector<std::string> queries;
   std::uint64_t buckets = 8;  // a power of two
-  unsigned fingerprint_bits = 8;
+  unsigned fingerprint_bits = cuckoo_stage_fingerprint_default;
   unsigned max_kicks = 500;
   // Before the deletes, "probe-1".."probe-N" are asked until one that was
   // never inserted reads "maybe": a stranger whose delete would take
@@ -213,8 +218,8 @@ struct growing_request {
   std::uint64_t n = 0;
   std::uint64_t n0 = 0;
   double p0 = 0;
-  double s = 2;
-  double r = 0.85;
+  double s = scalable_growth_default;
+  double r = scalable_tighten_default;
   std::uint64_t probes = 10'000;
   std::uint64_t step = 0;  // 0: ceil(n / 20)
 };

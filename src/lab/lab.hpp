@@ -76,10 +76,15 @@ struct analyze_report {
 analyze_report analyze(const analyze_request& r);
 
 // ---- measure: a list against probes that were never added --------------
+// The defaults: the seed document's 2,000 bits and 7 hashes (the CLI's
+// --m and --k, the page's first figures).
+inline constexpr std::uint64_t measure_m_default = 2000;
+inline constexpr unsigned measure_k_default = 7;
+
 struct measure_request {
   std::vector<std::string> items;  // in order; repeats are counted, not added
-  std::uint64_t m = 2000;
-  unsigned k = 7;
+  std::uint64_t m = measure_m_default;
+  unsigned k = measure_k_default;
   indexer idx{};
   std::uint64_t probes = 10'000;  // "probe-1" .. "probe-N"
   std::uint64_t step = 20;        // a table row every step distinct items

@@ -98,8 +98,8 @@ std::string op_measure(const json& j) {
   const fields f(j, "measure", {"items", "m", "k", "hash", "scheme", "probes", "step"});
   measure_request r;
   r.items = page_list(f, "items");
-  r.m = f.count("m", 1, max_m_built, 2000);
-  r.k = static_cast<unsigned>(f.count("k", 1, max_k, 7));
+  r.m = f.count("m", 1, max_m_built, measure_m_default);
+  r.k = static_cast<unsigned>(f.count("k", 1, max_k, measure_k_default));
   r.idx = f.idx(r.m, r.k);
   r.probes = f.count("probes", 1, max_probes, 10'000);
   r.step = f.count("step", 1, max_n_formula, 20);
@@ -246,7 +246,7 @@ std::string op_removal(const json& j) {
   r.m = f.count("m", 1, max_m_built);
   r.k = f.k();
   r.idx = f.idx(r.m, r.k);
-  r.width = static_cast<unsigned>(f.count("width", 1, 8, 4));
+  r.width = static_cast<unsigned>(f.count("width", 1, counter_width_max, counter_width_default));
   for (const std::string& w : f.strings("remove", max_request_items))
     if (std::string item = trim_item(w); !item.empty()) r.remove.push_back(std::move(item));
   r.probes = f.count("probes", 1, max_probes, 10'000);
@@ -333,7 +333,8 @@ std::string op_cuckoo_stage(const json& j) {
   r.buckets = f.count("buckets", 2, max_cuckoo_buckets, 8);
   if (!std::has_single_bit(r.buckets))
     refuse("buckets", std::to_string(r.buckets), "is not a power of two; allowed: 2, 4, 8, ... up to 1024");
-  r.fingerprint_bits = static_cast<unsigned>(f.count("fingerprint_bits", 4, 32, 8));
+  r.fingerprint_bits = static_cast<unsigned>(
+      f.count("fingerprint_bits", cuckoo_fingerprint_min, cuckoo_fingerprint_max, cuckoo_stage_fingerprint_default));
   r.max_kicks = static_cast<unsigned>(f.count("max_kicks", 0, max_cuckoo_kicks, 500));
   r.probes = f.count("probes", 0, max_request_items, 0);
   return to_json(cuckoo_stage(r), -1);
@@ -345,8 +346,8 @@ std::string op_growing(const json& j) {
   r.n = f.count("n", 1, max_growing_n);
   r.n0 = f.count("n0", 1, max_growing_n);
   r.p0 = f.rate("p0");
-  r.s = f.real("s", 1, 16, 2);
-  r.r = f.rate("r", 0.85);
+  r.s = f.real("s", 1, 16, scalable_growth_default);
+  r.r = f.rate("r", scalable_tighten_default);
   r.probes = f.count("probes", 1, max_growing_probes, 10'000);
   r.step = f.count("step", 1, r.n, (r.n + 19) / 20);
   const std::uint64_t rows = (r.n + r.step - 1) / r.step + 1;
@@ -397,11 +398,16 @@ gate_sim_request gate_request(const fields& f) {
 // views read them here rather than keeping copies.
 std::string op_limits(const json& j) {
   const fields f(j, "limits", {});
+  json ranges = json::object(), defaults = json::object();
+  for (const page_range& r : page_ranges) ranges[std::string(r.input)] = {r.lo, r.hi};
+  for (const page_default& d : page_defaults) defaults[std::string(d.input)] = d.value;
   return json{{"items", max_request_items},
               {"chars", max_request_chars},
               {"stage_items", max_stage_items},
               {"bip37_items", max_bip37_items},
-              {"cuckoo_buckets", max_cuckoo_buckets}}
+              {"cuckoo_buckets", max_cuckoo_buckets},
+              {"ranges", ranges},
+              {"defaults", defaults}}
       .dump();
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -71,6 +72,13 @@ constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "cachel
 
 // Where the static kinds' fixed rates leave them out.
 constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16";
+
+// A factor as the row's words write it: 2, 0.85.
+std::string fmt_g(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
 
 std::string list_of(const std::vector<std::string>& names) {
   std::string out;
@@ -248,7 +256,8 @@ which_report which(const which_request& r) {
     sp.prime = false;
     which_row row = start("scalable",
                           "stage 0 for " + thousands(static_cast<std::uint64_t>(sp.n0)) +
-                              " items, capacity x2 and rate x0.85 a stage",
+                              " items, capacity x" + fmt_g(scalable_growth_default) + " and rate x" +
+                              fmt_g(scalable_tighten_default) + " a stage",
                           true, false, false, true);
     const auto t0 = clock_type::now();
     scalable_filter f(sp);

@@ -155,6 +155,22 @@ TEST(Requests, LimitsAreTheOnesEnforced) {
   expect_refused("limits", R"({"m": 1})", "m", {"is not a field of limits"});
 }
 
+// The defaults the page reads from limits are the ones the operations take
+// when the field is left out.
+TEST(Requests, LimitsDefaultsAreTheOperationsOwn) {
+  const json d = json::parse(run_request("limits", "{}"))["defaults"];
+  const json m = json::parse(run_request("measure", R"({"items": ["a", "b"]})"));
+  EXPECT_EQ(m["m"], d["measure.m"].get<double>());
+  EXPECT_EQ(m["k"], d["measure.k"].get<double>());
+  const json c = json::parse(run_request("cuckoo_stage", R"({"items": ["a"]})"));
+  EXPECT_EQ(c["fingerprint_bits"], d["cuckoo.fingerprint_bits"].get<double>());
+  const json g = json::parse(run_request("growing", R"({"n": 100, "n0": 10, "p0": 0.01})"));
+  ASSERT_FALSE(g.contains("error")) << g.dump();
+  EXPECT_EQ(g["s"], d["growing.s"].get<double>());
+  EXPECT_EQ(g["r"], d["growing.r"].get<double>());
+  EXPECT_EQ(d["growing.r"].get<double>(), bloomlab::scalable_params{}.tighten);
+}
+
 TEST(Requests, Walk) {
   EXPECT_EQ(run_request("walk", R"({"m": 12, "k": 6, "h1": 5, "step": "4"})"),
             lab::to_json(lab::walk({.m = 12, .k = 6, .h1 = 5, .step = 4}), -1));

@@ -1,3 +1,5 @@
+import { limits } from './engine.js';
+
 // Showing the engine's refusals beside the input they concern, and clearing
 // them. Fields are named as in the engine's requests (m, k, n, p, ...); the
 // input for field f in a section with prefix x is #x-f, and a message names
@@ -43,9 +45,26 @@ export function lines(text) {
   return text.split('\n').map((l) => l.replace(/^[ \t\r\f\v]+|[ \t\r\f\v]+$/g, '')).filter((l) => l !== '');
 }
 
-// A whole number within the drawing's own bounds; the message names the
-// field, the value and the range, as the engine's refusals do.
-export function checkRange(form, prefix, field, lo, hi) {
+// The bounds of a drawing's input, as the engine defines them (the limits
+// operation's ranges, by "prefix.field"): [lo, hi].
+export function drawingRange(prefix, field) {
+  const range = limits().ranges[`${prefix}.${field}`];
+  if (!range) throw new Error(`the engine defines no range for ${prefix}.${field}`);
+  return range;
+}
+
+// An input's default where the engine defines it (the limits operation's
+// defaults, by "prefix.field"), as the input's text.
+export function engineDefault(prefix, field) {
+  const value = limits().defaults[`${prefix}.${field}`];
+  if (value === undefined) throw new Error(`the engine defines no default for ${prefix}.${field}`);
+  return String(value);
+}
+
+// A whole number within the drawing's own bounds (drawingRange); the message
+// names the field, the value and the range, as the engine's refusals do.
+export function checkRange(form, prefix, field) {
+  const [lo, hi] = drawingRange(prefix, field);
   const input = form.querySelector(`#${prefix}-${field}`);
   const text = input.value.trim().replace(/,/g, '');
   if (/^\d+$/.test(text) && +text >= lo && +text <= hi) return true;

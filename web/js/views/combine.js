@@ -36,7 +36,7 @@ export function mount(root) {
     save();
     const a = capped(form, 'combine', 'a', lines($('#combine-a').value), limits().items);
     const b = capped(form, 'combine', 'b', lines($('#combine-b').value), limits().items);
-    const ok = checkRange(form, 'combine', 'm', 8, 512);
+    const ok = checkRange(form, 'combine', 'm');
     if (!ok) return stale(true);
     const r = run('combine', { a, b, m: $('#combine-m').value, k: $('#combine-k').value, hash: 'murmur3', scheme: 'enhanced' });
     if (showError(form, 'combine', r, 'a')) return stale(true);

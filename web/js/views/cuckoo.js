@@ -4,14 +4,14 @@
 // view steps through one insert's chain and shows what the deletes did.
 import { limits, run } from '../engine.js';
 import * as state from '../state.js';
-import { capped, checkKind, checkRange, clearErrors, debounce, isPowerOfTwo, label, lines, nearestPowersOfTwo, showError } from '../form.js';
+import { capped, checkKind, checkRange, clearErrors, debounce, drawingRange, engineDefault, isPowerOfTwo, label, lines, nearestPowersOfTwo, showError } from '../form.js';
 import { count, escapeHtml, list, percent, percentSig, plural, thousands } from '../format.js';
 
 export const defaultItems = ['amber', 'azure', 'beige', 'black', 'blue', 'brown', 'coral', 'cream',
   'cyan', 'gold', 'green', 'grey', 'indigo', 'ivory', 'jade', 'khaki', 'lemon', 'lilac', 'lime',
   'navy', 'ochre', 'olive', 'orange', 'peach', 'pink', 'plum', 'red', 'rust'];
-const defaults = { buckets: '8', fingerprint_bits: '8' };
-const maxBuckets = 64;
+// The drawing's 8 buckets; its fingerprint size is the engine's.
+let defaults = null;
 const probes = 200;  // probe-1..probe-200 are searched for a stranger
 
 // Fingerprints pushed out of their slot to make room: every write of the
@@ -42,6 +42,8 @@ export function mount(root) {
   const stored = state.get('ck_items', null);
   $('#cuckoo-items').value = stored === null ? defaultItems.join('\n') : stored;
   $('#cuckoo-deletes').value = state.get('ck_del', '');
+  defaults = { buckets: '8', fingerprint_bits: engineDefault('cuckoo', 'fingerprint_bits') };
+  const maxBuckets = drawingRange('cuckoo', 'buckets')[1];
   for (const f of Object.keys(defaults)) $(`#cuckoo-${f}`).value = state.get(`ck_${f === 'buckets' ? 'b' : 'f'}`, defaults[f]);
   // The link's step and insert, checked like typed input: a step is a whole
   // number from 0 to the chain's length, an insert one of the words; a bad
@@ -81,9 +83,10 @@ export function mount(root) {
     const words = capped(form, 'cuckoo', 'items', lines($('#cuckoo-items').value), limits().items);
     // The drawing's own bounds: 2 to 64 buckets, a power of two (the engine
     // takes more, which would not fit on the page).
-    const okB = checkRange(form, 'cuckoo', 'buckets', 2, maxBuckets) &&
-      checkKind(form, 'cuckoo', 'buckets', 'a power of two', isPowerOfTwo, (v) => nearestPowersOfTwo(v).filter((x) => x >= 2 && x <= maxBuckets));
-    const okF = checkRange(form, 'cuckoo', 'fingerprint_bits', 4, 16);
+    const [leastBuckets] = drawingRange('cuckoo', 'buckets');
+    const okB = checkRange(form, 'cuckoo', 'buckets') &&
+      checkKind(form, 'cuckoo', 'buckets', 'a power of two', isPowerOfTwo, (v) => nearestPowersOfTwo(v).filter((x) => x >= leastBuckets && x <= maxBuckets));
+    const okF = checkRange(form, 'cuckoo', 'fingerprint_bits');
     if (!words.length) {
       $('#cuckoo-items-error').textContent = `${label(form, 'cuckoo', 'items')}: empty; add at least one word, one a line`;
       $('#cuckoo-items').setAttribute('aria-invalid', 'true');

@@ -5,10 +5,12 @@ import { runLater, runUnlessGiven } from '../engine.js';
 import { setUpLater } from '../sections.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
-import { clearErrors, debounce, showError } from '../form.js';
+import { clearErrors, debounce, engineDefault, showError } from '../form.js';
 import { count, escapeHtml, percentSig, plural, thousands } from '../format.js';
 
-const defaults = { n: '3,000', n0: '200', p0: '1%', s: '2', r: '0.85' };
+// The drawing's own defaults; growth and tightening are the engine's.
+const ownDefaults = { n: '3,000', n0: '200', p0: '1%' };
+let defaults = null;
 const keys = { n: 'gr_n', n0: 'gr_n0', p0: 'gr_p', s: 'gr_s', r: 'gr_r' };
 
 // What the stages' bits predict, beside the measured share, in words that
@@ -34,6 +36,7 @@ function planWords(row, first) {
 export function mount(root) {
   const form = root.querySelector('#growing-form');
   const $ = (sel) => root.querySelector(sel);
+  defaults = { ...ownDefaults, s: engineDefault('growing', 's'), r: engineDefault('growing', 'r') };
   for (const f of Object.keys(defaults)) $(`#growing-${f}`).value = state.get(keys[f], defaults[f]);
 
   const request = () => Object.fromEntries(Object.keys(defaults).map((f) => [f, $(`#growing-${f}`).value]));

@@ -4,7 +4,7 @@
 import { limits, run, runLater, runUnlessGiven } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
-import { clearErrors, debounce, label, showError } from '../form.js';
+import { clearErrors, debounce, engineDefault, label, showError } from '../form.js';
 import { count, escapeHtml, list, percent, thousands } from '../format.js';
 import { pack, unpack } from '../packed.js';
 import { setUpLater } from '../sections.js';
@@ -45,8 +45,8 @@ export function mount(root) {
   const box = $('#measure-list');
   // Text typed before the engine loaded is the user's: keep it.
   if (box.value === '') box.value = sample;
-  $('#measure-m').value = state.get('ms_m', '2000');
-  $('#measure-k').value = state.get('ms_k', '7');
+  $('#measure-m').value = state.get('ms_m', engineDefault('measure', 'm'));
+  $('#measure-k').value = state.get('ms_k', engineDefault('measure', 'k'));
   for (const [f, key, fallback, label] of [['hash', 'ms_hash', 'murmur3', 'Hash'], ['scheme', 'ms_scheme', 'enhanced', 'Positions']]) {
     const select = $(`#measure-${f}`);
     const c = state.choice(key, [...select.options].map((o) => o.value), fallback, label);
@@ -123,8 +123,8 @@ export function mount(root) {
       `${thousands(info.total)} of ${limits().items} lines, ${thousands(info.chars)} of ${thousands(limits().chars)} characters`;
     $('#measure-list-error').textContent = limitMessage(info);
     state.set({
-      ms_m: p.m === '2000' ? null : p.m,
-      ms_k: p.k === '7' ? null : p.k,
+      ms_m: p.m === engineDefault('measure', 'm') ? null : p.m,
+      ms_k: p.k === engineDefault('measure', 'k') ? null : p.k,
       ms_hash: p.hash === 'murmur3' ? null : p.hash,
       ms_scheme: p.scheme === 'enhanced' ? null : p.scheme,
     });

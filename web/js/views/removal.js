@@ -64,7 +64,7 @@ export function mount(root) {
     clearErrors(form);
     save();
     words = capped(form, 'removal', 'items', lines($('#removal-items').value), limits().items);
-    const ok = checkRange(form, 'removal', 'm', 8, 256);
+    const ok = checkRange(form, 'removal', 'm');
     if (!words.length) {
       $('#removal-items-error').textContent = `${label(form, 'removal', 'items')}: empty; add at least one word, one a line`;
       $('#removal-items').setAttribute('aria-invalid', 'true');
@@ -158,8 +158,8 @@ export function mount(root) {
 
   function overflow() {
     clearErrors(oform);
-    const okW = checkRange(oform, 'overflow', 'width', 1, 8);
-    const okM = checkRange(oform, 'overflow', 'm', 8, 256);
+    const okW = checkRange(oform, 'overflow', 'width');
+    const okM = checkRange(oform, 'overflow', 'm');
     const word = $('#overflow-word').value;
     if (!okW || !okM || !word) return $('#overflow-out').classList.add('stale');
     const r = run('removal', request({ m: $('#overflow-m').value, width: $('#overflow-width').value, remove: [word] }));
