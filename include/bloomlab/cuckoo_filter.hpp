@@ -36,8 +36,9 @@
 // it deletes is another item's fingerprint, and that item now answers "no",
 // the same hazard as the counting filter's. Only remove what was inserted.
 //
-// Storage: one 32-bit word a slot whatever f is; bits_per_item() reports f /
-// load, what a packed table would spend.
+// Storage: one 32-bit word a slot whatever f is, for speed of access; bits()
+// is that memory (32 bits a slot), packed_bits() and bits_per_item() what a
+// packed table of f-bit slots would spend (bits_for sizes the packed table).
 //
 // Keyed: given a secret key, fp and i1 come from SipHash-2-4-128 under it in
 // place of MurmurHash3_x64_128, so nobody without the key can compute an
@@ -189,9 +190,10 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     return rate_at(static_cast<unsigned>(f), n / static_cast<double>(slots));
   }
 
-  // Storage as a packed table spends it: f bits a slot (this one keeps a
-  // 32-bit word a slot, for speed of access).
-  std::uint64_t bits() const { return capacity() * f_; }
+  // The memory the table holds: a 32-bit word a slot. packed_bits(): f bits
+  // a slot, what a packed table would spend for the same fingerprints.
+  std::uint64_t bits() const { return capacity() * 32; }
+  std::uint64_t packed_bits() const { return capacity() * f_; }
   // The rate now, at the current load (fpr_expected()).
   double fpr() const { return fpr_expected(); }
 

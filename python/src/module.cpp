@@ -436,7 +436,8 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
             std::shared_lock guard(h.lock);
             return engine::bits(h.f());
           },
-          "The filter's size in bits: m (classic, blocked), m * width (counting), slots * fingerprint bits (cuckoo), "
+          "The memory the filter holds, in bits: m (classic, blocked), m * width (counting), slots * 32 (cuckoo: a "
+          "32-bit word a slot; packed_bits() is slots * f), "
           "the sum of the stages' m (scalable).")
       .def(
           "items",
@@ -1039,6 +1040,9 @@ void bind(py::module_& m) {
       .def_property_readonly("fingerprint_bits", [](const handle<cuckoo_filter>& h) { return h.f().fingerprint_bits(); })
       .def_property_readonly("max_kicks", [](const handle<cuckoo_filter>& h) { return h.f().max_kicks(); })
       .def("load", [](const handle<cuckoo_filter>& h) { return h.f().load(); }, "Share of the slots in use.")
+      .def("packed_bits", [](const handle<cuckoo_filter>& h) { return h.f().packed_bits(); },
+           "What a packed table of the same fingerprints would spend: slots * f bits (bits() is the memory held, "
+           "a 32-bit word a slot).")
       .def("fpr_bound", [](const handle<cuckoo_filter>& h) { return h.f().fpr_bound(); },
            "The paper's bound on the rate at any load: 2b/2^f = 8/2^f.")
       .def("__repr__", [](const handle<cuckoo_filter>& h) {

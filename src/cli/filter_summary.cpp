@@ -64,6 +64,7 @@ json summary(const filter_file& file) {
             j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
           },
           [&](const cuckoo_filter& f) {
+            j["packed_bits"] = f.packed_bits();
             j["buckets"] = f.buckets();
             j["slots_per_bucket"] = cuckoo_slots;
             j["fingerprint_bits"] = f.fingerprint_bits();
@@ -164,7 +165,7 @@ json summary(const filter_file& file) {
   j["items"] = items;
   j["items_saturated"] = items == io::items_max;
   // What the kind can do after it is built (io::kinds).
-  const io::kind_info& can = io::info(io::kind_of(file.filter));
+  const io::kind_info& can = io::row_of(file.filter);
   j["can"] = {{"add", can.adds}, {"remove", can.removes}, {"merge", can.combines}, {"grow", can.grows}};
   // The key by its public id only (siphash.hpp key_id), never the key.
   const std::optional<std::uint64_t> id = io::key_id_of(file.filter);
