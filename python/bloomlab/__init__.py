@@ -20,6 +20,7 @@ makes it; size() and analyze() give the sizing and rates; load(path) reads a
 filter file. bloomlab.dask builds filters over Dask collections.
 """
 
+from . import _bloomlab
 from ._bloomlab import (
     BlockedFilter,
     BlockedFilter256,
@@ -75,21 +76,12 @@ __all__ = [
     "sized",
 ]
 
-# The kind names, as the CLI's --kind spells them (blocked256: 256-bit blocks).
-KINDS = ("classic", "counting", "blocked", "blocked256", "cacheline", "cuckoo", "scalable")
-
-_CLASSES = {
-    "classic": BloomFilter,
-    "counting": CountingFilter,
-    "blocked": BlockedFilter,
-    "blocked256": BlockedFilter256,
-    "cacheline": CacheLineFilter,
-    "cuckoo": CuckooFilter,
-    "scalable": ScalableFilter,
-}
-
-# The static kinds: built once from a set (no sized(); no add).
-_STATIC = {"fuse8": Fuse8Filter, "fuse16": Fuse16Filter, "xor8": Xor8Filter}
+# The kinds, from the engine's registry (io::kinds): the names the CLI's
+# --kind spells, each kind's class, and whether it takes keys after it is
+# made (the static kinds are built once from a set: no sized(), no add).
+_CLASSES = {name: cls for name, cls, adds in _bloomlab._kinds if adds}
+_STATIC = {name: cls for name, cls, adds in _bloomlab._kinds if not adds}
+KINDS = tuple(_CLASSES)
 
 
 def kind_of(f):
@@ -114,17 +106,4 @@ def sized(kind="classic", *, n, p, key=None):
 
     key: 16 bytes for a keyed filter (SipHash-2-4), or None.
     """
-    if kind not in _CLASSES:
-        raise ValueError(f"kind: {kind!r} (allowed: {', '.join(KINDS)})")
-    if kind == "scalable":
-        return ScalableFilter(n0=float(n), p0=float(p), prime=False, key=key)
-    s = size(n=float(n), p=float(p), kind=kind)
-    if kind == "classic":
-        return BloomFilter(s["m"], s["k"], key=key)
-    if kind == "counting":
-        return CountingFilter(s["m"], s["k"], key=key)
-    if kind == "cuckoo":
-        return CuckooFilter(s["buckets"], s["fingerprint_bits"], key=key)
-    if kind == "cacheline":
-        return CacheLineFilter(s["m"], s["k"], key=key)
-    return _CLASSES[kind](s["m"], key=key)
+    return _bloomlab._sized(kind, float(n), float(p), key)

@@ -35,6 +35,7 @@
 #include <variant>
 #include <vector>
 
+#include "bloomlab/filter_of.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/version.hpp"
 #include "bloomlab/static_filter.hpp"
@@ -1174,6 +1175,46 @@ void bind(py::module_& m) {
       "p"_a, "Bits per key of a classic filter at rate p with the best k: -ln p / (ln 2)^2.");
   m.attr("max_k") = max_k;
   m.attr("__version__") = std::string(bloomlab::version);  // the CLI's and the C++ package's
+
+  // The kinds, from the registry (io::kinds): (name, class, takes keys
+  // after it is made), in the registry's order. bloomlab/__init__.py builds
+  // KINDS, kind_of() and sized() from it.
+  py::list kinds;
+  for (const io::kind_info& row : io::kinds) {
+    const py::object cls = io::with_type(row, []<class F>(std::type_identity<F>) -> py::object {
+      if constexpr (static_kind<F>)
+        return py::type::of<F>();
+      else
+        return py::type::of<handle<F>>();
+    });
+    kinds.append(py::make_tuple(std::string(row.name), cls, row.adds));
+  }
+  m.attr("_kinds") = kinds;
+  m.def(
+      "_sized",
+      [](const std::string& kind, double n, double p, const std::optional<py::bytes>& key) -> py::object {
+        const io::kind_info* row = io::find_kind(kind);
+        if (row == nullptr || !row->adds) {
+          std::string allowed;
+          for (const io::kind_info& r : io::kinds)
+            if (r.adds) allowed.append(allowed.empty() ? "" : ", ").append(r.name);
+          throw py::value_error("kind: '" + kind + "' (allowed: " + allowed + ")");
+        }
+        check_count("n", n, 1e18);
+        check_rate("p", p);
+        const auto secret = key_arg(key);
+        return io::with_type(*row, [&]<class F>(std::type_identity<F>) -> py::object {
+          if constexpr (static_kind<F>) {
+            throw std::logic_error("_sized: a static kind");
+          } else {
+            auto h = std::make_unique<handle<F>>(F::for_rate(n, p, secret));
+            return py::cast(h.release(), py::return_value_policy::take_ownership);
+          }
+        });
+      },
+      "kind"_a, "n"_a, "p"_a, "key"_a = py::none(),
+      "An empty filter of a kind for n keys at rate p, made by the engine's F::for_rate (as `bloomlab build "
+      "--kind KIND --n N --p P` makes it).");
 }
 
 }  // namespace bloomlab::py_module
