@@ -798,35 +798,39 @@ void check_k(unsigned long long k) {
     throw py::value_error("k: " + std::to_string(k) + " is out of range (1 to " + std::to_string(max_k) + ")");
 }
 
-py::dict size(double n, double p, const std::string& kind, bool prime) {
-  check_count("n", n, 1e18);
-  check_rate("p", p);
-  py::dict d;
-  d["kind"] = kind;
-  d["n"] = n;
-  d["p"] = p;
-  if (kind == "classic" || kind == "counting") {
+// size(): each kind's sizing fields, one overload a kind (io::with_type
+// picks it, so a kind with none fails to compile).
+struct sizer {
+  double n, p;
+  bool prime;
+  py::dict& d;
+
+  void classic_m(unsigned width) const {
     const double need = n * bits_per_item(p);
     if (!(need <= static_cast<double>(io::max_bits)))
-      throw py::value_error("n: " + detail::number(n) + " at p " + detail::number(p) + " needs " + detail::number(need) +
-                            " bits (allowed: at most 2^40 bits, the file format's limit)");
+      throw py::value_error("n: " + detail::number(n) + " at p " + detail::number(p) + " needs " +
+                            detail::number(need) + " bits (allowed: at most 2^40 bits, the file format's limit)");
     const sizing s = size_for(n, p, prime);
     d["m"] = s.m;
     d["k"] = s.k;
     d["bits_per_item"] = static_cast<double>(s.m) / n;
     d["fpr"] = fpr_approx(static_cast<double>(s.m), n, s.k);
-    d["bits"] = kind == "counting" ? s.m * counter_width_default : s.m;
-  } else if (kind == "blocked" || kind == "blocked256") {
-    const unsigned lanes = 8, lane_bits = kind == "blocked" ? 64 : 32;
-    const std::uint64_t m = size_split_block(n, p, lanes, lane_bits, io::max_bits);
+    d["bits"] = s.m * width;
+  }
+  void operator()(std::type_identity<bloom_filter>) const { classic_m(1); }
+  void operator()(std::type_identity<counting_filter>) const { classic_m(counter_width_default); }
+  template <class Layout>
+  void operator()(std::type_identity<basic_blocked_filter<Layout>>) const {
+    const std::uint64_t m = size_split_block(n, p, Layout::lanes, Layout::lane_bits, io::max_bits);
     if (m == 0)
       throw py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) +
                             " within 2^40 bits (the file format's limit)");
     d["m"] = m;
     d["bits_per_item"] = static_cast<double>(m) / n;
-    d["fpr"] = fpr_split_block(static_cast<double>(m), n, lanes, lane_bits);
+    d["fpr"] = fpr_split_block(static_cast<double>(m), n, Layout::lanes, Layout::lane_bits);
     d["bits"] = m;
-  } else if (kind == "cacheline") {
+  }
+  void operator()(std::type_identity<cache_line_filter>) const {
     const std::uint64_t m = cache_line_filter::bits_for(n, p);
     if (m > io::max_bits)
       throw py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) +
@@ -837,24 +841,50 @@ py::dict size(double n, double p, const std::string& kind, bool prime) {
     d["bits_per_item"] = static_cast<double>(m) / n;
     d["fpr"] = cache_line_filter::fpr_for(n, m);
     d["bits"] = m;
-  } else if (kind == "cuckoo") {
+  }
+  void operator()(std::type_identity<cuckoo_filter>) const {
     const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
     if (p < best)
       throw py::value_error("p: " + detail::number(p) + " is out of reach for a cuckoo filter (allowed: from " +
                             detail::number(best) + ", 2*4/2^32)");
-    const auto f = static_cast<unsigned>(std::clamp(std::ceil(std::log2(2.0 * cuckoo_slots / p)),
-                                                    double{cuckoo_fingerprint_min}, double{cuckoo_fingerprint_max}));
+    const unsigned f = cuckoo_filter::fingerprint_bits_for(p);
     const std::uint64_t buckets = cuckoo_filter::buckets_for(static_cast<std::uint64_t>(std::ceil(n)));
     if (buckets > io::max_buckets)
-      throw py::value_error("n: " + detail::number(n) + " needs " + std::to_string(buckets) + " buckets (allowed: at most 2^32)");
+      throw py::value_error("n: " + detail::number(n) + " needs " + std::to_string(buckets) +
+                            " buckets (allowed: at most 2^32)");
     d["buckets"] = buckets;
     d["fingerprint_bits"] = f;
     d["fpr"] = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f));
     d["bits"] = buckets * cuckoo_slots * f;
     d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots * f) / n;
-  } else {
-    throw py::value_error("kind: '" + kind + "' (allowed: classic, counting, blocked, blocked256, cacheline, cuckoo)");
   }
+  // Kinds size() does not size: scalable (its plan is its first stage's,
+  // classic sizing) and the static kinds (the set sizes them).
+  template <class F>
+    requires static_kind<F> || std::is_same_v<F, scalable_filter>
+  void operator()(std::type_identity<F>) const {
+    throw std::logic_error("size: a kind it does not size");
+  }
+};
+
+// The kinds size() takes: those with a sizing of their own from (n, p).
+bool sized_here(const io::kind_info& row) { return row.adds && row.code != io::kind::scalable; }
+
+py::dict size(double n, double p, const std::string& kind, bool prime) {
+  check_count("n", n, 1e18);
+  check_rate("p", p);
+  const io::kind_info* row = io::find_kind(kind);
+  if (row == nullptr || !sized_here(*row)) {
+    std::string allowed;
+    for (const io::kind_info& r : io::kinds)
+      if (sized_here(r)) allowed.append(allowed.empty() ? "" : ", ").append(r.name);
+    throw py::value_error("kind: '" + kind + "' (allowed: " + allowed + ")");
+  }
+  py::dict d;
+  d["kind"] = kind;
+  d["n"] = n;
+  d["p"] = p;
+  io::with_type(*row, sizer{n, p, prime, d});
   return d;
 }
 
