@@ -47,7 +47,7 @@ json summary(const filter_file& file) {
             const cardinality c = estimate_cardinality(f);
             j["estimated_items"] = c.n;
             j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const counting_filter& f) {
             j["m"] = f.m();
@@ -61,7 +61,7 @@ json summary(const filter_file& file) {
             const cardinality c = estimate_cardinality(f.m(), f.k(), f.nonzero());
             j["estimated_items"] = c.n;
             j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_approx(static_cast<double>(f.m()), static_cast<double>(items), f.k());
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const cuckoo_filter& f) {
             j["packed_bits"] = f.packed_bits();
@@ -132,11 +132,9 @@ json summary(const filter_file& file) {
             const cardinality c = estimate_cardinality(f.m(), f.k(), set);
             j["estimated_items"] = c.n;
             j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_block_k(static_cast<double>(f.m()), static_cast<double>(items),
-                                            cache_line_filter::block_bits, f.k());
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
-          [&](const auto& f) {  // blocked, either layout
-            using L = typename std::decay_t<decltype(f)>::layout;
+          [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
             j["block_bits"] = L::block_bits;
             j["blocks"] = f.blocks();
             j["m"] = f.m();
@@ -150,8 +148,7 @@ json summary(const filter_file& file) {
             const cardinality c = estimate_cardinality(f.m(), L::lanes, set);
             j["estimated_items"] = c.n;
             j["estimated_items_se"] = c.std_error;
-            j["fpr_expected"] = fpr_split_block(static_cast<double>(f.m()), static_cast<double>(items),
-                                                L::lanes, L::lane_bits);
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           }},
       file.filter);
   // What every kind says of itself (filter_api.hpp): its storage and the
