@@ -145,18 +145,15 @@ class bip37_filter : public detail::one_at_a_time<bip37_filter> {
     return murmur3_x86_32(d, i * bip37_seed_step + tweak_) % (size_bytes() * 8u);
   }
 
-  // Sets the item's bits; true when one of them was 0. (A filter with no
-  // bytes or no hash functions sets nothing and matches everything.)
-  bool add(std::string_view d) {
+  // Sets the item's bits. (A filter with no bytes or no hash functions sets
+  // nothing and matches everything.)
+  void add(std::string_view d) {
     items_ = items_sum(items_, 1);
-    if (data_.empty()) return false;
-    bool fresh = false;
+    if (data_.empty()) return;
     for (std::uint32_t i = 0; i < n_hash_funcs_; ++i) {
       const std::uint32_t j = position(i, d);
-      fresh |= !(data_[j >> 3] & (1u << (7 & j)));
       data_[j >> 3] = static_cast<std::uint8_t>(data_[j >> 3] | (1u << (7 & j)));
     }
-    return fresh;
   }
 
   bool contains(std::string_view d) const {
@@ -168,11 +165,11 @@ class bip37_filter : public detail::one_at_a_time<bip37_filter> {
     return true;
   }
 
-  bool add(std::span<const std::uint8_t> d) { return add(view(d)); }
+  void add(std::span<const std::uint8_t> d) { add(view(d)); }
   bool contains(std::span<const std::uint8_t> d) const { return contains(view(d)); }
 
   // An integer key is its 8 little-endian bytes.
-  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  void add(std::uint64_t x) { add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
 
   std::uint64_t bits() const { return 8 * std::uint64_t{size_bytes()}; }

@@ -249,18 +249,27 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   // the same kind.
   std::uint64_t block_of(std::uint64_t h) const { return detail::block_index(h, blocks_); }
 
-  // add() returns true when a bit of the key was 0 (it read absent).
   // (An unkeyed filter on the automatic path, the usual one, takes one test
   // to reach the inline hash and kernel; the others go through item_hash()
   // and the *_hash calls.)
-  bool add(std::string_view x) { return plain_ ? add_plain(hash(x)) : add_hash(item_hash(x)); }
+  void add(std::string_view x) {
+    if (plain_)
+      add_plain(hash(x));
+    else
+      add_hash(item_hash(x));
+  }
   bool contains(std::string_view x) const { return plain_ ? test_plain(hash(x)) : contains_hash(item_hash(x)); }
-  bool add(std::uint64_t x) { return plain_ ? add_plain(hash(x)) : add_hash(item_hash(x)); }
+  void add(std::uint64_t x) {
+    if (plain_)
+      add_plain(hash(x));
+    else
+      add_hash(item_hash(x));
+  }
   bool contains(std::uint64_t x) const { return plain_ ? test_plain(hash(x)) : contains_hash(item_hash(x)); }
 
-  bool add_hash(std::uint64_t h) {
+  void add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
-    return set_hash(h);
+    set_hash(h);
   }
 
   bool contains_hash(std::uint64_t h) const {
@@ -274,23 +283,23 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
     return detail::scalar_kernel<Layout>::test(b, key(h));
   }
 
-  // add() of every key, in order, returning how many returned true. (The
-  // keyed or unkeyed hash is chosen once per batch, outside the loop.)
-  std::uint64_t add_many(std::span<const std::string_view> xs) { return counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  // add() of every key, in order. (The keyed or unkeyed hash is chosen once
+  // per batch, outside the loop.)
+  void add_many(std::span<const std::string_view> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
   // out[i] = contains(xs[i]); out.size() must be xs.size().
   void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const {
     detail::check_out("blocked filter", xs.size(), out.size());
     keys_batch<false>(xs, out.data());
   }
   // The same for integer keys.
-  std::uint64_t add_many(std::span<const std::uint64_t> xs) { return counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  void add_many(std::span<const std::uint64_t> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
   void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const {
     detail::check_out("blocked filter", xs.size(), out.size());
     keys_batch<false>(xs, out.data());
   }
   // The same given each item's hash (as hash() or the caller made it).
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) {
-    return counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
+  void add_hashes(std::span<const std::uint64_t> hs) {
+    counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
   }
   void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
     detail::check_out("blocked filter", hs.size(), out.size());
@@ -424,10 +433,8 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
     return detail::scalar_kernel<Layout>::set(b, key(h));
   }
 
-  std::uint64_t counted(std::uint64_t keys, std::uint64_t changed) {
-    items_ = items_sum(items_, keys);
-    return changed;
-  }
+  // Counts a batch's keys (the batch's own count of changed keys is not kept).
+  void counted(std::uint64_t keys, std::uint64_t /*changed*/) { items_ = items_sum(items_, keys); }
 
   // Names every difference, as compare_policy() does for the classic kinds:
   // "m 1024 vs 2048, keying keyed vs unkeyed" (keys by their public ids).

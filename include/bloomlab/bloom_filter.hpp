@@ -193,20 +193,20 @@ class bloom_filter {
     return out;
   }
 
-  // Sets the k bits of x; true when one of them was 0 (x read absent).
-  bool add(std::string_view x) { return (fused_ ? add_fused<false>(x) : add_general(x)) != 0; }
+  // Sets the k bits of x (add_positions says how many were 0, for the lab).
+  void add(std::string_view x) { fused_ ? static_cast<void>(add_fused<false>(x)) : static_cast<void>(add_general(x)); }
   bool contains(std::string_view x) const { return fused_ ? contains_fused<false>(x) : contains_general(x); }
 
   // An integer key is its 8 little-endian bytes.
-  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  void add(std::uint64_t x) { add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
 
   // The caller's own 64-bit hash h: the positions of enhanced double
   // hashing from h1 = h and h2 = fmix64(h), whatever the filter's policy.
-  bool add_hash(std::uint64_t h) {
+  void add_hash(std::uint64_t h) {
     std::uint64_t pos[max_k];
     hash_positions(h, pos);
-    return add_positions(pos) != 0;
+    add_positions(pos);
   }
   bool contains_hash(std::uint64_t h) const {
     std::uint64_t pos[max_k];
@@ -237,21 +237,21 @@ class bloom_filter {
     return (all & 1) != 0;
   }
 
-  // out[i] = contains(keys[i]); add() of every key, in order, returning how
-  // many returned true. See "Batches" above.
+  // out[i] = contains(keys[i]); add() of every key, in order. See
+  // "Batches" above.
   void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
     detail::check_out("bloom filter", keys.size(), out.size());
     batch<false>(*this, keys.size(), [&keys](std::size_t i) { return keys[i]; }, out.data());
   }
-  std::uint64_t add_many(std::span<const std::string_view> keys) {
-    return batch<true>(*this, keys.size(), [&keys](std::size_t i) { return keys[i]; }, nullptr);
+  void add_many(std::span<const std::string_view> keys) {
+    batch<true>(*this, keys.size(), [&keys](std::size_t i) { return keys[i]; }, nullptr);
   }
   void contains_many(std::span<const std::uint64_t> keys, std::span<bool> out) const {
     detail::check_out("bloom filter", keys.size(), out.size());
     batch_ints<false>(*this, keys, out.data());
   }
-  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return batch_ints<true>(*this, keys, nullptr); }
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) { return detail::add_each_hash(*this, hs); }
+  void add_many(std::span<const std::uint64_t> keys) { batch_ints<true>(*this, keys, nullptr); }
+  void add_hashes(std::span<const std::uint64_t> hs) { detail::add_each_hash(*this, hs); }
   void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
     detail::contains_each_hash(*this, "bloom filter", hs, out);
   }

@@ -118,27 +118,26 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   bool huge_pages() const { return mem_.huge_pages(); }
   // hash(), item_hash(), secret_key(), keyed(), strings(): key_hashing.
 
-  // add() returns true when a bit of the key was 0 (it read absent).
-  bool add(std::string_view x) { return add_hash(item_hash(x)); }
-  bool add(std::uint64_t x) { return add_hash(item_hash(x)); }
+  void add(std::string_view x) { add_hash(item_hash(x)); }
+  void add(std::uint64_t x) { add_hash(item_hash(x)); }
   bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
   bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
 
-  bool add_hash(std::uint64_t h) {
+  void add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
-    return set(block(h), h, k_);
+    set(block(h), h, k_);
   }
   bool contains_hash(std::uint64_t h) const { return test(block(h), h, k_); }
 
   // Batches: the keys hashed and their blocks prefetched 16 ahead (the
   // blocked filter's pipeline, detail::run_pipeline), so that the cache
   // misses of a large filter overlap; set in order, so the bits equal one
-  // add() per key. add_* return how many adds changed the filter; out must
-  // have one place per key (else std::invalid_argument).
-  std::uint64_t add_many(std::span<const std::string_view> xs) { return counted(xs.size(), keys_batch<true>(xs, nullptr)); }
-  std::uint64_t add_many(std::span<const std::uint64_t> xs) { return counted(xs.size(), keys_batch<true>(xs, nullptr)); }
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs) {
-    return counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
+  // add() per key; out must have one place per key (else
+  // std::invalid_argument).
+  void add_many(std::span<const std::string_view> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  void add_many(std::span<const std::uint64_t> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  void add_hashes(std::span<const std::uint64_t> hs) {
+    counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
   }
   void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const {
     detail::check_out(kind_name, xs.size(), out.size());
@@ -225,10 +224,8 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
     return (all & 1) != 0;
   }
 
-  std::uint64_t counted(std::uint64_t keys, std::uint64_t changed) {
-    items_ = items_sum(items_, keys);
-    return changed;
-  }
+  // Counts a batch's keys (the batch's own count of changed keys is not kept).
+  void counted(std::uint64_t keys, std::uint64_t /*changed*/) { items_ = items_sum(items_, keys); }
   // One pass over a batch: Add sets bits (from the non-const calls only),
   // else answers into out.
   template <bool Add, class HashAt>

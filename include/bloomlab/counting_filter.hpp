@@ -133,12 +133,12 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
   std::uint64_t bits() const { return m_ * width_; }
 
   // Increments the k counters of x (a position listed twice is incremented
-  // twice). Returns true when the filter changed: false only when every
-  // counter was saturated. The item is counted either way (items()).
-  bool add(std::string_view x) {
+  // twice); a saturated counter stays at its maximum. The item is counted
+  // (items()).
+  void add(std::string_view x) {
     std::uint64_t pos[max_k];
     positions(x, pos);
-    return add_changes(pos);
+    add_changes(pos);
   }
 
   bool contains(std::string_view x) const {
@@ -148,16 +148,16 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
   }
 
   // An integer key is its 8 little-endian bytes.
-  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  void add(std::uint64_t x) { add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
   removal remove(std::uint64_t x) { return remove(detail::int_bytes(x).view()); }
 
   // The caller's own 64-bit hash h: positions as bloom_filter's *_hash calls
   // make them (enhanced double hashing from h and fmix64(h)).
-  bool add_hash(std::uint64_t h) {
+  void add_hash(std::uint64_t h) {
     std::uint64_t pos[max_k];
     hash_positions(h, pos);
-    return add_changes(pos);
+    add_changes(pos);
   }
   bool contains_hash(std::uint64_t h) const {
     std::uint64_t pos[max_k];

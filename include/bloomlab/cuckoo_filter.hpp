@@ -197,10 +197,12 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   // The rate now, at the current load (fpr_expected()).
   double fpr() const { return fpr_expected(); }
 
-  // Puts x's fingerprint in one of its buckets, evicting others as needed;
-  // false when max_kicks evictions found no free slot (the table is full),
-  // and then nothing changed.
-  bool add(std::string_view x) { return add_parts(split(x)); }
+  // Puts x's fingerprint in one of its buckets, evicting others as needed.
+  // The one kind whose add can fail: false when max_kicks evictions found no
+  // free slot (the table is full), and then nothing changed. [[nodiscard]]:
+  // a caller that does not look would lose the key unawares. add_many
+  // returns how many keys were stored.
+  [[nodiscard]] bool add(std::string_view x) { return add_parts(split(x)); }
   bool contains(std::string_view x) const { return holds(split(x)); }
 
   // Deletes one copy of x's fingerprint from i1 or i2; false if neither has
@@ -208,12 +210,12 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   bool remove(std::string_view x) { return remove_parts(split(x)); }
 
   // An integer key is its 8 little-endian bytes.
-  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  [[nodiscard]] bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
   bool remove(std::uint64_t x) { return remove(detail::int_bytes(x).view()); }
 
   // The caller's own 64-bit hash h: i1 from h, the fingerprint from fmix64(h).
-  bool add_hash(std::uint64_t h) { return add_parts(split_hash(h)); }
+  [[nodiscard]] bool add_hash(std::uint64_t h) { return add_parts(split_hash(h)); }
   bool contains_hash(std::uint64_t h) const { return holds(split_hash(h)); }
   bool remove_hash(std::uint64_t h) { return remove_parts(split_hash(h)); }
 

@@ -5,14 +5,18 @@
 // or the caller's own 64-bit hash through the *_hash calls; or a key type
 // of the caller's own with a hash of its own as a policy (hashed<> below).
 //
-//   bool add(key)               true when the filter changed (for the bit
-//                               filters: the key read absent before; for the
-//                               cuckoo filter false means the table is full)
+//   add(key)                    the key is in the filter afterwards: void on
+//                               every kind that cannot fail (as Boost.Bloom's
+//                               insert); the cuckoo filter, which can fill
+//                               up, returns a [[nodiscard]] bool: false, the
+//                               table is full and nothing changed
 //   bool contains(key) const    false: never added; true: maybe
 //   add_many(keys) / contains_many(keys, out)   batches over std::span; out
 //                               is a std::span<bool> of the same size
 //                               (another size throws std::invalid_argument);
-//                               add_many returns how many adds returned true
+//                               add_many returns what add returns, once a
+//                               batch: nothing, or (cuckoo) how many were
+//                               stored
 //   add_hash / contains_hash / add_hashes / contains_hashes
 //   bits()                      storage in bits
 //   items()                     keys added, repeats included (a filter
@@ -42,6 +46,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -70,16 +75,26 @@ concept hash_filter = filter<F> && requires(const F& f, std::uint64_t h, std::sp
   f.contains_hashes(hs, out);
 };
 
-// A filter that takes keys after it is made.
+// A filter that takes keys after it is made. add() returns void, or a bool
+// where the kind can refuse a key (fallible_filter).
 template <class F>
 concept dynamic_filter = filter<F> && requires(F& f, std::string_view s, std::uint64_t x,
                                                std::span<const std::string_view> ss,
                                                std::span<const std::uint64_t> xs) {
-  { f.add(s) } -> std::same_as<bool>;
-  { f.add(x) } -> std::same_as<bool>;
-  { f.add_many(ss) } -> std::same_as<std::uint64_t>;
-  { f.add_many(xs) } -> std::same_as<std::uint64_t>;
+  f.add(s);
+  f.add(x);
+  f.add_many(ss);
+  f.add_many(xs);
   f.clear();
+};
+
+// A kind whose add can fail (the cuckoo filter: a full table): add returns
+// a bool that says whether the key was stored, add_many how many were.
+template <class F>
+concept fallible_filter = dynamic_filter<F> && requires(F& f, std::string_view s,
+                                                         std::span<const std::string_view> ss) {
+  { f.add(s) } -> std::same_as<bool>;
+  { f.add_many(ss) } -> std::same_as<std::uint64_t>;
 };
 
 // Item counts saturate: a count that would pass items_max stays there and
@@ -115,12 +130,17 @@ inline void check_out(const char* what, std::size_t keys, std::size_t out) {
                                 std::to_string(keys) + " keys (allowed: exactly one per key)");
 }
 
-// The batch calls of a kind that has none faster than a loop.
+// The batch calls of a kind that has none faster than a loop: nothing, or
+// (a kind whose add returns whether it stored the key) how many it stored.
 template <class F, class Key>
-std::uint64_t add_each(F& f, std::span<const Key> keys) {
-  std::uint64_t changed = 0;
-  for (const Key& k : keys) changed += f.add(k);
-  return changed;
+auto add_each(F& f, std::span<const Key> keys) {
+  if constexpr (std::is_void_v<decltype(f.add(keys[0]))>) {
+    for (const Key& k : keys) f.add(k);
+  } else {
+    std::uint64_t stored = 0;
+    for (const Key& k : keys) stored += f.add(k);
+    return stored;
+  }
 }
 template <class F, class Key>
 void contains_each(const F& f, const char* what, std::span<const Key> keys, std::span<bool> out) {
@@ -128,10 +148,14 @@ void contains_each(const F& f, const char* what, std::span<const Key> keys, std:
   for (std::size_t i = 0; i < keys.size(); ++i) out[i] = f.contains(keys[i]);
 }
 template <class F>
-std::uint64_t add_each_hash(F& f, std::span<const std::uint64_t> hs) {
-  std::uint64_t changed = 0;
-  for (std::uint64_t h : hs) changed += f.add_hash(h);
-  return changed;
+auto add_each_hash(F& f, std::span<const std::uint64_t> hs) {
+  if constexpr (std::is_void_v<decltype(f.add_hash(hs[0]))>) {
+    for (std::uint64_t h : hs) f.add_hash(h);
+  } else {
+    std::uint64_t stored = 0;
+    for (std::uint64_t h : hs) stored += f.add_hash(h);
+    return stored;
+  }
 }
 template <class F>
 void contains_each_hash(const F& f, const char* what, std::span<const std::uint64_t> hs, std::span<bool> out) {
@@ -163,8 +187,15 @@ inline void check_np(const char* what, double n, double p) {
 template <class K>
 class one_at_a_time {
  public:
-  std::uint64_t add_many(std::span<const std::string_view> keys) { return add_each(self(), keys); }
-  std::uint64_t add_many(std::span<const std::uint64_t> keys) { return add_each(self(), keys); }
+  // Member templates, for the reason given below: add_each's type is add's.
+  template <class Self = K>
+  decltype(auto) add_many(std::span<const std::string_view> keys) {
+    return add_each(static_cast<Self&>(*this), keys);
+  }
+  template <class Self = K>
+  decltype(auto) add_many(std::span<const std::uint64_t> keys) {
+    return add_each(static_cast<Self&>(*this), keys);
+  }
   void contains_many(std::span<const std::string_view> keys, std::span<bool> out) const {
     contains_each(self(), K::kind_name, keys, out);
   }
@@ -177,9 +208,9 @@ class one_at_a_time {
   // incomplete, and keeps that "no" (g++ waits).
   template <class Self = K>
     requires requires(Self& f, std::uint64_t h) { f.add_hash(h); }
-  std::uint64_t add_hashes(std::span<const std::uint64_t> hs)
+  decltype(auto) add_hashes(std::span<const std::uint64_t> hs)
   {
-    return add_each_hash(self(), hs);
+    return add_each_hash(static_cast<Self&>(*this), hs);
   }
   template <class Self = K>
     requires requires(const Self& f, std::uint64_t h) { f.contains_hash(h); }
@@ -205,12 +236,12 @@ class hashed {
  public:
   explicit hashed(Filter f) : f_(std::move(f)) {}
 
-  bool add(const Key& x) { return f_.add_hash(hash_(x)); }
+  decltype(auto) add(const Key& x) { return f_.add_hash(hash_(x)); }
   bool contains(const Key& x) const { return f_.contains_hash(hash_(x)); }
-  std::uint64_t add_many(std::span<const Key> xs) {
-    std::uint64_t changed = 0;
-    for (const Key& x : xs) changed += add(x);
-    return changed;
+  decltype(auto) add_many(std::span<const Key> xs) {
+    std::vector<std::uint64_t> hs(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) hs[i] = hash_(xs[i]);
+    return f_.add_hashes(hs);
   }
   void contains_many(std::span<const Key> xs, std::span<bool> out) const {
     detail::check_out("hashed filter", xs.size(), out.size());

@@ -96,9 +96,10 @@ class answers {
 };
 
 // f.add_many over any range of string-like keys or unsigned integers;
-// returns what the kind's add_many returns.
+// returns what the kind's add_many returns (nothing, or how many a cuckoo
+// filter stored).
 template <dynamic_filter F, std::ranges::input_range R>
-std::uint64_t add_many(F& f, const R& keys) {
+decltype(auto) add_many(F& f, const R& keys) {
   const auto batch = detail::key_batch(keys);
   using K = typename decltype(batch)::value_type;
   return f.add_many(std::span<const K>(batch));
@@ -122,7 +123,15 @@ F filter_of(const R& keys, double p, std::optional<sip_key> key = std::nullopt) 
   using K = typename decltype(batch)::value_type;
   if constexpr (sized_kind<F>) {
     F f = F::for_rate(static_cast<double>(std::max<std::size_t>(batch.size(), 1)), p, key);
-    f.add_many(std::span<const K>(batch));
+    if constexpr (fallible_filter<F>) {
+      // Sized for them at 95% load, a full table is a failure of the
+      // eviction walk, not of the plan: said, never lost quietly.
+      if (const std::uint64_t stored = f.add_many(std::span<const K>(batch)); stored != batch.size())
+        throw std::length_error("filter_of: the table filled after " + std::to_string(stored) + " of " +
+                                std::to_string(batch.size()) + " keys");
+    } else {
+      f.add_many(std::span<const K>(batch));
+    }
     return f;
   } else {
     if (p < F::fpr_for())

@@ -134,17 +134,18 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
   bool full() const { return stages_.back().n >= stages_.back().capacity; }
 
   // Adds x to the newest stage, first making a new stage if that one is
-  // full; returns false (and adds nothing) if x already reads present.
-  // Throws std::overflow_error, having changed nothing, when the new stage
-  // cannot be made (scalable_stage_plan::possible() is false).
-  bool add(std::string_view x) { return add_to_newest(x); }
+  // full; a key that already reads present is not added again (and not
+  // counted: items() counts the keys the stages hold). Throws
+  // std::overflow_error, having changed nothing, when the new stage cannot
+  // be made (scalable_stage_plan::possible() is false).
+  void add(std::string_view x) { add_to_newest(x); }
   bool contains(std::string_view x) const { return any_stage(x); }
 
   // An integer key is its 8 little-endian bytes; the caller's own 64-bit
   // hash goes to each stage's *_hash calls.
-  bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
+  void add(std::uint64_t x) { add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
-  bool add_hash(std::uint64_t h) { return add_to_newest(hash_key{h}); }
+  void add_hash(std::uint64_t h) { add_to_newest(hash_key{h}); }
   bool contains_hash(std::uint64_t h) const { return any_stage(hash_key{h}); }
 
   // Back to one empty stage 0.
@@ -242,12 +243,11 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
   }
 
   template <class Key>
-  bool add_to_newest(Key x) {
-    if (any_stage(x)) return false;
+  void add_to_newest(Key x) {
+    if (any_stage(x)) return;
     if (stages_.back().n >= stages_.back().capacity) grow();
     stage_add(stages_.back().filter, x);
     ++stages_.back().n;
-    return true;
   }
 
   void grow() {

@@ -32,19 +32,19 @@ namespace bloomlab::engine_calls {
 template <class F>
 inline constexpr bool is_blocked = std::is_same_v<F, blocked_filter> || std::is_same_v<F, blocked_filter_256>;
 
-// true when the filter changed (cuckoo: false = table full; counting: false
-// only when every counter was saturated).
+// What the kind's add returns: nothing, or (cuckoo) whether it stored the
+// key (false: the table is full).
 template <class F, class Key>
-bool add(F& f, const Key& x) {
+decltype(auto) add(F& f, const Key& x) {
   return f.add(x);
 }
 template <class F, class Key>
 bool contains(const F& f, const Key& x) {
   return f.contains(x);
 }
-// How many adds returned true.
+// Nothing, or (cuckoo) how many keys were stored.
 template <class F, class Key>
-std::uint64_t add_many(F& f, std::span<const Key> xs) {
+decltype(auto) add_many(F& f, std::span<const Key> xs) {
   return f.add_many(xs);
 }
 // out.size() must be xs.size() (else std::invalid_argument).

@@ -343,16 +343,25 @@ handle<F>& handle_of(PyObject* self) {
   return *h;
 }
 
+// None, as the engine's add returns nothing; for the cuckoo filter, whether
+// it stored the key (False: the table is full, nothing changed).
 template <class F>
 PyObject* fast_add(PyObject* self, PyObject* key) {
-  return guarded([&] {
+  return guarded([&]() -> PyObject* {
     handle<F>& h = handle_of<F>(self);
-    const bool fresh = with_key(key, [&](auto k) {
-      std::unique_lock guard(h.lock);
-      const bool changed = engine::add(h.f(), k);
-      return changed;
-    });
-    return PyBool_FromLong(fresh);
+    if constexpr (fallible_filter<F>) {
+      const bool stored = with_key(key, [&](auto k) {
+        std::unique_lock guard(h.lock);
+        return engine::add(h.f(), k);
+      });
+      return PyBool_FromLong(stored);
+    } else {
+      with_key(key, [&](auto k) {
+        std::unique_lock guard(h.lock);
+        engine::add(h.f(), k);
+      });
+      Py_RETURN_NONE;
+    }
   });
 }
 
@@ -369,9 +378,8 @@ PyObject* fast_contains(PyObject* self, PyObject* key) {
 }
 
 inline constexpr const char* add_doc =
-    "add(key) -> bool. Adds one key (str, bytes or an int from 0 to 2^64 - 1). Returns True when the key read "
-    "absent before the call (the filter changed); for a cuckoo filter False means the table is full and nothing "
-    "changed.";
+    "add(key). Adds one key (str, bytes or an int from 0 to 2^64 - 1); returns None, or, for a cuckoo filter, "
+    "whether it stored the key (False: the table is full and nothing changed).";
 inline constexpr const char* contains_doc =
     "contains(key) -> bool. True when the key may have been added (a false positive is possible), False when it "
     "certainly was not.";
@@ -403,17 +411,23 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
   bind_fast<F>(c);
   c.def(
           "add_many",
-          [](H& h, const py_keys& keys) {
+          [](H& h, const py_keys& keys) -> py::object {
             key_batch b = batch_of(keys);
-            return unlocked<true>(h, [&] {
-              const std::uint64_t fresh = b.integers ? engine::add_many(h.f(), b.ints)
-                                                     : engine::add_many(h.f(), std::span<const std::string_view>(b.views));
-              return fresh;
-            });
+            const auto add_all = [&] {
+              if (b.integers) return engine::add_many(h.f(), b.ints);
+              return engine::add_many(h.f(), std::span<const std::string_view>(b.views));
+            };
+            if constexpr (fallible_filter<F>) {
+              return py::int_(unlocked<true>(h, add_all));
+            } else {
+              unlocked<true>(h, add_all);
+              return py::none();
+            }
           },
           "keys"_a,
           "Adds every key of a batch, in order: a numpy uint64 array (read in place) or a sequence of str/bytes "
-          "(or ints). Returns how many adds returned True. The GIL is released while the filter works.")
+          "(or ints). Returns None, or, for a cuckoo filter, how many keys it stored (fewer than given: the table "
+          "filled). The GIL is released while the filter works.")
       .def(
           "contains_many",
           [](const H& h, const py_keys& keys) {

@@ -27,12 +27,16 @@ template <class F>
   const std::uint64_t ints[2] = {1, 2};
   const std::string_view strs[2] = {"a", "b"};
   bool out[2];
-  std::uint64_t n = f.add(std::string_view("x")) + f.add(std::uint64_t{7});
-  n += f.add_many(std::span<const std::uint64_t>(ints)) + f.add_many(std::span<const std::string_view>(strs));
+  // add returns nothing, or (the cuckoo filter) whether it stored the key.
+  static_cast<void>(f.add(std::string_view("x")));
+  static_cast<void>(f.add(std::uint64_t{7}));
+  static_cast<void>(f.add_many(std::span<const std::uint64_t>(ints)));
+  static_cast<void>(f.add_many(std::span<const std::string_view>(strs)));
+  std::uint64_t n = 0;
   f.contains_many(std::span<const std::uint64_t>(ints), std::span<bool>(out));
   f.contains_many(std::span<const std::string_view>(strs), std::span<bool>(out));
   if constexpr (bloomlab::hash_filter<F>) {
-    n += f.add_hashes(std::span<const std::uint64_t>(ints));
+    static_cast<void>(f.add_hashes(std::span<const std::uint64_t>(ints)));
     f.contains_hashes(std::span<const std::uint64_t>(ints), std::span<bool>(out));
   }
   return n + f.items() + f.bits() + static_cast<std::uint64_t>(f.fpr() * 1e6) + (f == f);

@@ -74,7 +74,8 @@ TEST(BaseHash, Murmur128FusedPathSetsThePositionsItLists) {
         const std::string x = test_support::random_item(r);
         std::uint64_t pos[bloomlab::max_k];
         f.positions(x, pos);
-        EXPECT_EQ(f.add(x), g.add_positions(pos) != 0);
+        f.add(x);
+        g.add_positions(pos);
         ASSERT_TRUE(f.contains(x));
       }
       ASSERT_TRUE(f == g) << "m " << m << " k " << k;

@@ -260,10 +260,11 @@ TYPED_TEST(BlockedLayouts, NoFalseNegativesAndPathsAgree) {
     // The automatic path: single calls run the build's inline kernel.
     basic_blocked_filter<TypeParam> c(TypeParam::block_bits);
     ASSERT_FALSE(c.contains_hash(h));
-    ASSERT_TRUE(c.add_hash(h));
+    c.add_hash(h);
     ASSERT_TRUE(a == c) << h << " " << c.single_kernel();
     ASSERT_TRUE(c.contains_hash(h));
-    ASSERT_FALSE(c.add_hash(h));
+    c.add_hash(h);
+    ASSERT_TRUE(a == c) << "a second add of " << h << " changes nothing";
   }
 }
 
@@ -321,9 +322,11 @@ TYPED_TEST(BlockedLayouts, AutomaticSingleCallsEqualScalar) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       const std::uint64_t x = r.next();
       ASSERT_EQ(a.contains(keys[i]), s.contains(keys[i])) << i;
-      ASSERT_EQ(a.add(keys[i]), s.add(keys[i])) << i;
+      a.add(keys[i]);
+      s.add(keys[i]);
       ASSERT_EQ(a.contains(x), s.contains(x)) << i;
-      ASSERT_EQ(a.add(x), s.add(x)) << i;
+      a.add(x);
+      s.add(x);
       ASSERT_TRUE(a.contains(x) && a.contains(keys[i]));
     }
     EXPECT_TRUE(a == s) << "keyed " << keyed;
@@ -400,10 +403,9 @@ TYPED_TEST(BlockedLayouts, BatchesEqualSingleCalls) {
       for (std::string_view x : v) hs.push_back(single.hash(x));
       for (std::size_t start = 0; start < v.size();) {
         const std::size_t len = std::min<std::size_t>(r.below(100), v.size() - start);
-        std::uint64_t changed = 0;
-        for (std::size_t i = start; i < start + len; ++i) changed += single.add(v[i]);
-        EXPECT_EQ(batched.add_many(std::span(v).subspan(start, len)), changed);
-        EXPECT_EQ(hashed.add_hashes(std::span(hs).subspan(start, len)), changed);
+        for (std::size_t i = start; i < start + len; ++i) single.add(v[i]);
+        batched.add_many(std::span(v).subspan(start, len));
+        hashed.add_hashes(std::span(hs).subspan(start, len));
         ASSERT_TRUE(batched == single);
         ASSERT_EQ(batched.items(), single.items());
         ASSERT_TRUE(hashed == single);

@@ -111,11 +111,10 @@ TEST(CacheLineFilter, PipelinedBatchesEqualSingleCalls) {
     const std::vector<std::string_view> keys(owned.begin(), owned.end());
     std::vector<std::uint64_t> ints(50'000);
     for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = i * 0x9e3779b97f4a7c15ull;
-    std::uint64_t changed = 0;
-    for (const auto x : keys) changed += one.add(x);
-    for (const auto x : ints) changed += one.add(x);
-    EXPECT_EQ(many.add_many(std::span<const std::string_view>(keys)) + many.add_many(std::span<const std::uint64_t>(ints)),
-              changed);
+    for (const auto x : keys) one.add(x);
+    for (const auto x : ints) one.add(x);
+    many.add_many(std::span<const std::string_view>(keys));
+    many.add_many(std::span<const std::uint64_t>(ints));
     EXPECT_TRUE(one == many);
     EXPECT_EQ(many.items(), 150'000u);
     std::vector<std::string> probe_owned;

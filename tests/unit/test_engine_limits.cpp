@@ -208,8 +208,7 @@ TEST(EngineLimits, AScalableStageWhoseRateUnderflowsIsNotMade) {
   scalable_filter f(sp);
   // Stage 0 holds 1 item and stage 1 floor(1 * 2) = 2; a 4th item needs
   // stage 2, whose rate is 0.
-  int added = 0;
-  for (int i = 0; added < 3; ++i) added += f.add("item-" + std::to_string(i));
+  for (int i = 0; f.items() < 3; ++i) f.add("item-" + std::to_string(i));
   ASSERT_EQ(f.stages().size(), 2u);
   ASSERT_TRUE(f.full());
   const std::uint64_t bits = f.bits(), items = f.items();
