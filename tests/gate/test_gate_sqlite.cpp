@@ -159,14 +159,30 @@ TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
   const json before = stats(*c);
   EXPECT_EQ(before["planned_n"], 1500);
 
+  // A false negative is an answer "not a member" for a key the table has
+  // held all along. A key the database could not answer in time (503, its
+  // "member" null, as docs/gate.md says a busy database is answered) is not
+  // one; such rounds are counted apart, and at least one round must come
+  // back whole.
   std::atomic<bool> done{false};
-  std::atomic<std::uint64_t> rounds{0}, misses{0};
+  std::atomic<std::uint64_t> rounds{0}, whole{0}, misses{0}, unanswered{0};
+  std::string first_miss;  // the first wrong answer, as it came (the checker thread's alone until join)
   std::thread checker([&] {
     auto cc = g.client();
     while (!done) {
       const reply r = check_many(*cc, start);
-      if (r.status != 200 || r.body["members"] != start.size()) ++misses;
       ++rounds;
+      if (r.status == 200 && r.body["members"] == start.size()) {
+        ++whole;
+        continue;
+      }
+      if (r.status == 503 && r.body.contains("results")) {
+        ++unanswered;
+        for (const json& e : r.body["results"])
+          if (e["member"] == false && misses++ == 0) first_miss = e.dump();
+        continue;
+      }
+      if (misses++ == 0) first_miss = "status " + std::to_string(r.status) + ": " + r.body.dump().substr(0, 400);
     }
   });
   // 2,000 more keys push the expected rate past p: the gate rebuilds on its
@@ -182,8 +198,8 @@ TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
   }
   done = true;
   checker.join();
-  EXPECT_GT(rounds.load(), 0u);
-  EXPECT_EQ(misses.load(), 0u);
+  EXPECT_GT(whole.load(), 0u) << rounds.load() << " rounds, " << unanswered.load() << " with keys unanswered";
+  EXPECT_EQ(misses.load(), 0u) << "first: " << first_miss;
   EXPECT_GE(s["rebuilds"].get<int>(), 1);
   EXPECT_GE(s["planned_n"].get<int>(), 4500);  // sized again for 3,000 keys with head-room
   EXPECT_LE(s["p_expected"].get<double>(), 0.01);
