@@ -63,10 +63,12 @@ using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, sc
                                 cache_line_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
-// --kind and its help, `info`, and the rules of merge, intersect and remove.
-// A new kind adds its engine type to any_filter, a kind_code below, a row
-// here and its codec (filter_file.cpp, filter_decode.cpp); filter_file.cpp
-// checks at compile time that each row's abilities match its type's API.
+// --kind and its help, `info`, the rules of merge, intersect and remove,
+// and the Python module's list of kinds. A new kind adds its engine type to
+// any_filter, a row here, a kind_code and a with_type case below, and its
+// codec (filter_file.cpp, filter_decode.cpp); filter_file.cpp checks at
+// compile time that each row's abilities match its type's API, and
+// docs/embedding.md ("Adding a filter kind") lists the rest.
 struct kind_info {
   kind code;
   std::string_view name;     // as --kind, info and Python's kind_of spell it
