@@ -24,6 +24,15 @@ namespace {
 
 constexpr std::uint64_t rows = 200000;
 
+// PostgreSQL's bloom extension, made once in the test cluster. Two tests
+// that run at once (ctest -j) would race inside CREATE EXTENSION IF NOT
+// EXISTS (both see it missing, one fails on the catalog's unique key), so
+// the statement runs under a transaction-scoped advisory lock: the second
+// waits, then finds the extension there.
+void ensure_bloom_extension(sql_session& sql) {
+  sql.exec("BEGIN; SELECT pg_advisory_xact_lock(726117); CREATE EXTENSION IF NOT EXISTS bloom; COMMIT");
+}
+
 // "Rows Removed by Index Recheck: N" in a plan (absent when N is 0).
 std::uint64_t removed_by_recheck(const std::vector<std::string>& plan) {
   const std::string label = "Rows Removed by Index Recheck: ";
@@ -34,7 +43,7 @@ std::uint64_t removed_by_recheck(const std::vector<std::string>& plan) {
 
 TEST(PgBloomIndex, RecheckShareMatchesTheFormula) {
   sql_session sql(pg_url());
-  sql.exec("CREATE EXTENSION IF NOT EXISTS bloom");
+  ensure_bloom_extension(sql);
   sql.exec("DROP TABLE IF EXISTS t_pg_bloom_index");
   // Each column is i * a + b mod 2^31 - 1 (a prime) for i = 1..200,000:
   // distinct values within a column, spread over 0..2^31-2, and no negative
@@ -110,7 +119,7 @@ TEST(PgBloomIndex, RecheckShareMatchesTheFormula) {
 // p = 1 - (31/32)^3 = 9.08% (20 bits, unrounded, would give 14.26%).
 TEST(PgBloomIndex, LengthRoundedToWholeWords) {
   sql_session sql(pg_url());
-  sql.exec("CREATE EXTENSION IF NOT EXISTS bloom");
+  ensure_bloom_extension(sql);
   sql.exec("DROP TABLE IF EXISTS t_pg_bloom_index2");
   sql.exec("CREATE TABLE t_pg_bloom_index2 AS SELECT "
            "((i::bigint * 2654435761) % 2147483647)::int AS a, "
