@@ -475,15 +475,15 @@ def test_help_names_the_argument_types():
     assert "handle" not in bloomlab.CuckooFilter.remove.__doc__
 
 
-def test_the_stubs_defaults_are_the_modules():
-    # The stubs are text: each default they state must be the one the module
-    # (the engine) defines, read from the signature pybind11 writes.
+def test_the_type_hints_defaults_are_the_modules():
+    # _bloomlab.pyi is text: each default it states must be the one the
+    # module (the engine) defines, read from the signature pybind11 writes.
     import pathlib
     import re
 
-    stub = (pathlib.Path(bloomlab.__file__).parent / "_bloomlab.pyi").read_text()
+    hints = (pathlib.Path(bloomlab.__file__).parent / "_bloomlab.pyi").read_text()
     doc = bloomlab.ScalableFilter.__init__.__doc__
     for name in ("growth", "tighten"):
         in_module = re.search(rf"{name}: float = ([0-9.]+)", doc).group(1)
-        in_stub = re.search(rf"{name}: float = ([0-9.]+)", stub).group(1)
-        assert float(in_stub) == float(in_module), name
+        in_hints = re.search(rf"{name}: float = ([0-9.]+)", hints).group(1)
+        assert float(in_hints) == float(in_module), name

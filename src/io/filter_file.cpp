@@ -273,8 +273,14 @@ const kind_info* find_kind(std::string_view name) {
 }
 
 const kind_info& row_of(const any_filter& f) {
-  if (std::holds_alternative<blocked_filter_256>(f)) return *find_kind("blocked256");
-  return info(kind_of(f));
+  return std::visit(
+      [](const auto& g) -> const kind_info& {
+        using F = std::decay_t<decltype(g)>;
+        for (const kind_info& i : kinds)
+          if (i.code == kind_code<F> && i.block_bits == block_bits_of<F>) return i;
+        throw std::logic_error("a kind with no row in io::kinds");
+      },
+      f);
 }
 
 std::string kind_names() {
@@ -292,7 +298,7 @@ template <class F>
 constexpr bool row_matches() {
   constexpr kind_info row = [] {
     for (const kind_info& i : kinds)
-      if (i.code == kind_code<F> && (i.name == "blocked256") == std::is_same_v<F, blocked_filter_256>) return i;
+      if (i.code == kind_code<F> && i.block_bits == block_bits_of<F>) return i;
     return kind_info{};
   }();
   return row.name.size() > 0 && filter<F> && row.adds == dynamic_filter<F> &&

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +20,7 @@
 #include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/io/filter_file.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/static_filter.hpp"
@@ -73,13 +73,6 @@ constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "cachel
 // Where the static kinds' fixed rates leave them out.
 constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16";
 
-// A factor as the row's words write it: 2, 0.85.
-std::string fmt_g(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", x);
-  return text;
-}
-
 std::string list_of(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& k : names) out += (out.empty() ? "" : ", ") + k;
@@ -100,7 +93,11 @@ std::vector<std::string> which_kinds(double p) {
   return out;
 }
 
-std::string which_kind_name(const std::string& kind) { return kind == "blocked512" ? "blocked" : kind; }
+std::string which_kind_name(const std::string& kind) {
+  for (const io::kind_info& row : io::kinds)  // another spelling of a kind (blocked512) is its row's name
+    if (!row.alias.empty() && row.alias == kind) return std::string(row.name);
+  return kind;
+}
 
 void check_which_kind(const std::string& field, const std::string& given, double p) {
   const std::string kind = which_kind_name(given);
@@ -256,8 +253,8 @@ which_report which(const which_request& r) {
     sp.prime = false;
     which_row row = start("scalable",
                           "stage 0 for " + thousands(static_cast<std::uint64_t>(sp.n0)) +
-                              " items, capacity x" + fmt_g(scalable_growth_default) + " and rate x" +
-                              fmt_g(scalable_tighten_default) + " a stage",
+                              " items, capacity x" + detail::number(scalable_growth_default) + " and rate x" +
+                              detail::number(scalable_tighten_default) + " a stage",
                           true, false, false, true);
     const auto t0 = clock_type::now();
     scalable_filter f(sp);

@@ -397,3 +397,22 @@ TEST(Help, FilterCommandsHaveHelp) {
   EXPECT_NE(b.out.find("cuckoo"), std::string::npos);
   EXPECT_NE(b.out.find("first stage"), std::string::npos);
 }
+
+namespace {
+
+// info names the memory a cuckoo filter holds (a 32-bit word a slot) and,
+// beside it, what a packed table of its f-bit fingerprints would take.
+TEST(Files, CuckooInfoGivesMemoryAndPackedBits) {
+  const temp_dir dir;
+  ASSERT_EQ(run({"build", sample_list, "--kind", "cuckoo", "--n", "200", "--fingerprint", "12", "-o",
+                 dir / "c.blf"})
+                .rc,
+            0);
+  const json j = json::parse(run({"info", dir / "c.blf", "--json"}).out);
+  const std::uint64_t slots = j["buckets"].get<std::uint64_t>() * j["slots_per_bucket"].get<std::uint64_t>();
+  EXPECT_EQ(j["buckets"], 64u);  // 200 keys at 95% load: 53 buckets, rounded up to a power of two
+  EXPECT_EQ(j["memory_bits"], slots * 32);
+  EXPECT_EQ(j["packed_bits"], slots * 12);
+}
+
+}  // namespace

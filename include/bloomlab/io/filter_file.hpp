@@ -73,6 +73,7 @@ struct kind_info {
   kind code;
   std::string_view name;     // as --kind, info and Python's kind_of spell it
   std::string_view alias;    // another spelling --kind takes ("" for none)
+  unsigned block_bits;       // its engine type's block (0: none); the two blocked layouts share a kind byte
   std::string_view summary;  // one line for help
   bool removes;   // remove(): counting and cuckoo filters
   bool combines;  // |= and &=: merge and intersect
@@ -81,25 +82,25 @@ struct kind_info {
   bool adds;      // add() after the build; the static kinds are solved for their whole set at once
 };
 inline constexpr kind_info kinds[] = {
-    {kind::classic, "classic", "", "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
-    {kind::counting, "counting", "", "m counters in place of bits, so items can be removed", true, true, false, false,
+    {kind::classic, "classic", "", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
+    {kind::counting, "counting", "", 0, "m counters in place of bits, so items can be removed", true, true, false, false,
      true},
-    {kind::cuckoo, "cuckoo", "", "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false,
+    {kind::cuckoo, "cuckoo", "", 0, "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false,
      true, true},
-    {kind::scalable, "scalable", "", "classic stages that grow with the list", false, false, true, false, true},
-    {kind::blocked, "blocked", "blocked512", "all of an item's 8 bits in one 512-bit cache line (split block)", false,
+    {kind::scalable, "scalable", "", 0, "classic stages that grow with the list", false, false, true, false, true},
+    {kind::blocked, "blocked", "blocked512", 512, "all of an item's 8 bits in one 512-bit cache line (split block)", false,
      true, false, false, true},
     // The same kind byte: the file's block size tells the two apart.
-    {kind::blocked, "blocked256", "", "the blocked filter with 256-bit blocks (eight 32-bit lanes)", false, true,
+    {kind::blocked, "blocked256", "", 256, "the blocked filter with 256-bit blocks (eight 32-bit lanes)", false, true,
      false, false, true},
-    {kind::fuse8, "fuse8", "", "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
+    {kind::fuse8, "fuse8", "", 0, "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
-    {kind::fuse16, "fuse16", "",
+    {kind::fuse16, "fuse16", "", 0,
      "static: binary fuse, 16-bit fingerprints, rate 2^-16; built once from the whole list", false, false, false,
      false, false},
-    {kind::xor8, "xor8", "", "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list",
+    {kind::xor8, "xor8", "", 0, "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
-    {kind::cacheline, "cacheline", "", "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true,
+    {kind::cacheline, "cacheline", "", 512, "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true,
      false, false, true},
 };
 
@@ -136,7 +137,7 @@ decltype(auto) with_type(const kind_info& row, Fn&& fn) {
     case kind::cuckoo: return fn(std::type_identity<cuckoo_filter>{});
     case kind::scalable: return fn(std::type_identity<scalable_filter>{});
     case kind::blocked:
-      if (row.name == "blocked256") return fn(std::type_identity<blocked_filter_256>{});
+      if (row.block_bits == blocked_filter_256::block_bits) return fn(std::type_identity<blocked_filter_256>{});
       return fn(std::type_identity<blocked_filter>{});
     case kind::fuse8: return fn(std::type_identity<fuse8_filter>{});
     case kind::fuse16: return fn(std::type_identity<fuse16_filter>{});
@@ -150,6 +151,12 @@ decltype(auto) with_type(const kind_info& row, Fn&& fn) {
 const kind_info& info(kind k);                       // the first row of a kind byte
 const kind_info* find_kind(std::string_view name);  // by name or alias; nullptr when no kind has it
 const kind_info& row_of(const any_filter& f);       // the row of f's engine type (blocked256 for 256-bit blocks)
+
+// An engine type's block in bits, as its row records it (0: no blocks).
+template <class F> inline constexpr unsigned block_bits_of = 0;
+template <class F>
+  requires requires { F::block_bits; }
+inline constexpr unsigned block_bits_of<F> = F::block_bits;
 std::string kind_names();                           // "classic, counting, ..." in the table's order
 
 // A filter with what the filter itself does not keep: the cuckoo filter's
