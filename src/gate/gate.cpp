@@ -93,6 +93,19 @@ struct gate::filter_state {
   double expected() const { return expected_rate(filter, static_cast<double>(keys + stale)); }
 };
 
+std::string_view event_name(event e) {
+  switch (e) {
+    case event::database_lost: return "database_lost";
+    case event::database_recovered: return "database_recovered";
+    case event::rebuild_started: return "rebuild_started";
+    case event::rebuild_finished: return "rebuild_finished";
+    case event::rebuild_failed: return "rebuild_failed";
+    case event::changes_lost: return "changes_lost";
+    case event::caught_up: return "caught_up";
+  }
+  return "event";
+}
+
 std::string_view kind_name(filter_kind k) {
   switch (k) {
     case filter_kind::classic: return "classic";
@@ -240,25 +253,38 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
 
 void gate::note_database(bool up, const std::string& error) {
   if (up) {
-    if (!db_up_.load(std::memory_order_relaxed)) db_up_ = true;
+    last_contact_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count(),
+                           std::memory_order_relaxed);
+    if (!db_up_.load(std::memory_order_relaxed) && !db_up_.exchange(true)) emit(event::database_recovered, "");
     return;
   }
-  db_up_ = false;
-  const std::lock_guard lock(error_mu_);
-  last_error_ = error;
+  {
+    const std::lock_guard lock(error_mu_);
+    last_error_ = error;
+  }
+  if (db_up_.exchange(false)) emit(event::database_lost, error);
 }
 
-check_result gate::check(std::string_view key) {
+probe_answer gate::probe(std::string_view key) {
   checks_.fetch_add(1, std::memory_order_relaxed);
   bool maybe;
   {
     const std::shared_lock lock(mu_);
     maybe = filter_contains(state_->filter, key);
   }
-  if (!maybe) {
-    by_filter_.fetch_add(1, std::memory_order_relaxed);
-    return {false, false};
+  if (maybe) return probe_answer::maybe;
+  // A filter that missed changes cannot vouch for its "no": ask the table.
+  if (!trusted_.load(std::memory_order_acquire)) {
+    unsure_.fetch_add(1, std::memory_order_relaxed);
+    return probe_answer::maybe;
   }
+  by_filter_.fetch_add(1, std::memory_order_relaxed);
+  return probe_answer::no;
+}
+
+check_result gate::settle(std::string_view key) {
   db_queries_.fetch_add(1, std::memory_order_relaxed);
   bool in;
   try {
@@ -270,6 +296,11 @@ check_result gate::check(std::string_view key) {
   note_database(true);
   if (!in) false_positives_.fetch_add(1, std::memory_order_relaxed);
   return {in, true};
+}
+
+check_result gate::check(std::string_view key) {
+  if (probe(key) == probe_answer::no) return {false, false};
+  return settle(key);
 }
 
 void gate::maybe_rebuild_locked(bool& start) {
@@ -315,10 +346,10 @@ void gate::apply_add(std::string_view key, bool added) {
   if (start) launch_rebuild();
 }
 
-void gate::launch_rebuild() {
+void gate::launch_rebuild(bool restores_trust) {
   const std::lock_guard lock(thread_mu_);
   if (rebuild_thread_.joinable()) rebuild_thread_.join();
-  rebuild_thread_ = std::thread(&gate::rebuild_body, this);
+  rebuild_thread_ = std::thread(&gate::rebuild_body, this, restores_trust);
 }
 
 remove_outcome gate::remove(std::string_view key) {
@@ -363,11 +394,12 @@ remove_outcome gate::apply_remove(std::string_view key) {
 }
 
 void gate::follow_loop() {
-  // Changes made elsewhere (another gate, SQL typed in psql) while this gate
-  // was not listening never reach it as notifications, so each time it
-  // starts listening (at start, and again after the connection was lost) it
-  // rebuilds from the table; changes from then on arrive as notifications
-  // (and, during that rebuild, are replayed into the new filter).
+  // Changes made elsewhere (another gate, SQL typed in psql, the sqlite3
+  // shell) reach the filter through the store's change stream. When the
+  // stream breaks, changes may pass unseen: from then on the filter's "no"
+  // is not final and every check asks the database, until the stream is
+  // back and a rebuild started after that has read the whole table (the
+  // changes made meanwhile arrive on the stream and are replayed into it).
   const auto on_change = [this](const key_change& ch) {
     note_database(true);
     if (ch.what == key_change::kind::added)
@@ -376,8 +408,9 @@ void gate::follow_loop() {
       apply_remove(ch.key);
   };
   // The first time it listens the gate has not read the table yet (the
-  // constructor waits for this); every later time it rebuilds.
-  const auto settle = [this] {
+  // constructor waits for this and then reads it); every later time the
+  // gate rebuilds.
+  const auto mark_settled = [this] {
     bool first;
     {
       const std::unique_lock lock(mu_);
@@ -387,62 +420,116 @@ void gate::follow_loop() {
     follow_ready_.notify_all();
     return first;
   };
-  const auto on_ready = [this, &settle] {
+  const auto on_ready = [this, &mark_settled] {
     note_database(true);
-    if (!settle()) start_rebuild();
+    if (!mark_settled()) request_rebuild(true);
+  };
+  const auto lost = [this, &mark_settled](const std::string& why) {
+    note_database(false, why);
+    if (trusted_.exchange(false, std::memory_order_acq_rel))
+      emit(event::changes_lost, why + "; checks ask the database until the gate has caught up");
+    mark_settled();
   };
   while (!stop_) {
     try {
-      if (!store_->follow(on_change, on_ready, stop_)) {  // this store cannot follow (SQLite)
-        settle();
+      if (!store_->follow(on_change, on_ready, stop_)) {  // this store cannot follow changes
+        mark_settled();
         return;
       }
-    } catch (const store_error& e) {
-      note_database(false, e.what());
-      settle();
     } catch (const std::exception& e) {
-      note_database(false, e.what());
-      settle();
+      lost(e.what());
     }
-    for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(follow_retry_ms / 10));
   }
 }
 
-bool gate::start_rebuild() {
+bool gate::start_rebuild() { return request_rebuild(false); }
+
+bool gate::request_rebuild(bool restores_trust) {
   {
     const std::unique_lock lock(mu_);
-    if (rebuilding_) return false;
+    if (rebuilding_) {
+      // The running rebuild may have read the table before the change that
+      // prompted this request: one more runs after it.
+      rebuild_again_ = true;
+      again_restores_trust_ = again_restores_trust_ || restores_trust;
+      return false;
+    }
     rebuilding_ = true;
     pending_.clear();
     pending_stale_ = 0;
   }
-  launch_rebuild();
+  launch_rebuild(restores_trust);
   return true;
 }
 
-void gate::rebuild_body() {
+void gate::rebuild_body(bool restores_trust) {
+  // Requests coalesced while one runs are served here, on this thread, one
+  // after another; `rebuilding` stays true between them.
+  for (;;) {
+    const rebuild_next next = rebuild_once(restores_trust);
+    if (!next.again || stop_) break;
+    if (next.pause) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    restores_trust = next.restores_trust;
+  }
+  {
+    const std::unique_lock lock(mu_);
+    rebuilding_ = false;
+    rebuild_again_ = again_restores_trust_ = false;
+  }
+  rebuilt_.notify_all();
+}
+
+gate::rebuild_next gate::rebuild_once(bool restores_trust) {
+  emit(event::rebuild_started, "");
+  const auto t0 = clock::now();
   std::unique_ptr<filter_state> fresh;
+  std::string error;
   try {
     fresh = build(store_->count());
     note_database(true);
   } catch (const store_error& e) {
+    error = e.what();
     note_database(false, e.what());
   } catch (const std::exception& e) {
+    error = std::string("rebuild: ") + e.what();
     const std::lock_guard lock(error_mu_);
-    last_error_ = std::string("rebuild: ") + e.what();
+    last_error_ = error;
   }
+  const bool ok = static_cast<bool>(fresh);
+  rebuild_next next;
+  std::uint64_t keys = 0;
   {
     const std::unique_lock lock(mu_);
-    if (fresh) {
+    if (ok) {
       replay_pending_locked(*fresh);
+      keys = fresh->keys;
       state_.swap(fresh);  // the old filter is freed below, outside the lock
+    } else if (restores_trust) {
+      // Still behind the table: try again after a pause.
+      rebuild_again_ = true;
+      again_restores_trust_ = true;
     }
     pending_.clear();
     pending_stale_ = 0;
-    rebuilding_ = false;
+    next.again = rebuild_again_;
+    next.restores_trust = again_restores_trust_;
+    next.pause = !ok;
+    rebuild_again_ = again_restores_trust_ = false;
   }
-  (fresh ? rebuilds_ : rebuild_failures_).fetch_add(1, std::memory_order_relaxed);
-  rebuilt_.notify_all();
+  (ok ? rebuilds_ : rebuild_failures_).fetch_add(1, std::memory_order_relaxed);
+  const double s = std::chrono::duration<double>(clock::now() - t0).count();
+  if (ok) {
+    char took[32];
+    std::snprintf(took, sizeof took, "%.3f", s);
+    emit(event::rebuild_finished, lab::thousands(keys) + " keys in " + took + " s");
+    if (restores_trust && !trusted_.exchange(true, std::memory_order_acq_rel))
+      emit(event::caught_up, "the filter holds every change again; its \"no\" answers are final");
+  } else {
+    emit(event::rebuild_failed, error);
+  }
+  fresh.reset();
+  return next;
 }
 
 void gate::wait_rebuild() {
@@ -482,6 +569,9 @@ gate_stats gate::stats() const {
   s.rebuilds = rebuilds_.load();
   s.rebuild_failures = rebuild_failures_.load();
   s.database_up = db_up_.load();
+  s.trusted = trusted_.load();
+  s.unsure = unsure_.load();
+  s.last_contact_ns = last_contact_ns_.load();
   const std::lock_guard lock(error_mu_);
   s.last_database_error = last_error_;
   return s;

@@ -46,6 +46,10 @@ inline constexpr std::size_t max_key_bytes = 4096;
 inline constexpr double growth_headroom = 1.5;
 inline constexpr std::uint64_t min_planned_n = 1000;
 
+// How long the change follower waits before listening again after it lost
+// the stream (checks ask the database meanwhile).
+inline constexpr int follow_retry_ms = 200;
+
 // The target false-positive rates the gate takes (--p): below min_p a
 // filter costs more than 43 bits a key.
 inline constexpr double default_p = 0.01;
@@ -62,6 +66,18 @@ std::string_view kind_name(filter_kind k);
 // would split it in a batch).
 std::string key_problem(std::string_view key);
 
+// What happened, for the operator's log (gate_options::on_event).
+enum class event {
+  database_lost,       // detail: the database's error (passwords hidden)
+  database_recovered,
+  rebuild_started,
+  rebuild_finished,    // detail: keys and seconds
+  rebuild_failed,      // detail: why
+  changes_lost,        // the change stream broke: checks ask the database until it is read again
+  caught_up,           // the filter holds every change again
+};
+std::string_view event_name(event e);
+
 struct gate_options {
   filter_kind kind = filter_kind::blocked;
   double p = default_p;            // target false-positive rate
@@ -71,12 +87,19 @@ struct gate_options {
   // (docs/threat-model.md). A keyed filter file needs it to load.
   std::optional<sip_key> key;
   std::function<void(const std::string&)> progress;  // lines for stderr while loading
+  // Called from any of the gate's threads, outside its locks.
+  std::function<void(event, const std::string&)> on_event;
 };
 
 struct check_result {
   bool member = false;
   bool by_database = false;  // false: the filter answered "no" on its own
 };
+
+// What the filter alone says of a key: `no` is final; `maybe` needs the
+// database (settle). While the gate cannot trust its filter (it lost the
+// change stream and has not caught up), every probe says `maybe`.
+enum class probe_answer { no, maybe };
 
 enum class remove_outcome {
   not_found,    // the database did not hold the key; the filter is left alone
@@ -97,7 +120,9 @@ struct gate_stats {
   std::uint64_t checks = 0, answered_by_filter = 0, database_queries = 0, false_positives = 0;
   std::uint64_t adds = 0, keys_added = 0, removes = 0, keys_removed = 0;
   std::uint64_t rebuilds = 0, rebuild_failures = 0;
-  bool rebuilding = false, database_up = true;
+  std::uint64_t unsure = 0;  // filter "no" answers sent to the database while it was not trusted
+  std::int64_t last_contact_ns = 0;  // wall clock (ns since 1970) of the database's last answer, 0: never
+  bool rebuilding = false, database_up = true, trusted = true;
   std::string last_database_error;
 };
 
@@ -119,13 +144,24 @@ class gate {
   gate(const gate&) = delete;
   gate& operator=(const gate&) = delete;
 
-  // Throw store_error when the database is needed and cannot answer.
+  // A check in two steps, so that a server can answer a "no" at once and
+  // send a "maybe" to the database on a thread of its own: probe() never
+  // touches the database; settle() asks it (throws store_error).
+  probe_answer probe(std::string_view key);
+  check_result settle(std::string_view key);
+  // Both steps on this thread. Throws store_error when the database is
+  // needed and cannot answer.
   check_result check(std::string_view key);
   bool add(std::string_view key);  // true if the table did not hold it
   remove_outcome remove(std::string_view key);
 
-  // Starts a rebuild from the table unless one runs; true if it started.
+  // Starts a rebuild from the table; true if it started now. One asked for
+  // while another runs is coalesced: one more runs after it (that one reads
+  // every change made before the request).
   bool start_rebuild();
+  // False while the filter may lack keys written elsewhere: the change
+  // stream was lost and the rebuild that catches up has not finished.
+  bool trusted() const { return trusted_.load(std::memory_order_acquire); }
   // Waits for a running rebuild to end (tests, shutdown).
   void wait_rebuild();
 
@@ -138,10 +174,20 @@ class gate {
   std::unique_ptr<filter_state> build(std::uint64_t n_hint);
   void load();
   void replay_pending_locked(filter_state& st);
-  void rebuild_body();
+  struct rebuild_next {
+    bool again = false, restores_trust = false, pause = false;
+  };
+  void rebuild_body(bool restores_trust);
+  rebuild_next rebuild_once(bool restores_trust);
+  void emit(event e, const std::string& detail) const {
+    if (opts_.on_event) opts_.on_event(e, detail);
+  }
   void note_database(bool up, const std::string& error = {});
   void maybe_rebuild_locked(bool& start);
-  void launch_rebuild();
+  void launch_rebuild(bool restores_trust = false);
+  // Asks for a rebuild (coalesced as start_rebuild); with restores_trust the
+  // filter counts as trusted again once that rebuild succeeds.
+  bool request_rebuild(bool restores_trust);
   // The filter's part of an add or a removal the database already made.
   void apply_add(std::string_view key, bool added);
   remove_outcome apply_remove(std::string_view key);
@@ -157,6 +203,9 @@ class gate {
   std::vector<std::string> pending_;      // keys added while a rebuild streams the table
   std::uint64_t pending_stale_ = 0;       // counting: removals while it streams
   bool rebuilding_ = false;
+  bool rebuild_again_ = false;            // asked for while one ran: one more after it
+  bool again_restores_trust_ = false;     // ... and that one makes the filter trusted again
+  std::atomic<bool> trusted_{true};
 
   std::mutex thread_mu_;
   std::thread rebuild_thread_;
@@ -168,8 +217,9 @@ class gate {
 
   std::atomic<std::uint64_t> checks_{0}, by_filter_{0}, db_queries_{0}, false_positives_{0};
   std::atomic<std::uint64_t> adds_{0}, keys_added_{0}, removes_{0}, keys_removed_{0};
-  std::atomic<std::uint64_t> rebuilds_{0}, rebuild_failures_{0};
+  std::atomic<std::uint64_t> rebuilds_{0}, rebuild_failures_{0}, unsure_{0};
   std::atomic<bool> db_up_{true};
+  std::atomic<std::int64_t> last_contact_ns_{0};  // wall clock of the last answer from the database
   mutable std::mutex error_mu_;
   std::string last_error_;
 };
