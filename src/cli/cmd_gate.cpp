@@ -2,10 +2,14 @@
 // answering membership over HTTP (docs/gate.md).
 #include <signal.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -24,11 +28,52 @@ namespace bloomlab::cli {
 
 namespace {
 
+constexpr const char* token_env = "BLOOMLAB_GATE_TOKEN";
+
 gate::filter_kind parse_kind(const std::string& text) {
   for (const auto k : {gate::filter_kind::classic, gate::filter_kind::counting, gate::filter_kind::blocked,
                        gate::filter_kind::none})
     if (text == gate::kind_name(k)) return k;
   lab::refuse("--kind", text, "is not a kind the gate keeps; allowed: classic, counting, blocked, none");
+}
+
+// The bearer token: the first line of --token-file, else BLOOMLAB_GATE_TOKEN,
+// else none.
+std::string read_token(const std::string& file) {
+  if (file.empty()) {
+    const char* env = std::getenv(token_env);
+    return env != nullptr ? env : "";
+  }
+  std::ifstream in(file);
+  if (!in) lab::refuse("--token-file", file, "cannot be read");
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+  if (line.empty()) lab::refuse("--token-file", file, "holds no token on its first line");
+  return line;
+}
+
+gate::front_options front_options_of(const gate_args& a) {
+  gate::front_options o;
+  const auto whole = [](const char* flag, const std::string& v, std::uint64_t lo, std::uint64_t hi, auto& out) {
+    if (!v.empty()) out = static_cast<std::decay_t<decltype(out)>>(parse_count(flag, v, lo, hi));
+  };
+  whole("--max-connections", a.max_connections, 1, 1000000, o.max_connections);
+  whole("--max-request-memory", a.max_request_memory, 1 << 20, std::uint64_t{1} << 40, o.max_request_memory);
+  whole("--db-connections", a.db_connections, 1, 1024, o.db_threads);
+  whole("--db-queue", a.db_queue, 1, 1000000, o.db_queue);
+  if (!a.db_timeout.empty())
+    o.db_timeout = std::chrono::milliseconds(parse_count("--db-timeout", a.db_timeout, 1, 600000));
+  if (!a.drain_timeout.empty())
+    o.drain_timeout = std::chrono::milliseconds(parse_count("--drain-timeout", a.drain_timeout, 0, 600000));
+  o.token = read_token(a.token_file);
+  return o;
+}
+
+gate::log_format log_format_of(const std::string& text) {
+  if (text.empty() || text == "text") return gate::log_format::text;
+  if (text == "json") return gate::log_format::json;
+  lab::refuse("--log-format", text, "is not a log format; allowed: text, json");
 }
 
 }  // namespace
@@ -51,6 +96,15 @@ int run_gate(const gate_args& a) {
   }
 
   opts.key = supplied_key(a.key_file, a.key_file_given);
+  gate::front_options front_opts = front_options_of(a);
+  gate::logger log(log_format_of(a.log_format));
+  if (!a.access_log.empty()) {
+    try {
+      log.open_access_log(a.access_log);
+    } catch (const std::runtime_error& e) {
+      lab::refuse("--access-log", a.access_log, "cannot be opened for appending");
+    }
+  }
   if (opts.key && opts.kind == gate::filter_kind::none)
     lab::refuse("--kind", a.kind, std::string("has no filter to key; drop --key-file (or ") + key_file_env + ")");
 
@@ -83,7 +137,15 @@ int run_gate(const gate_args& a) {
     }
   }
 
+  if (gate::hide_password(db) != db)
+    log.warn("password_in_url", "the password in --db shows in ps and in shell history; put it in PGPASSFILE "
+                                "(~/.pgpass) or PGPASSWORD instead (docs/gate-postgres.md)");
   opts.progress = [](const std::string& line) { fmt::print(stderr, "bloomlab gate: {}\n", line); };
+  opts.on_event = [&log](gate::event e, const std::string& detail) {
+    const bool bad = e == gate::event::database_lost || e == gate::event::rebuild_failed ||
+                     e == gate::event::changes_lost;
+    log.write(bad ? gate::log_level::warn : gate::log_level::info, gate::event_name(e), detail);
+  };
   std::unique_ptr<gate::gate> g;
   try {
     g = std::make_unique<gate::gate>(std::move(store), opts);
@@ -97,7 +159,7 @@ int run_gate(const gate_args& a) {
 
   const blocked_stop_signals signals;
   ::signal(SIGPIPE, SIG_IGN);
-  gate::http_front front(*g);
+  gate::http_front front(*g, front_opts, log);
   try {
     front.bind(a.host, port);
   } catch (const server::bind_error& e) {
@@ -124,12 +186,50 @@ int run_gate(const gate_args& a) {
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);
 
-  const bool ok = run_until_stopped(front, signals);
+  log.info("start", fmt::format("serving {} keys at {}:{}; at most {} connections, {} database threads, "
+                                 "database timeout {} ms{}",
+                                 lab::thousands(s.keys), a.host, port, front_opts.max_connections,
+                                 front_opts.db_threads, front_opts.db_timeout.count(),
+                                 front_opts.token.empty() ? "" : "; writes need the bearer token"));
+
+  // SIGTERM or SIGINT: drain (stop accepting, answer what is in flight, at
+  // most --drain-timeout), then exit 0; a second one stops at once. SIGHUP:
+  // reopen the access log and re-read the token.
+  std::atomic<bool> done{false};
+  bool ok = true;
+  std::thread server([&] {
+    ok = front.run();
+    done = true;
+  });
+  bool draining = false;
+  while (!done) {
+    const int sig = signals.next(100);
+    if (sig == SIGHUP) {
+      log.reopen();
+      try {
+        front.set_token(read_token(a.token_file));
+        log.info("reload", a.token_file.empty() ? "access log reopened" : "access log reopened; token re-read");
+      } catch (const std::exception& e) {
+        log.warn("reload_failed", std::string(e.what()) + "; keeping the old token");
+      }
+    } else if (sig != 0 && !draining) {
+      draining = true;
+      log.info("shutdown", fmt::format("signal {}: no new connections; finishing {} open within {} ms",
+                                       sig == SIGINT ? "SIGINT" : "SIGTERM", front.connections(),
+                                       front_opts.drain_timeout.count()));
+      front.drain();
+    } else if (sig != 0) {
+      log.warn("shutdown_now", "a second signal: closing every connection");
+      front.stop();
+    }
+  }
+  server.join();
   g->wait_rebuild();
   if (!ok) {
     fmt::print(stderr, "bloomlab gate: the server stopped: it could no longer accept connections\n");
     return 1;
   }
+  log.info("stopped", fmt::format("{} checks answered", lab::thousands(g->stats().checks)));
   return 0;
 }
 

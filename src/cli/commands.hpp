@@ -57,6 +57,9 @@ struct gate_args {
   std::string key_file;   // --key-file (key_file.hpp); key_file_given: it was on the command line
   bool key_file_given = false;
   bool demo = false;
+  // The serving limits (http.hpp's front_options; "" keeps its default).
+  std::string max_connections, max_request_memory, db_connections, db_queue, db_timeout, drain_timeout;
+  std::string token_file, log_format, access_log;
 };
 
 int run_size(const size_args& a);

@@ -19,6 +19,7 @@
 #include "cmd_drill.hpp"
 #include "cmd_which.hpp"
 #include "commands.hpp"
+#include "http.hpp"
 
 using namespace bloomlab::cli;
 
@@ -152,6 +153,30 @@ int main(int argc, char** argv) {
                                       "hex digits; else the file named by BLOOMLAB_KEY_FILE)");
   c_gate->add_option("--host", gt.host, "Address to listen on")->capture_default_str();
   c_gate->add_option("--port", gt.port, "Port (1 to 65535)")->capture_default_str();
+  {
+    const bloomlab::gate::front_options d;
+    c_gate->add_option("--max-connections", gt.max_connections,
+                       fmt::format("Connections held at once; past it new ones get 503 (default {})", d.max_connections));
+    c_gate->add_option("--max-request-memory", gt.max_request_memory,
+                       fmt::format("Bytes of request bodies held at once (a body counts three times its size); past "
+                                   "it 503 (default {})", d.max_request_memory));
+    c_gate->add_option("--db-connections", gt.db_connections,
+                       fmt::format("Threads (and at most connections) asking the database (default {})", d.db_threads));
+    c_gate->add_option("--db-queue", gt.db_queue,
+                       fmt::format("Requests waiting for the database; past it 503 at once (default {})", d.db_queue));
+    c_gate->add_option("--db-timeout", gt.db_timeout,
+                       fmt::format("Milliseconds a maybe, add or removal waits for the database before 503 "
+                                   "(default {})", d.db_timeout.count()));
+    c_gate->add_option("--drain-timeout", gt.drain_timeout,
+                       fmt::format("Milliseconds SIGTERM waits for requests in flight (default {})",
+                                   d.drain_timeout.count()));
+  }
+  c_gate->add_option("--token-file", gt.token_file,
+                     "Require 'Authorization: Bearer <token>' on POST /keys, DELETE /keys and POST /rebuild, the "
+                     "token being this file's first line (else BLOOMLAB_GATE_TOKEN, if set); re-read on SIGHUP");
+  c_gate->add_option("--log-format", gt.log_format, "text (default) or json: the operator's log on standard error");
+  c_gate->add_option("--access-log", gt.access_log, "Log every request to this file (reopened on SIGHUP), or - for "
+                                                     "standard error");
   c_gate->add_flag("--demo", gt.demo,
                    "Make a sample SQLite database of generated banned addresses (bloomlab-demo.sqlite, table "
                    "banned, column ip) and serve it");

@@ -275,8 +275,12 @@ probe_answer gate::probe(std::string_view key) {
     maybe = filter_contains(state_->filter, key);
   }
   if (maybe) return probe_answer::maybe;
-  // A filter that missed changes cannot vouch for its "no": ask the table.
-  if (!trusted_.load(std::memory_order_acquire)) {
+  // A filter that may have missed changes cannot vouch for its "no": ask
+  // the table, while it answers. While the database cannot be reached the
+  // filter answers from what it knew (nobody can write a table that is down;
+  // writes others make across a network partition reach the filter when
+  // the stream is back), so a "no" never waits for a database that is gone.
+  if (!trusted_.load(std::memory_order_acquire) && db_up_.load(std::memory_order_relaxed)) {
     unsure_.fetch_add(1, std::memory_order_relaxed);
     return probe_answer::maybe;
   }

@@ -98,7 +98,8 @@ struct check_result {
 
 // What the filter alone says of a key: `no` is final; `maybe` needs the
 // database (settle). While the gate cannot trust its filter (it lost the
-// change stream and has not caught up), every probe says `maybe`.
+// change stream and has not caught up) and the database answers, every
+// probe says `maybe`.
 enum class probe_answer { no, maybe };
 
 enum class remove_outcome {

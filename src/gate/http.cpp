@@ -1,368 +1,700 @@
 #include "http.hpp"
 
-#include <sys/socket.h>
+#include <sys/resource.h>
 
-#include <array>
+#include <algorithm>
+#include <cctype>
 #include <atomic>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
+#include <mutex>
+#include <optional>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include <httplib.h>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
-#include "bloomlab/siphash.hpp"
+#include "db_pool.hpp"
+#include "http_parse.hpp"
+#include "parse.hpp"
+#include "report.hpp"
 #include "server.hpp"
 
 namespace bloomlab::gate {
 
 namespace {
 
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = net::ip::tcp;
 using json = nlohmann::json;
 using clock = std::chrono::steady_clock;
+using error_code = boost::system::error_code;
 
 constexpr const char* json_type = "application/json";
 constexpr const char* endpoints =
     "GET /check?key=K, POST /check, POST /keys, DELETE /keys/K, GET /stats, GET /metrics, POST /rebuild";
+// The body of anything but POST /check: a key as text or {"key": ...}.
+constexpr std::size_t max_small_body = 64 << 10;
+// How often a repeated limit (connections, memory, queue) is logged.
+constexpr auto limit_log_every = std::chrono::seconds(10);
 
-// Upper bounds of the check-latency histogram, in seconds.
-constexpr std::array<double, 14> latency_bounds{1e-5,   2.5e-5, 5e-5,  1e-4, 2.5e-4, 5e-4, 1e-3,
-                                                2.5e-3, 5e-3,   1e-2,  2.5e-2, 0.1,  0.5,  1.0};
+// Beast 1.74 speaks boost::string_view.
+std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
+
+bool starts_with_nocase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  return true;
+}
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
 
-void reply(httplib::Response& res, int status, const json& body) {
-  res.status = status;
-  res.set_content(dump(body), json_type);
-}
-
-void refuse(httplib::Response& res, int status, const std::string& why) { reply(res, status, {{"error", why}}); }
+std::string error_body(const std::string& why) { return dump({{"error", why}}); }
 
 json answer(std::string_view key, const check_result& r) {
   return {{"key", key}, {"member", r.member}, {"by", r.by_database ? "database" : "filter"}};
 }
 
-// The keys of a POST /check body: a JSON array of strings, or one key a line
-// (a final line break, and a carriage return before each, are not part of a key).
-bool batch_keys(const httplib::Request& req, std::vector<std::string>& keys, std::string& why) {
-  const std::string& body = req.body;
-  const auto first = body.find_first_not_of(" \t\r\n");
-  const bool as_json = req.get_header_value("Content-Type").rfind("application/json", 0) == 0 ||
-                       (first != std::string::npos && body[first] == '[');
-  if (as_json) {
-    const json j = json::parse(body, nullptr, false);
-    if (j.is_discarded() || !j.is_array()) {
-      why = "the body is not a JSON array of keys; send [\"k1\", \"k2\"] or one key a line";
-      return false;
-    }
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      if (!j[i].is_string()) {
-        why = "item " + std::to_string(i) + " of the array is not a string";
-        return false;
-      }
-      keys.push_back(j[i].get<std::string>());
-    }
-  } else {
-    std::size_t at = 0;
-    while (at < body.size()) {
-      std::size_t end = body.find('\n', at);
-      if (end == std::string::npos) end = body.size();
-      std::string line = body.substr(at, end - at);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      keys.push_back(std::move(line));
-      at = end + 1;
-    }
-  }
-  if (keys.empty()) {
-    why = "the body holds no keys; send one key a line, or a JSON array";
-    return false;
-  }
-  if (keys.size() > max_batch_keys) {
-    why = "the body holds " + std::to_string(keys.size()) + " keys; allowed: 1 to " + std::to_string(max_batch_keys) +
-          " keys a request";
-    return false;
-  }
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (const std::string p = key_problem(keys[i]); !p.empty()) {
-      why = "key " + std::to_string(i + 1) + ": " + p;
-      return false;
-    }
-  return true;
+std::string ms_text(std::chrono::milliseconds d) { return lab::thousands(static_cast<std::uint64_t>(d.count())) + " ms"; }
+
+// What a request gets back: a status, a body, and its headers.
+struct reply {
+  unsigned status = 200;
+  std::string body;
+  std::string type = json_type;
+  bool retry_later = false;  // Retry-After: 1
+  bool challenge = false;    // WWW-Authenticate: Bearer
+};
+
+reply json_reply(unsigned status, const json& j) { return {status, dump(j)}; }
+reply refusal(unsigned status, const std::string& why) { return {status, error_body(why)}; }
+
+// Constant-time comparison of a bearer token.
+bool same_token(std::string_view a, std::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
 }
 
-struct histogram {
-  std::array<std::atomic<std::uint64_t>, latency_bounds.size() + 1> counts{};
-  std::atomic<std::uint64_t> sum_ns{0};
-  void observe(clock::duration d) {
-    const double s = std::chrono::duration<double>(d).count();
-    std::size_t i = 0;
-    while (i < latency_bounds.size() && s > latency_bounds[i]) ++i;
-    counts[i].fetch_add(1, std::memory_order_relaxed);
-    sum_ns.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()),
-                     std::memory_order_relaxed);
+// Once per limit_log_every for each limit: a flood of refusals is one line.
+struct throttle {
+  std::atomic<std::int64_t> last{0};
+  bool due() {
+    const auto now = clock::now().time_since_epoch().count();
+    auto prev = last.load(std::memory_order_relaxed);
+    const auto every = std::chrono::duration_cast<clock::duration>(limit_log_every).count();
+    return (prev == 0 || now - prev >= every) && last.compare_exchange_strong(prev, now);
   }
 };
+
+class session;
 
 }  // namespace
 
 struct http_front::impl {
   gate& g;
-  httplib::Server http;
-  histogram latency;
-  std::array<std::atomic<std::uint64_t>, 600> by_status{};
-  std::atomic<std::uint64_t> unavailable{0};
-  std::atomic<bool> stop_requested{false}, in_run{false}, stopped{false};
+  front_options opts;
+  logger& log;
+  front_counters counters;
+  throttle conn_log, memory_log, queue_log;
+  std::atomic<bool> draining{false};
+  std::mutex mu;  // guards token, sessions
+  std::string token;
+  std::unordered_map<session*, std::weak_ptr<session>> sessions;
 
-  explicit impl(gate& g_) : g(g_) {}
+  // Declared after what the sessions use, so destroyed before it: the
+  // context's queued handlers may hold the last reference to a session.
+  net::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  net::steady_timer drain_timer{ioc};
+  net::steady_timer accept_retry{ioc};
+  db_pool pool;
 
-  void check_one(const httplib::Request& req, httplib::Response& res) {
-    const auto t0 = clock::now();
-    if (!req.has_param("key")) return refuse(res, 400, "key: missing; ask GET /check?key=K");
-    const std::string key = req.get_param_value("key");
-    if (const std::string p = key_problem(key); !p.empty()) return refuse(res, 400, "key: " + p);
-    try {
-      reply(res, 200, answer(key, g.check(key)));
-    } catch (const store_error& e) {
-      unavailable.fetch_add(1, std::memory_order_relaxed);
-      refuse(res, 503, std::string("the filter says maybe and the database cannot answer: ") + e.what());
-    }
-    latency.observe(clock::now() - t0);
+  impl(gate& g_, front_options o, logger& l)
+      : g(g_), opts(std::move(o)), log(l), token(opts.token), pool(opts.db_threads, opts.db_queue) {}
+
+  ~impl() {
+    pool.stop();
+    ioc.stop();
   }
 
-  void check_many(const httplib::Request& req, httplib::Response& res) {
-    const auto t0 = clock::now();
-    std::vector<std::string> keys;
+  front_figures figures() const {
+    return {pool.busy(),    pool.queued(),  pool.threads(),        pool.queue_limit(),
+            pool.refused(), pool.expired(), opts.max_connections, opts.max_request_memory};
+  }
+
+  std::string current_token() {
+    const std::lock_guard lock(mu);
+    return token;
+  }
+
+  void accept();
+  void refuse_connection(tcp::socket socket);
+  void stop_when_idle();
+};
+
+namespace {
+
+// One client connection: reads a request, answers it, and reads the next
+// while the client keeps the connection alive. Every handler of a session
+// runs on its strand, one at a time.
+class session : public std::enable_shared_from_this<session> {
+ public:
+  session(http_front::impl& f, tcp::socket socket)
+      : f_(f), stream_(std::move(socket)), deadline_(stream_.get_executor()) {}
+
+  ~session() {
+    f_.counters.connections_open.fetch_sub(1, std::memory_order_relaxed);
+    release_memory();
+    {
+      const std::lock_guard lock(f_.mu);
+      f_.sessions.erase(this);
+    }
+    if (f_.draining.load()) f_.stop_when_idle();
+  }
+
+  void start() {
+    {
+      const std::lock_guard lock(f_.mu);
+      f_.sessions.emplace(this, weak_from_this());
+    }
+    error_code ec;
+    const auto who = stream_.socket().remote_endpoint(ec);
+    remote_ = ec ? "?" : who.address().to_string() + ":" + std::to_string(who.port());
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->wait_for_request(); });
+  }
+
+  // Drain: an idle connection is closed now; one with a request in flight
+  // answers it with Connection: close.
+  void drain() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->busy_) self->close();
+    });
+  }
+
+ private:
+  // Waits for the first byte of a request for idle_timeout (or, on a new
+  // connection, header_timeout), then for the whole header.
+  void wait_for_request() {
+    if (f_.draining.load()) return close();
+    if (buffer_.size() > 0) return read_header();
+    stream_.expires_after(requests_ == 0 ? f_.opts.header_timeout : f_.opts.idle_timeout);
+    stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, std::size_t n) {
+      if (ec) return self->read_failed(ec, false);
+      self->buffer_.commit(n);
+      self->read_header();
+    });
+  }
+
+  void read_header() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(f_.opts.max_header_bytes));
+    parser_->body_limit(f_.opts.max_body_bytes);
+    stream_.expires_after(f_.opts.header_timeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_,
+                             [self = shared_from_this()](error_code ec, std::size_t) { self->on_header(ec); });
+  }
+
+  void read_failed(error_code ec, bool started) {
+    if (ec == beast::error::timeout) {
+      if (started) f_.counters.read_timeouts.fetch_add(1, std::memory_order_relaxed);
+      return close();
+    }
+    if (ec == bhttp::error::header_limit)
+      return finish_early(431, "the request's header is longer than " + lab::thousands(f_.opts.max_header_bytes) +
+                                   " bytes");
+    if (ec == bhttp::error::body_limit) return finish_early(413, body_limit_text());
+    if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message || ec == net::error::eof || ec == net::error::operation_aborted ||
+        ec == net::error::connection_reset || ec == net::error::bad_descriptor)
+      return close();
+    if (ec.category() == error_code(bhttp::error::bad_method).category())
+      return finish_early(400, "the request is malformed: " + ec.message());
+    close();
+  }
+
+  std::string body_limit_text() const {
+    return "the body is longer than " + lab::thousands(body_limit_) + " bytes; allowed: up to " +
+           lab::thousands(body_limit_) + " bytes" + (body_limit_ == f_.opts.max_body_bytes ? " (POST /check)" : "");
+  }
+
+  void on_header(error_code ec) {
+    if (ec) return read_failed(ec, true);
+    ++requests_;
+    t0_ = clock::now();
+    auto& req = parser_->get();
+    const bool batch = req.method() == bhttp::verb::post && target_path(sv(req.target())) == "/check";
+    body_limit_ = batch ? f_.opts.max_body_bytes : max_small_body;
+    if (parser_->is_done()) return handle();
+    const auto length = parser_->content_length();
+    if (length && *length > body_limit_) return finish_early(413, body_limit_text());
+    parser_->body_limit(body_limit_);
+    // The body, what it is parsed into, and the answer: about three times
+    // its bytes, held against the bound on request memory.
+    const std::uint64_t need = 3 * (length ? *length : body_limit_);
+    const std::uint64_t held = f_.counters.request_memory.fetch_add(need) + need;
+    if (held > f_.opts.max_request_memory) {
+      f_.counters.request_memory.fetch_sub(need);
+      f_.counters.memory_refused.fetch_add(1, std::memory_order_relaxed);
+      if (f_.memory_log.due())
+        f_.log.warn("limit_request_memory", "requests hold " + lab::thousands(held - need) + " bytes; the bound is " +
+                                                lab::thousands(f_.opts.max_request_memory) +
+                                                " (--max-request-memory): answering 503");
+      reply r = refusal(503, "the gate is holding its limit of request memory (" +
+                                 lab::thousands(f_.opts.max_request_memory) + " bytes); try again shortly");
+      r.retry_later = true;
+      keep_alive_ = false;
+      return send(std::move(r));
+    }
+    reserved_ = need;
+    stream_.expires_after(f_.opts.body_timeout);
+    bhttp::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](error_code e, std::size_t) {
+      if (e) return self->read_failed(e, true);
+      self->handle();
+    });
+  }
+
+  // A refusal before the request could be read whole: answered, then closed.
+  void finish_early(unsigned status, const std::string& why) {
+    keep_alive_ = false;
+    if (t0_ == clock::time_point{}) t0_ = clock::now();
+    send(refusal(status, why));
+  }
+
+  bool authorized(const bhttp::request<bhttp::string_body>& req) {
+    const std::string token = f_.current_token();
+    if (token.empty()) return true;
+    const std::string_view h = sv(req[bhttp::field::authorization]);
+    constexpr std::string_view scheme = "Bearer ";
+    if (h.size() > scheme.size() && starts_with_nocase(h, scheme) && same_token(h.substr(scheme.size()), token))
+      return true;
+    f_.counters.unauthorized.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+
+  void handle() {
+    busy_ = true;
+    auto req = parser_->release();
+    parser_.reset();
+    method_ = std::string(req.method_string());
+    target_ = std::string(req.target());
+    keep_alive_ = req.keep_alive() && !f_.draining.load();
+    const std::string_view path = target_path(target_);
+    const auto verb = req.method();
+    timed_ = false;
+    if (path == "/check" && verb == bhttp::verb::get) return check_one();
+    if (path == "/check" && verb == bhttp::verb::post) return check_many(req);
+    if (path == "/stats" && verb == bhttp::verb::get)
+      return send({200, stats_json(f_.g, f_.counters, f_.figures())});
+    if (path == "/metrics" && verb == bhttp::verb::get)
+      return send({200, metrics_text(f_.g, f_.counters, f_.figures()), "text/plain; version=0.0.4; charset=utf-8"});
+    const bool mutating = (path == "/keys" && verb == bhttp::verb::post) ||
+                          (path.rfind("/keys/", 0) == 0 && verb == bhttp::verb::delete_) ||
+                          (path == "/rebuild" && verb == bhttp::verb::post);
+    if (mutating && !authorized(req)) {
+      reply r = refusal(401, "this gate takes adds, removals and rebuilds only with its token: send "
+                             "\"Authorization: Bearer <token>\"");
+      r.challenge = true;
+      return send(std::move(r));
+    }
+    if (path == "/keys" && verb == bhttp::verb::post) return add_key(req);
+    if (path.rfind("/keys/", 0) == 0 && verb == bhttp::verb::delete_) return remove_key(path.substr(6));
+    if (path == "/rebuild" && verb == bhttp::verb::post) {
+      const bool started = f_.g.start_rebuild();
+      return send(json_reply(202, {{"started", started}, {"rebuilding", true}, {"coalesced", !started}}));
+    }
+    send(refusal(404, "no endpoint " + method_ + " " + std::string(path) + "; endpoints: " + endpoints));
+  }
+
+  void check_one() {
+    timed_ = true;
+    const query_value q = query_param(target_, "key");
+    if (!q.found) return send(refusal(400, "key: missing; ask GET /check?key=K"));
+    if (!q.error.empty()) return send(refusal(400, "key: " + q.error));
+    if (const std::string p = key_problem(q.value); !p.empty()) return send(refusal(400, "key: " + p));
+    if (f_.g.probe(q.value) == probe_answer::no) return send(json_reply(200, answer(q.value, {false, false})));
+    defer(
+        [key = q.value](gate& g) {
+          try {
+            return json_reply(200, answer(key, g.settle(key)));
+          } catch (const store_error& e) {
+            return refusal(503, std::string("the filter says maybe and the database cannot answer: ") + e.what());
+          }
+        },
+        [](std::chrono::milliseconds limit) {
+          return refusal(503, "the filter says maybe and the database did not answer within " + ms_text(limit) +
+                                  " (--db-timeout)");
+        });
+  }
+
+  // POST /check: the filter answers every key here; the maybes go to the
+  // database together, in one job.
+  void check_many(const bhttp::request<bhttp::string_body>& req) {
+    timed_ = true;
+    auto keys = std::make_shared<std::vector<std::string>>();
     std::string why;
-    if (!batch_keys(req, keys, why)) return refuse(res, 400, why);
-    json results = json::array();
-    std::uint64_t members = 0, unanswered = 0;
-    std::string error;
-    for (const auto& key : keys) {
-      try {
-        const check_result r = g.check(key);
-        members += r.member ? 1 : 0;
-        results.push_back(answer(key, r));
-      } catch (const store_error& e) {
-        ++unanswered;
-        error = e.what();
-        results.push_back({{"key", key}, {"member", nullptr}, {"by", nullptr}});
-      }
-    }
-    json body{{"results", std::move(results)}, {"members", members}, {"keys", keys.size()}};
-    if (unanswered > 0) {
-      unavailable.fetch_add(1, std::memory_order_relaxed);
-      body["unanswered"] = unanswered;
-      body["error"] = std::to_string(unanswered) + " keys need the database, which cannot answer: " + error;
-    }
-    reply(res, unanswered > 0 ? 503 : 200, body);
-    latency.observe(clock::now() - t0);
+    const bool as_json = starts_with_nocase(sv(req[bhttp::field::content_type]), "application/json");
+    if (!parse_batch(req.body(), as_json, max_batch_keys, *keys, why)) return send(refusal(400, why));
+    auto maybes = std::make_shared<std::vector<std::size_t>>();
+    for (std::size_t i = 0; i < keys->size(); ++i)
+      if (f_.g.probe((*keys)[i]) == probe_answer::maybe) maybes->push_back(i);
+    if (maybes->empty()) return send(batch_reply(*keys, *maybes, {}, {}));
+    const auto deadline = clock::now() + f_.opts.db_timeout;
+    defer(
+        [keys, maybes, deadline](gate& g) {
+          std::vector<check_result> settled;
+          std::string error;
+          settled.reserve(maybes->size());
+          for (const std::size_t i : *maybes) {
+            if (clock::now() >= deadline) {
+              error = "the database did not answer them all in time";
+              break;
+            }
+            try {
+              settled.push_back(g.settle((*keys)[i]));
+            } catch (const store_error& e) {
+              error = e.what();
+              break;
+            }
+          }
+          return batch_reply(*keys, *maybes, settled, error);
+        },
+        [keys, maybes](std::chrono::milliseconds limit) {
+          return batch_reply(*keys, *maybes, {},
+                             "the database did not answer within " + ms_text(limit) + " (--db-timeout)");
+        });
   }
 
-  void add_key(const httplib::Request& req, httplib::Response& res) {
+  // The answer to a batch: the filter's "no" for every key not in `maybes`,
+  // the database's word for the first settled.size() of them, null for the
+  // rest (then 503, with the reason).
+  static reply batch_reply(const std::vector<std::string>& keys, const std::vector<std::size_t>& maybes,
+                           const std::vector<check_result>& settled, const std::string& error) {
+    std::string out = "{\"results\":[";
+    out.reserve(keys.size() * 48);
+    std::size_t next = 0;  // index into maybes
+    std::uint64_t members = 0, unanswered = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (i > 0) out += ',';
+      out += "{\"by\":";
+      if (next < maybes.size() && maybes[next] == i) {
+        if (next < settled.size()) {
+          members += settled[next].member ? 1 : 0;
+          out += std::string("\"database\",\"key\":") + json_quoted(keys[i]) +
+                 ",\"member\":" + (settled[next].member ? "true" : "false");
+        } else {
+          ++unanswered;
+          out += "null,\"key\":" + json_quoted(keys[i]) + ",\"member\":null";
+        }
+        ++next;
+      } else {
+        out += "\"filter\",\"key\":" + json_quoted(keys[i]) + ",\"member\":false";
+      }
+      out += '}';
+    }
+    out += "],\"keys\":" + std::to_string(keys.size()) + ",\"members\":" + std::to_string(members);
+    if (unanswered > 0)
+      out += ",\"unanswered\":" + std::to_string(unanswered) + ",\"error\":" +
+             json_quoted(std::to_string(unanswered) + " keys need the database, which cannot answer: " + error);
+    out += "}\n";
+    return {unanswered > 0 ? 503u : 200u, std::move(out)};
+  }
+
+  void add_key(const bhttp::request<bhttp::string_body>& req) {
     std::string key;
-    if (req.get_header_value("Content-Type").rfind("application/json", 0) == 0) {
-      const json j = json::parse(req.body, nullptr, false);
+    if (starts_with_nocase(sv(req[bhttp::field::content_type]), "application/json")) {
+      const json j = json::parse(req.body(), nullptr, false);
       if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string())
-        return refuse(res, 400, "the body is not {\"key\": \"...\"}; send that, or the key as plain text");
+        return send(refusal(400, "the body is not {\"key\": \"...\"}; send that, or the key as plain text"));
       key = j["key"].get<std::string>();
     } else {
-      key = req.body;
+      key = req.body();
       if (!key.empty() && key.back() == '\n') key.pop_back();
       if (!key.empty() && key.back() == '\r') key.pop_back();
     }
-    if (const std::string p = key_problem(key); !p.empty()) return refuse(res, 400, "key: " + p);
-    try {
-      const bool added = g.add(key);
-      reply(res, added ? 201 : 200, {{"key", key}, {"added", added}});
-    } catch (const store_error& e) {
-      unavailable.fetch_add(1, std::memory_order_relaxed);
-      refuse(res, 503, std::string("the key was not added: ") + e.what());
-    }
+    if (const std::string p = key_problem(key); !p.empty()) return send(refusal(400, "key: " + p));
+    defer(
+        [key](gate& g) {
+          try {
+            const bool added = g.add(key);
+            return json_reply(added ? 201 : 200, {{"key", key}, {"added", added}});
+          } catch (const store_error& e) {
+            return refusal(503, std::string("the key was not added: ") + e.what());
+          }
+        },
+        [](std::chrono::milliseconds limit) {
+          return refusal(503, "the database did not confirm the add within " + ms_text(limit) +
+                                  " (--db-timeout); it may still be made: adding again is safe");
+        });
   }
 
-  void remove_key(const httplib::Request& req, httplib::Response& res) {
-    const std::string key = req.matches.size() > 1 ? std::string(req.matches[1]) : std::string();
-    if (const std::string p = key_problem(key); !p.empty()) return refuse(res, 400, "key: " + p);
-    try {
-      switch (g.remove(key)) {
-        case remove_outcome::not_found:
-          return reply(res, 404, {{"key", key}, {"removed", false}, {"error", "the table does not hold this key"}});
-        case remove_outcome::decremented:
-          return reply(res, 200, {{"key", key}, {"removed", true}, {"filter", "decremented"}});
-        case remove_outcome::stale:
-          return reply(res, 200, {{"key", key}, {"removed", true}, {"filter", "stale"}});
-        case remove_outcome::unfiltered:
-          return reply(res, 200, {{"key", key}, {"removed", true}, {"filter", "none"}});
-      }
-    } catch (const store_error& e) {
-      unavailable.fetch_add(1, std::memory_order_relaxed);
-      refuse(res, 503, std::string("the key was not removed: ") + e.what());
-    }
+  void remove_key(std::string_view encoded) {
+    const auto decoded = percent_decode(encoded, false);
+    if (!decoded) return send(refusal(400, "key: a '%' not followed by two hex digits in the path"));
+    const std::string key = *decoded;
+    if (const std::string p = key_problem(key); !p.empty()) return send(refusal(400, "key: " + p));
+    defer(
+        [key](gate& g) {
+          try {
+            switch (g.remove(key)) {
+              case remove_outcome::not_found:
+                return json_reply(404, {{"key", key}, {"removed", false}, {"error", "the table does not hold this key"}});
+              case remove_outcome::decremented:
+                return json_reply(200, {{"key", key}, {"removed", true}, {"filter", "decremented"}});
+              case remove_outcome::stale:
+                return json_reply(200, {{"key", key}, {"removed", true}, {"filter", "stale"}});
+              case remove_outcome::unfiltered:
+                return json_reply(200, {{"key", key}, {"removed", true}, {"filter", "none"}});
+            }
+            return refusal(500, "unknown removal outcome");
+          } catch (const store_error& e) {
+            return refusal(503, std::string("the key was not removed: ") + e.what());
+          }
+        },
+        [](std::chrono::milliseconds limit) {
+          return refusal(503, "the database did not confirm the removal within " + ms_text(limit) +
+                                  " (--db-timeout); it may still be made");
+        });
   }
 
-  void stats(httplib::Response& res) const {
-    const gate_stats s = g.stats();
-    json j{{"source", g.store().describe()},
-           {"kind", s.kind},
-           {"keyed", s.keyed},
-           {"m", s.m},
-           {"k", s.k},
-           {"planned_n", s.planned_n},
-           {"keys", s.keys},
-           {"stale", s.stale},
-           {"p_target", s.p_target},
-           {"p_expected", s.p_expected},
-           {"p_measured", s.p_measured},
-           {"fill", s.fill},
-           {"checks", s.checks},
-           {"answered_by_filter", s.answered_by_filter},
-           {"database_queries", s.database_queries},
-           {"false_positives", s.false_positives},
-           {"adds", s.adds},
-           {"keys_added", s.keys_added},
-           {"removes", s.removes},
-           {"keys_removed", s.keys_removed},
-           {"rebuilds", s.rebuilds},
-           {"rebuild_failures", s.rebuild_failures},
-           {"rebuilding", s.rebuilding},
-           {"database", s.database_up ? "up" : "lost"},
-           {"unavailable", unavailable.load()}};
-    if (!s.last_database_error.empty()) j["last_database_error"] = s.last_database_error;
-    if (s.keyed) j["key_id"] = key_id_hex(s.key_id);  // the key's public id, never the key
-    reply(res, 200, j);
+  // Runs `work` on the database pool; answers with its reply, or with
+  // `late(limit)` at the deadline if it has not answered by then, or 503 at
+  // once when the pool's queue is full.
+  template <class Work, class Late>
+  void defer(Work work, Late late) {
+    const auto limit = f_.opts.db_timeout;
+    answered_ = false;
+    auto self = shared_from_this();
+    deadline_.expires_after(limit);
+    deadline_.async_wait([self, late, limit](error_code ec) {
+      if (ec || self->answered_) return;
+      self->answered_ = true;
+      self->f_.counters.database_timeouts.fetch_add(1, std::memory_order_relaxed);
+      reply r = late(limit);
+      r.retry_later = true;
+      self->send(std::move(r));
+    });
+    const bool queued = f_.pool.submit(
+        [self, work = std::move(work)]() mutable {
+          reply r = work(self->f_.g);
+          net::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable {
+            if (self->answered_) return;
+            self->answered_ = true;
+            self->deadline_.cancel();
+            if (r.status == 503) self->f_.counters.unavailable.fetch_add(1, std::memory_order_relaxed);
+            self->send(std::move(r));
+          });
+        },
+        clock::now() + limit);
+    if (queued) return;
+    answered_ = true;
+    deadline_.cancel();
+    f_.counters.unavailable.fetch_add(1, std::memory_order_relaxed);
+    if (f_.queue_log.due())
+      f_.log.warn("limit_database_queue", lab::thousands(f_.pool.queue_limit()) +
+                                              " requests wait for the database (--db-queue): answering 503");
+    reply r = refusal(503, "the filter says maybe and " + lab::thousands(f_.pool.queue_limit()) +
+                               " requests already wait for the database (--db-queue); try again shortly");
+    r.retry_later = true;
+    send(std::move(r));
   }
 
-  void metrics(httplib::Response& res) const {
-    const gate_stats s = g.stats();
-    std::string out;
-    const auto metric = [&](const char* name, const char* type, const char* help, double v) {
-      char num[64];
-      // Counts as whole numbers, rates to 10 significant digits.
-      std::snprintf(num, sizeof num, v == std::floor(v) && std::fabs(v) < 1e15 ? "%.0f" : "%.10g", v);
-      out += std::string("# HELP bloomlab_gate_") + name + " " + help + "\n# TYPE bloomlab_gate_" + name + " " +
-             type + "\nbloomlab_gate_" + name + " " + num + "\n";
-    };
-    const auto count = [](std::uint64_t v) { return static_cast<double>(v); };
-    metric("checks_total", "counter", "Keys checked.", count(s.checks));
-    metric("answered_by_filter_total", "counter", "Checks the filter answered no on its own.",
-           count(s.answered_by_filter));
-    metric("database_queries_total", "counter", "Checks the filter passed to the database (it said maybe).",
-           count(s.database_queries));
-    metric("false_positives_total", "counter", "Checks the filter passed that the database answered no.",
-           count(s.false_positives));
-    metric("adds_total", "counter", "POST /keys requests that reached the database.", count(s.adds));
-    metric("keys_added_total", "counter", "Keys the table did not hold before an add.", count(s.keys_added));
-    metric("removes_total", "counter", "DELETE /keys requests that reached the database.", count(s.removes));
-    metric("keys_removed_total", "counter", "Keys the database confirmed it removed.", count(s.keys_removed));
-    metric("rebuilds_total", "counter", "Filters rebuilt from the table and swapped in.", count(s.rebuilds));
-    metric("rebuild_failures_total", "counter", "Rebuilds the database cut short.", count(s.rebuild_failures));
-    metric("unavailable_total", "counter", "Requests answered 503: the database was needed and could not answer.",
-           count(unavailable.load()));
-    metric("keys", "gauge", "Keys of the table in the filter.", count(s.keys));
-    metric("keyed", "gauge", "1 when the filter hashes under a secret key (SipHash-2-4).", s.keyed ? 1 : 0);
-    metric("stale_keys", "gauge", "Removed keys whose bits the filter still holds.", count(s.stale));
-    metric("planned_keys", "gauge", "Keys the filter was sized for.", count(s.planned_n));
-    metric("bits", "gauge", "The filter's size m in bits.", count(s.m));
-    metric("fill", "gauge", "Share of the filter's bits that are set.", s.fill);
-    metric("fpr_target", "gauge", "Target false-positive rate.", s.p_target);
-    metric("fpr_expected", "gauge", "False-positive rate the formula expects at the keys held.", s.p_expected);
-    metric("fpr_measured", "gauge", "False positives over checks of keys the table lacks.", s.p_measured);
-    metric("database_up", "gauge", "1 while the database answers, 0 after it failed.", s.database_up ? 1 : 0);
-    metric("rebuilding", "gauge", "1 while a rebuild streams the table.", s.rebuilding ? 1 : 0);
-
-    out += "# HELP bloomlab_gate_requests_total HTTP requests answered, by status.\n"
-           "# TYPE bloomlab_gate_requests_total counter\n";
-    for (std::size_t code = 100; code < by_status.size(); ++code)
-      if (const auto n = by_status[code].load(); n > 0)
-        out += "bloomlab_gate_requests_total{code=\"" + std::to_string(code) + "\"} " + std::to_string(n) + "\n";
-
-    out += "# HELP bloomlab_gate_check_duration_seconds Time to answer a GET or POST /check, inside the gate.\n"
-           "# TYPE bloomlab_gate_check_duration_seconds histogram\n";
-    std::uint64_t cumulative = 0;
-    for (std::size_t i = 0; i <= latency_bounds.size(); ++i) {
-      cumulative += latency.counts[i].load();
-      char le[32];
-      if (i < latency_bounds.size())
-        std::snprintf(le, sizeof le, "%g", latency_bounds[i]);
-      else
-        std::snprintf(le, sizeof le, "+Inf");
-      out += std::string("bloomlab_gate_check_duration_seconds_bucket{le=\"") + le + "\"} " +
-             std::to_string(cumulative) + "\n";
-    }
-    char sum[64];
-    std::snprintf(sum, sizeof sum, "%.9f", static_cast<double>(latency.sum_ns.load()) / 1e9);
-    out += std::string("bloomlab_gate_check_duration_seconds_sum ") + sum + "\n";
-    out += "bloomlab_gate_check_duration_seconds_count " + std::to_string(cumulative) + "\n";
-    res.status = 200;
-    res.set_content(out, "text/plain; version=0.0.4; charset=utf-8");
+  void send(reply r) {
+    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(static_cast<bhttp::status>(r.status), 11);
+    res->set(bhttp::field::content_type, r.type);
+    if (r.retry_later) res->set(bhttp::field::retry_after, "1");
+    if (r.challenge) res->set(bhttp::field::www_authenticate, "Bearer realm=\"bloomlab gate\"");
+    if (f_.draining.load()) keep_alive_ = false;
+    res->keep_alive(keep_alive_);
+    res->body() = std::move(r.body);
+    res->prepare_payload();
+    if (r.status < f_.counters.by_status.size()) f_.counters.by_status[r.status].fetch_add(1, std::memory_order_relaxed);
+    if (timed_) f_.counters.latency.observe(clock::now() - t0_);
+    status_ = r.status;
+    // A client that will not read its answer holds only this connection,
+    // and only for body_timeout.
+    stream_.expires_after(f_.opts.body_timeout);
+    bhttp::async_write(stream_, *res, [self = shared_from_this(), res](error_code ec, std::size_t bytes) {
+      self->on_written(ec, bytes);
+    });
   }
+
+  void on_written(error_code ec, std::size_t bytes) {
+    if (f_.log.access_enabled())
+      f_.log.access(remote_, method_.empty() ? "-" : method_, target_.empty() ? "-" : target_, status_, bytes,
+                    std::chrono::duration<double>(clock::now() - t0_).count());
+    release_memory();
+    busy_ = false;
+    method_.clear();
+    target_.clear();
+    t0_ = {};
+    if (ec || !keep_alive_ || f_.draining.load()) return close();
+    wait_for_request();
+  }
+
+  void release_memory() {
+    if (reserved_ > 0) f_.counters.request_memory.fetch_sub(reserved_);
+    reserved_ = 0;
+  }
+
+  void close() {
+    error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().close(ec);
+  }
+
+  http_front::impl& f_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  net::steady_timer deadline_;
+  std::string remote_, method_, target_;
+  clock::time_point t0_{};
+  std::size_t body_limit_ = max_small_body;
+  std::uint64_t reserved_ = 0;
+  std::uint64_t requests_ = 0;
+  unsigned status_ = 0;
+  bool busy_ = false, answered_ = true, keep_alive_ = true, timed_ = false;
 };
 
-http_front::http_front(gate& g) : p_(std::make_unique<impl>(g)) {
-  auto& http = p_->http;
-  impl* self = p_.get();
-  http.set_socket_options([](int sock) {
-    const int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  http.set_tcp_nodelay(true);
-  http.set_keep_alive_max_count(server::keep_alive_max_requests);
-  http.set_keep_alive_timeout(5);
-  http.set_read_timeout(5);
-  http.set_payload_max_length(max_body_bytes);
-  http.new_task_queue = [] { return new httplib::ThreadPool(server::worker_threads); };
+}  // namespace
 
-  http.Get("/check", [self](const httplib::Request& req, httplib::Response& res) { self->check_one(req, res); });
-  http.Post("/check", [self](const httplib::Request& req, httplib::Response& res) { self->check_many(req, res); });
-  http.Post("/keys", [self](const httplib::Request& req, httplib::Response& res) { self->add_key(req, res); });
-  http.Delete(R"(/keys/(.*))",
-              [self](const httplib::Request& req, httplib::Response& res) { self->remove_key(req, res); });
-  http.Get("/stats", [self](const httplib::Request&, httplib::Response& res) { self->stats(res); });
-  http.Get("/metrics", [self](const httplib::Request&, httplib::Response& res) { self->metrics(res); });
-  http.Post("/rebuild", [self](const httplib::Request&, httplib::Response& res) {
-    const bool started = self->g.start_rebuild();
-    reply(res, 202, {{"started", started}, {"rebuilding", true}});
-  });
-
-  // Every other request, and errors cpp-httplib raises itself (a request it
-  // cannot parse, a body past max_body_bytes), answer in JSON too.
-  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    switch (res.status) {
-      case 404: return refuse(res, 404, "no endpoint " + req.method + " " + req.path + "; endpoints: " + endpoints);
-      case 413:
-        return refuse(res, 413, "the body is longer than " + std::to_string(max_body_bytes) + " bytes");
-      default:
-        return refuse(res, res.status, res.status < 500 ? "the request is malformed" : "server error");
+void http_front::impl::accept() {
+  acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+    if (ec) {
+      // Out of file descriptors, most likely: wait a little and go on.
+      if (conn_log.due()) log.warn("accept_failed", ec.message());
+      accept_retry.expires_after(std::chrono::milliseconds(50));
+      accept_retry.async_wait([this](error_code e) {
+        if (!e) accept();
+      });
+      return;
     }
+    if (counters.connections_open.load() >= opts.max_connections) {
+      refuse_connection(std::move(socket));
+    } else {
+      counters.connections_open.fetch_add(1, std::memory_order_relaxed);
+      counters.connections_accepted.fetch_add(1, std::memory_order_relaxed);
+      error_code e;
+      socket.set_option(tcp::no_delay(true), e);
+      std::make_shared<session>(*this, std::move(socket))->start();
+    }
+    accept();
   });
-  http.set_logger([self](const httplib::Request&, const httplib::Response& res) {
-    if (res.status >= 100 && res.status < 600) self->by_status[static_cast<std::size_t>(res.status)].fetch_add(1);
+}
+
+void http_front::impl::refuse_connection(tcp::socket socket) {
+  counters.connections_refused.fetch_add(1, std::memory_order_relaxed);
+  if (conn_log.due())
+    log.warn("limit_connections", lab::thousands(opts.max_connections) +
+                                      " connections are open (--max-connections): refusing new ones with 503");
+  static const std::string canned = [] {
+    const std::string body = error_body("the gate holds its limit of connections; try again shortly");
+    return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+           "Connection: close\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+  }();
+  auto s = std::make_shared<tcp::socket>(std::move(socket));
+  net::async_write(*s, net::buffer(canned), [s](error_code, std::size_t) {
+    error_code e;
+    s->shutdown(tcp::socket::shutdown_both, e);
+    s->close(e);
   });
+}
+
+void http_front::impl::stop_when_idle() {
+  if (counters.connections_open.load() == 0) net::post(ioc, [this] { ioc.stop(); });
+}
+
+http_front::http_front(gate& g, front_options opts, logger& log)
+    : p_(std::make_unique<impl>(g, std::move(opts), log)) {
+  // Each connection is a file descriptor: ask for as many as the hard limit allows.
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &lim);
+  }
 }
 
 http_front::~http_front() = default;
 
 void http_front::bind(const std::string& host, std::uint16_t port) {
-  if (!p_->http.bind_to_port(host, port)) throw server::bind_failure(host, port);
-  server::widen_listen_backlog(port);
+  error_code ec;
+  tcp::resolver resolver(p_->ioc);
+  const auto found = resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || found.empty()) throw server::bind_failure(host, port);
+  const tcp::endpoint at = found.begin()->endpoint();
+  auto& a = p_->acceptor;
+  a.open(at.protocol(), ec);
+  if (!ec) a.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) a.bind(at, ec);
+  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    a.close(ec);
+    throw server::bind_failure(host, port);
+  }
 }
 
 bool http_front::run() {
-  p_->in_run = true;
-  bool ok = true;
-  if (!p_->stop_requested) ok = p_->http.listen_after_bind() || p_->stop_requested;
-  p_->in_run = false;
-  return ok;
+  impl& f = *p_;
+  f.accept();
+  unsigned n = f.opts.io_threads;
+  if (n == 0) n = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  std::vector<std::thread> extra;
+  for (unsigned i = 1; i < n; ++i) extra.emplace_back([&f] { f.ioc.run(); });
+  f.ioc.run();
+  for (auto& t : extra) t.join();
+  return true;
 }
 
 void http_front::stop() {
-  p_->stop_requested = true;
-  while (p_->in_run && !p_->http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (!p_->stopped.exchange(true)) p_->http.stop();
+  net::post(p_->ioc, [f = p_.get()] {
+    error_code ec;
+    f->acceptor.close(ec);
+    f->ioc.stop();
+  });
 }
+
+void http_front::drain() {
+  impl& f = *p_;
+  if (f.draining.exchange(true)) return;
+  net::post(f.ioc, [&f] {
+    error_code ec;
+    f.acceptor.close(ec);
+    f.accept_retry.cancel();
+    std::vector<std::shared_ptr<session>> live;
+    {
+      const std::lock_guard lock(f.mu);
+      for (auto& [raw, weak] : f.sessions)
+        if (auto s = weak.lock()) live.push_back(std::move(s));
+    }
+    for (auto& s : live) s->drain();
+    live.clear();
+    f.drain_timer.expires_after(f.opts.drain_timeout);
+    f.drain_timer.async_wait([&f](error_code e) {
+      if (e) return;
+      f.log.warn("drain_timeout", lab::thousands(f.counters.connections_open.load()) +
+                                      " connections still open after " + ms_text(f.opts.drain_timeout) + "; closing them");
+      f.ioc.stop();
+    });
+    f.stop_when_idle();
+  });
+}
+
+void http_front::set_token(std::string token) {
+  const std::lock_guard lock(p_->mu);
+  p_->token = std::move(token);
+}
+
+std::size_t http_front::connections() const { return p_->counters.connections_open.load(); }
 
 }  // namespace bloomlab::gate
