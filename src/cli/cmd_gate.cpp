@@ -64,6 +64,10 @@ gate::front_options front_options_of(const gate_args& a) {
   whole("--db-queue", a.db_queue, 1, 1000000, o.db_queue);
   if (!a.db_timeout.empty())
     o.db_timeout = std::chrono::milliseconds(parse_count("--db-timeout", a.db_timeout, 1, 600000));
+  if (!a.header_timeout.empty())
+    o.header_timeout = std::chrono::milliseconds(parse_count("--header-timeout", a.header_timeout, 1, 600000));
+  if (!a.idle_timeout.empty())
+    o.idle_timeout = std::chrono::milliseconds(parse_count("--idle-timeout", a.idle_timeout, 1, 3600000));
   if (!a.drain_timeout.empty())
     o.drain_timeout = std::chrono::milliseconds(parse_count("--drain-timeout", a.drain_timeout, 0, 600000));
   o.token = read_token(a.token_file);
@@ -127,6 +131,7 @@ int run_gate(const gate_args& a) {
   } catch (const gate::store_error& e) {
     throw usage_error(fmt::format("--db {}: {}", gate::hide_password(db), e.what()));
   }
+  store->set_timeout(front_opts.db_timeout);
   if (a.demo) {
     try {
       if (const auto added = gate::fill_demo(*store))

@@ -167,6 +167,12 @@ int main(int argc, char** argv) {
     c_gate->add_option("--db-timeout", gt.db_timeout,
                        fmt::format("Milliseconds a maybe, add or removal waits for the database before 503 "
                                    "(default {})", d.db_timeout.count()));
+    c_gate->add_option("--header-timeout", gt.header_timeout,
+                       fmt::format("Milliseconds a client has to send a request's header (default {}); its body "
+                                   "gets {}", d.header_timeout.count(), d.body_timeout.count()));
+    c_gate->add_option("--idle-timeout", gt.idle_timeout,
+                       fmt::format("Milliseconds a kept-alive connection may wait for its next request (default {})",
+                                   d.idle_timeout.count()));
     c_gate->add_option("--drain-timeout", gt.drain_timeout,
                        fmt::format("Milliseconds SIGTERM waits for requests in flight (default {})",
                                    d.drain_timeout.count()));

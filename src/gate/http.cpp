@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -198,7 +199,8 @@ class session : public std::enable_shared_from_this<session> {
   void read_header() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(f_.opts.max_header_bytes));
-    parser_->body_limit(f_.opts.max_body_bytes);
+    // Each endpoint's own body limit is applied once the header is read.
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     stream_.expires_after(f_.opts.header_timeout);
     bhttp::async_read_header(stream_, buffer_, *parser_,
                              [self = shared_from_this()](error_code ec, std::size_t) { self->on_header(ec); });

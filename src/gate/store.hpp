@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +48,12 @@ class key_store {
   // Where the keys live, safe to print: a file path, or a URL with any
   // password replaced by "***"; then the table and column.
   virtual std::string describe() const = 0;
+
+  // How long one statement may take (a lookup, an add, a removal; a batch
+  // of streamed rows gets ten times as long): past it the store gives up
+  // with store_error(unreachable = true), even against a server that has
+  // stopped answering without closing the connection.
+  virtual void set_timeout(std::chrono::milliseconds limit) { (void)limit; }
 
   // Keys in the column now (distinct keys; the gate sizes its filter from it).
   virtual std::uint64_t count() = 0;

@@ -1,6 +1,12 @@
 // The PostgreSQL key store (libpq): a table's column on a server, shared by
 // many gates.
 //
+// Time: every statement runs with a deadline kept by the client (the query
+// is sent, then the socket polled), so that a server that stopped answering
+// (frozen, or cut off by a partition, which TCP does not notice) costs the
+// caller at most the store's timeout; the connection is then closed. The
+// server's own statement_timeout is set to the same limit.
+//
 // Connections: a small guarded pool. A thread takes an idle connection (or
 // opens one), runs one prepared statement and gives it back, so there are as
 // many connections as threads asking at once, and at most max_idle kept.
@@ -27,8 +33,11 @@
 // them costs false positives, never a false negative.
 #include <libpq-fe.h>
 #include <poll.h>
+#include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -124,6 +133,13 @@ class pg_store final : public key_store {
 
   ~pg_store() override = default;
 
+  void set_timeout(std::chrono::milliseconds limit) override {
+    timeout_ms_.store(std::max<std::int64_t>(1, limit.count()));
+    const std::lock_guard lock(mu_);
+    idle_.clear();  // reopened with the new statement_timeout
+    own_pids_.clear();
+  }
+
   std::string describe() const override { return shown_ + ", table " + table_ + ", column " + column_; }
 
   std::uint64_t count() override {
@@ -184,7 +200,8 @@ class pg_store final : public key_store {
       std::uint64_t added = 0;
       for (const std::string& k : keys) {
         const char* v[1] = {k.c_str()};
-        result r(PQexecPrepared(c.get(), "bloomlab_insert", 1, v, nullptr, nullptr, 0));
+        result r = await(c.get(), PQsendQueryPrepared(c.get(), "bloomlab_insert", 1, v, nullptr, nullptr, 0),
+                         timeout_ms_.load());
         if (!ok(r.get())) {
           if (connection_failed(c.get(), r.get()))
             throw store_error("lost the connection to PostgreSQL at " + shown_ + ": " + error_of(c.get(), r.get()), true);
@@ -238,10 +255,40 @@ class pg_store final : public key_store {
   }
 
  private:
+  // The result of a query just sent (`sent` is what PQsend* returned),
+  // waiting at most `ms` milliseconds for it. Past that the connection is
+  // broken off (its socket closed: the caller drops it) and store_error
+  // thrown; a failure to send returns a null result, which
+  // connection_failed() reads as the connection's.
+  result await(PGconn* c, int sent, std::int64_t ms) {
+    if (!sent) return result(nullptr);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    const int sock = PQsocket(c);
+    while (PQisBusy(c)) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        ::shutdown(sock, SHUT_RDWR);  // the connection is unusable mid-query; the caller drops it
+        throw store_error("PostgreSQL at " + shown_ + " did not answer within " + std::to_string(ms) + " ms", true);
+      }
+      pollfd p{sock, POLLIN, 0};
+      const int rc = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+      if (rc < 0 && errno != EINTR) return result(nullptr);
+      if (rc > 0 && !PQconsumeInput(c)) return result(nullptr);
+    }
+    // The last result of the query (one statement: one result, then null).
+    result last;
+    while (PGresult* r = PQgetResult(c)) last.reset(r);
+    return last;
+  }
+
   // Defaults first: the URL's own settings, expanded from dbname, win.
   connection connect() {
-    const char* keys[] = {"connect_timeout", "application_name", "client_encoding", "dbname", nullptr};
-    const char* vals[] = {"10", "bloomlab gate", "UTF8", url_.c_str(), nullptr};
+    const std::int64_t ms = timeout_ms_.load();
+    // libpq's connect_timeout is in whole seconds, at least 2.
+    const std::string connect_s = std::to_string(std::max<std::int64_t>(2, (ms + 999) / 1000));
+    const std::string options = "-c statement_timeout=" + std::to_string(ms);
+    const char* keys[] = {"connect_timeout", "application_name", "client_encoding", "options", "dbname", nullptr};
+    const char* vals[] = {connect_s.c_str(), "bloomlab gate", "UTF8", options.c_str(), url_.c_str(), nullptr};
     connection c(PQconnectdbParams(keys, vals, 1));
     if (!c) throw store_error("cannot reach PostgreSQL at " + shown_ + ": out of memory", true);
     if (PQstatus(c.get()) != CONNECTION_OK)
@@ -255,7 +302,7 @@ class pg_store final : public key_store {
   }
 
   result exec_or_throw(PGconn* c, const std::string& sql, const std::string& doing) {
-    result r(PQexec(c, sql.c_str()));
+    result r = await(c, PQsendQuery(c, sql.c_str()), 10 * timeout_ms_.load());
     if (ok(r.get())) return r;
     if (connection_failed(c, r.get()))
       throw store_error("lost the connection to PostgreSQL at " + shown_ + " while " + doing + ": " + error_of(c, r.get()),
@@ -381,7 +428,14 @@ class pg_store final : public key_store {
     for (;;) {
       auto [c, reused] = take();
       const char* v[1] = {param ? param->c_str() : nullptr};
-      result r(PQexecPrepared(c.get(), statement, param ? 1 : 0, v, nullptr, nullptr, 0));
+      result r;
+      try {
+        r = await(c.get(), PQsendQueryPrepared(c.get(), statement, param ? 1 : 0, v, nullptr, nullptr, 0),
+                  timeout_ms_.load());
+      } catch (const store_error&) {
+        drop(std::move(c));
+        throw;
+      }
       if (ok(r.get()) || !connection_failed(c.get(), r.get())) {
         give_back(std::move(c));
         return r;
@@ -454,6 +508,7 @@ class pg_store final : public key_store {
   std::string rel_, schema_, col_, type_, channel_, function_, trigger_;
   char relkind_ = 'r';
   bool unique_ = false;
+  std::atomic<std::int64_t> timeout_ms_{10000};
 
   std::mutex mu_;
   std::vector<connection> idle_;

@@ -7,6 +7,8 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,8 +22,9 @@ namespace bloomlab::gate {
 namespace {
 
 // How long a statement waits for another connection's lock before the
-// database counts as unreachable (the gate then answers 503).
-constexpr int busy_timeout_ms = 1000;
+// database counts as unreachable (the gate then answers 503), until
+// set_timeout() says otherwise.
+constexpr int default_busy_timeout_ms = 1000;
 
 std::string quote_identifier(const std::string& name) {
   std::string q = "\"";
@@ -83,6 +86,12 @@ class sqlite_store final : public key_store {
     check_table(*c, create);
     prepare(*c);
     give_back(std::move(c));
+  }
+
+  void set_timeout(std::chrono::milliseconds limit) override {
+    busy_timeout_ms_.store(static_cast<int>(std::clamp<std::int64_t>(limit.count(), 1, 600000)));
+    const std::lock_guard lock(mu_);
+    free_.clear();  // reopened with the new timeout
   }
 
   std::string describe() const override { return "SQLite " + path_ + ", table " + table_ + ", column " + column_; }
@@ -167,7 +176,7 @@ class sqlite_store final : public key_store {
     const int rc = sqlite3_open_v2(path_.c_str(), &c->db, flags, nullptr);
     if (rc != SQLITE_OK) check(*c, rc, "opening it");
     sqlite3_extended_result_codes(c->db, 1);
-    sqlite3_busy_timeout(c->db, busy_timeout_ms);
+    sqlite3_busy_timeout(c->db, busy_timeout_ms_.load());
     char* err = nullptr;
     // WAL is a property of the file, kept once set. synchronous=NORMAL in WAL
     // mode: a committed insert survives a crash of the gate (kill -9), and
@@ -292,6 +301,7 @@ class sqlite_store final : public key_store {
   }
 
   std::string path_, table_, column_, qt_, qc_;
+  std::atomic<int> busy_timeout_ms_{default_busy_timeout_ms};
   std::mutex mu_;  // guards free_, ino_, dev_
   std::vector<std::unique_ptr<connection>> free_;
   ino_t ino_ = 0;
