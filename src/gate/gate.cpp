@@ -428,8 +428,10 @@ void gate::follow_loop() {
     note_database(true);
     if (!mark_settled()) request_rebuild(true);
   };
+  // Not a verdict on the database: only a failed query marks it down (then
+  // the filter answers alone), so a listener lost while the database
+  // answers means asking it.
   const auto lost = [this, &mark_settled](const std::string& why) {
-    note_database(false, why);
     if (trusted_.exchange(false, std::memory_order_acq_rel))
       emit(event::changes_lost, why + "; checks ask the database until the gate has caught up");
     mark_settled();

@@ -6,6 +6,11 @@
 #   pg_cluster.sh pause STATE   stops the server, keeping its data (a test of
 #                               a database lost while a gate runs)
 #   pg_cluster.sh resume STATE  starts a paused server again, at the same URL
+#   pg_cluster.sh freeze STATE  stops this cluster's processes (SIGSTOP, by the
+#                               ids in its postmaster.pid and their children):
+#                               connections stay open and nothing answers, as
+#                               with a stuck server or a network partition
+#   pg_cluster.sh thaw STATE    lets them run again (SIGCONT)
 # It listens only on a Unix socket in its own temporary folder (no TCP port
 # is taken). The server refuses to run as root: as root it runs as the
 # `postgres` user that Debian's postgresql-15 package creates.
@@ -51,5 +56,16 @@ case $cmd in
   resume)
     start_server "$(cat "$state.dir")"
     ;;
-  *) echo "usage: $0 start|stop|pause|resume STATE" >&2; exit 2 ;;
+  freeze|thaw)
+    dir=$(cat "$state.dir")
+    postmaster=$(head -n 1 "$dir/data/postmaster.pid")
+    children=$(pgrep -P "$postmaster" || true)
+    sig=STOP
+    [ "$cmd" = thaw ] && sig=CONT
+    # Children first on freeze, so the postmaster cannot start new ones.
+    if [ "$cmd" = freeze ]; then kill -STOP "$postmaster"; fi
+    for pid in $children; do kill -"$sig" "$pid" 2>/dev/null || true; done
+    if [ "$cmd" = thaw ]; then kill -CONT "$postmaster"; fi
+    ;;
+  *) echo "usage: $0 start|stop|pause|resume|freeze|thaw STATE" >&2; exit 2 ;;
 esac

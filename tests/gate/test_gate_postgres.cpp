@@ -1,6 +1,8 @@
 // `bloomlab gate` in front of PostgreSQL, as a user runs it: two gates on
 // one table, keys added and removed through either gate or in SQL, and the
 // database stopped and started again under a running gate.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -170,6 +172,122 @@ TEST(GatePostgres, DatabaseLostAndBack) {
       std::chrono::milliseconds(10000));
   EXPECT_GE(follow, 0) << "a key added in SQL after the database returned never answered member";
   for (const auto& k : keys) ASSERT_TRUE(member(*c, k)) << k;
+}
+
+// A private cluster for one test (stopping or freezing it disturbs no other).
+struct private_cluster {
+  std::string state, script = BLOOMLAB_PG_CLUSTER;
+  explicit private_cluster(const std::string& suffix) : state(std::string(BLOOMLAB_PG_STATE) + suffix) {
+    if (std::system((script + " start " + state + " >/dev/null").c_str()) != 0)
+      throw std::runtime_error("cannot start a private cluster");
+  }
+  ~private_cluster() {
+    (void)std::system((script + " thaw " + state + " >/dev/null 2>&1").c_str());
+    (void)std::system((script + " stop " + state + " >/dev/null").c_str());
+  }
+  int run(const std::string& cmd) const { return std::system((script + " " + cmd + " " + state).c_str()); }
+};
+
+double metric(httplib::Client& c, const std::string& name) {
+  const auto r = c.Get("/metrics");
+  if (!r) return -1;
+  const std::string needle = "\nbloomlab_gate_" + name + " ";
+  const auto at = r->body.find(needle);
+  return at == std::string::npos ? -1 : std::stod(r->body.substr(at + needle.size()));
+}
+
+TEST(GatePostgres, FrozenDatabaseHoldsMaybesNeverTheFiltersNo) {
+  private_cluster cluster(".frozen");
+  const std::string url = pg_url(cluster.state);
+  const auto keys = numbered("ip-", 2000);
+  {
+    sql_session sql(url);
+    fresh_table(sql, "t_frozen", keys);
+  }
+  running_gate g({"--db", url, "--table", "t_frozen", "--column", "k", "--db-timeout", "2000", "--db-connections",
+                  "8", "--db-queue", "100"});
+  auto c = g.client();
+  ASSERT_TRUE(member(*c, "ip-1"));
+  ASSERT_EQ(cluster.run("freeze"), 0);
+  // 300 members asked at once: 8 hold the database threads, 100 wait, the rest are refused.
+  std::atomic<int> timed_out{0}, queue_full{0}, other{0};
+  std::vector<std::thread> askers;
+  for (int i = 0; i < 300; ++i)
+    askers.emplace_back([&, i] {
+      auto own = g.client();
+      const reply r = check(*own, keys[static_cast<std::size_t>(i)]);
+      if (r.status == 503 && r.text.find("--db-queue") != std::string::npos) ++queue_full;
+      else if (r.status == 503) ++timed_out;
+      else ++other;
+    });
+  ASSERT_TRUE(within([&] { return metric(*c, "database_pool_busy") == 8; }, std::chrono::milliseconds(15000)) >= 0);
+  // Clean keys meanwhile: the filter's no, at once.
+  unsigned by_filter = 0;
+  std::vector<double> ms;
+  for (const auto& k : numbered("clean-", 500)) {
+    const auto t0 = clk::now();
+    const reply r = check(*c, k);
+    ms.push_back(std::chrono::duration<double, std::milli>(clk::now() - t0).count());
+    if (r.status == 200 && r.body["by"] == "filter") ++by_filter;
+  }
+  const double busy_after = metric(*c, "database_pool_busy");
+  for (auto& t : askers) t.join();
+  std::sort(ms.begin(), ms.end());
+  std::printf("database frozen, 300 maybes held: clean checks median %.2f ms, max %.2f ms (%u of 500 by the filter)\n",
+              ms[ms.size() / 2], ms.back(), by_filter);
+  EXPECT_GE(by_filter, 470u);  // p = 1%: about 495
+  EXPECT_EQ(busy_after, 8) << "the clean checks did not overlap the held maybes";
+  EXPECT_EQ(other, 0);
+  EXPECT_GE(queue_full, 150);
+  EXPECT_EQ(timed_out + queue_full, 300);
+  ASSERT_EQ(cluster.run("thaw"), 0);
+  EXPECT_GE(within([&] { return member(*c, "ip-1"); }, std::chrono::milliseconds(15000)), 0);
+}
+
+// The advisory lock under which a gate installs its change trigger
+// (store_postgres.cpp): held here, it keeps a gate from listening again.
+std::int64_t trigger_lock() {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : std::string("bloomlab trigger")) h = (h ^ ch) * 0x100000001b3ULL;
+  return static_cast<std::int64_t>(h);
+}
+
+TEST(GatePostgres, LostListenerMeansAskTheDatabaseUntilCaughtUp) {
+  const std::string url = pg_url();
+  sql_session sql(url);
+  fresh_table(sql, "t_listener", numbered("ip-", 1000));
+  running_gate g({"--db", url, "--table", "t_listener", "--column", "k"});
+  auto c = g.client();
+  ASSERT_TRUE(member(*c, "ip-3"));
+  // While this session holds the trigger's lock, the gate cannot listen again.
+  sql.exec("SELECT pg_advisory_lock(" + std::to_string(trigger_lock()) + ")");
+  const std::string killed = sql.exec(
+      "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+      "AND application_name = 'bloomlab gate' AND query LIKE 'LISTEN %'");
+  ASSERT_EQ(killed, "1");
+  ASSERT_GE(within([&] { return stats(*c)["trusted"] == false; }, std::chrono::milliseconds(15000)), 0);
+  // Written in SQL while nothing listens: asked of the database, never a false "no".
+  sql.exec("INSERT INTO t_listener VALUES ('during-1'), ('during-2')");
+  for (const char* k : {"during-1", "during-2"}) {
+    const reply r = check(*c, k);
+    EXPECT_EQ(r.body["member"], true) << r.text;
+    EXPECT_EQ(r.body["by"], "database") << r.text;
+  }
+  EXPECT_EQ(check(*c, "clean-1").body["by"], "database");
+  sql.exec("SELECT pg_advisory_unlock(" + std::to_string(trigger_lock()) + ")");
+  // Listening again, the gate rebuilds and trusts its filter again.
+  ASSERT_GE(within([&] { return stats(*c)["trusted"] == true; }, std::chrono::milliseconds(15000)), 0);
+  unsigned by_filter = 0;
+  for (const auto& k : numbered("clean-", 100)) by_filter += check(*c, k).body["by"] == "filter" ? 1 : 0;
+  EXPECT_GE(by_filter, 90u);
+  for (const char* k : {"during-1", "during-2"}) EXPECT_TRUE(member(*c, k)) << k;
+  EXPECT_GE(within([&] {
+              sql.exec("INSERT INTO t_listener VALUES ('after-1') ON CONFLICT DO NOTHING");
+              return member(*c, "after-1");
+            }),
+            0);
+  const auto s = stats(*c);
+  EXPECT_GE(s["unsure_checks"].get<int>(), 3);
 }
 
 class Report : public ::testing::Environment {
