@@ -116,24 +116,6 @@ std::string_view kind_name(filter_kind k) {
   return "blocked";
 }
 
-std::string key_problem(std::string_view key) {
-  if (key.empty()) return "the key is empty";
-  if (key.size() > max_key_bytes)
-    return "the key is " + lab::thousands(key.size()) + " bytes long; allowed: 1 to " +
-           lab::thousands(max_key_bytes) + " bytes";
-  // Control characters are ASCII bytes, never inside a UTF-8 sequence.
-  const std::size_t valid = lab::utf8_valid_prefix(key);
-  for (std::size_t i = 0; i < valid; ++i) {
-    const auto c = static_cast<unsigned char>(key[i]);
-    if (c < 0x20 || c == 0x7f)
-      return "the key holds a control character (byte " + std::to_string(c) + " at " + std::to_string(i) +
-             "); allowed: UTF-8 text without control characters";
-  }
-  if (valid != key.size())
-    return "the key is not UTF-8 (byte " + std::to_string(valid) + "); allowed: UTF-8 text without control characters";
-  return {};
-}
-
 gate::gate(std::unique_ptr<key_store> store, gate_options opts) : store_(std::move(store)), opts_(std::move(opts)) {
   if (!(opts_.p > 0 && opts_.p < 1)) throw std::invalid_argument("p must lie strictly between 0 and 1");
   const auto t0 = clock::now();
