@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     c_gate->add_option("--max-connections", gt.max_connections,
                        fmt::format("Connections held at once; past it new ones get 503 (default {})", d.max_connections));
     c_gate->add_option("--max-request-memory", gt.max_request_memory,
-                       fmt::format("Bytes of request bodies held at once (a body counts three times its size); past "
+                       fmt::format("Bytes of request bodies held at once (a body counts four times its size); past "
                                    "it 503 (default {})", d.max_request_memory));
     c_gate->add_option("--db-connections", gt.db_connections,
                        fmt::format("Threads (and at most connections) asking the database (default {})", d.db_threads));

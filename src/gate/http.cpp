@@ -42,6 +42,8 @@ constexpr const char* endpoints =
     "GET /check?key=K, POST /check, POST /keys, DELETE /keys/K, GET /stats, GET /metrics, POST /rebuild";
 // The body of anything but POST /check: a key as text or {"key": ...}.
 constexpr std::size_t max_small_body = 64 << 10;
+// What a request body weighs against --max-request-memory, in its bytes.
+constexpr std::uint64_t body_weight = 4;
 // How often a repeated limit (connections, memory, queue) is logged.
 constexpr auto limit_log_every = std::chrono::seconds(10);
 
@@ -190,7 +192,9 @@ class session : public std::enable_shared_from_this<session> {
     if (buffer_.size() > 0) return read_header();
     stream_.expires_after(requests_ == 0 ? f_.opts.header_timeout : f_.opts.idle_timeout);
     stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, std::size_t n) {
-      if (ec) return self->read_failed(ec, false);
+      // A new connection that sends nothing is a slow client; a kept-alive
+      // one that goes quiet has simply finished.
+      if (ec) return self->read_failed(ec, self->requests_ == 0);
       self->buffer_.commit(n);
       self->read_header();
     });
@@ -239,9 +243,10 @@ class session : public std::enable_shared_from_this<session> {
     const auto length = parser_->content_length();
     if (length && *length > body_limit_) return finish_early(413, body_limit_text());
     parser_->body_limit(body_limit_);
-    // The body, what it is parsed into, and the answer: about three times
-    // its bytes, held against the bound on request memory.
-    const std::uint64_t need = 3 * (length ? *length : body_limit_);
+    // The body, the keys parsed from it, and the answer (about a key's
+    // bytes plus 40 each): four times its bytes, held against the bound on
+    // request memory until the answer is written.
+    const std::uint64_t need = body_weight * (length ? *length : body_limit_);
     const std::uint64_t held = f_.counters.request_memory.fetch_add(need) + need;
     if (held > f_.opts.max_request_memory) {
       f_.counters.request_memory.fetch_sub(need);
@@ -293,7 +298,7 @@ class session : public std::enable_shared_from_this<session> {
     const auto verb = req.method();
     timed_ = false;
     if (path == "/check" && verb == bhttp::verb::get) return check_one();
-    if (path == "/check" && verb == bhttp::verb::post) return check_many(req);
+    if (path == "/check" && verb == bhttp::verb::post) return check_many(std::move(req.body()), sv(req[bhttp::field::content_type]));
     if (path == "/stats" && verb == bhttp::verb::get)
       return send({200, stats_json(f_.g, f_.counters, f_.figures())});
     if (path == "/metrics" && verb == bhttp::verb::get)
@@ -339,12 +344,14 @@ class session : public std::enable_shared_from_this<session> {
 
   // POST /check: the filter answers every key here; the maybes go to the
   // database together, in one job.
-  void check_many(const bhttp::request<bhttp::string_body>& req) {
+  void check_many(std::string body, std::string_view content_type) {
     timed_ = true;
     auto keys = std::make_shared<std::vector<std::string>>();
     std::string why;
-    const bool as_json = starts_with_nocase(sv(req[bhttp::field::content_type]), "application/json");
-    if (!parse_batch(req.body(), as_json, max_batch_keys, *keys, why)) return send(refusal(400, why));
+    const bool as_json = starts_with_nocase(content_type, "application/json");
+    const bool parsed = parse_batch(body, as_json, max_batch_keys, *keys, why);
+    std::string().swap(body);  // the keys are out: free the body before the answer is built
+    if (!parsed) return send(refusal(400, why));
     auto maybes = std::make_shared<std::vector<std::size_t>>();
     for (std::size_t i = 0; i < keys->size(); ++i)
       if (f_.g.probe((*keys)[i]) == probe_answer::maybe) maybes->push_back(i);

@@ -38,7 +38,7 @@ struct front_options {
   std::chrono::milliseconds idle_timeout{5000};
   std::size_t max_header_bytes = 32 << 10;  // a 4,096-byte key percent-encoded takes up to 12 KiB
   std::size_t max_body_bytes = 8 << 20;
-  std::size_t max_request_memory = 256 << 20;  // all bodies being read or parsed at once
+  std::size_t max_request_memory = 256 << 20;  // all bodies being read, parsed or answered at once
   std::size_t db_threads = 16;
   std::size_t db_queue = 1024;
   std::chrono::milliseconds db_timeout{1000};  // a maybe not settled by then: 503
