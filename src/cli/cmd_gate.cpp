@@ -125,6 +125,11 @@ int run_gate(const gate_args& a) {
     if (column.empty()) throw usage_error("--column is required: the column of --table that holds the keys");
   }
 
+  // Blocked from here, in this thread and every thread the gate starts (its
+  // change follower, rebuilds, the server's), so that only the loop below
+  // takes them; one that comes while the table loads stops the gate as
+  // soon as it serves.
+  const blocked_stop_signals signals;
   std::unique_ptr<gate::key_store> store;
   try {
     store = gate::open_store(db, table, column, a.demo);
@@ -162,7 +167,6 @@ int run_gate(const gate_args& a) {
     throw usage_error(fmt::format("{}: {}", a.filter.empty() ? "--p" : "--filter", e.what()));
   }
 
-  const blocked_stop_signals signals;
   ::signal(SIGPIPE, SIG_IGN);
   gate::http_front front(*g, front_opts, log);
   try {

@@ -34,8 +34,8 @@ struct store_error : std::runtime_error {
   bool unreachable;
 };
 
-// A key added or removed by someone else (another gate, or SQL typed in
-// psql), as the database reported it.
+// A key added or removed by someone else (another gate, SQL typed in psql
+// or the sqlite3 shell), as the database reported it.
 struct key_change {
   enum class kind { added, removed } what;
   std::string key;
@@ -83,8 +83,9 @@ class key_store {
   // Follows changes made through other connections until `stop` is set,
   // calling `on_change` for each, and `on_ready` once it is listening (so
   // a caller knows that later changes will be seen). Returns false at once
-  // if this store cannot follow changes (SQLite: one gate owns the file).
-  // Throws store_error if the connection is lost; the caller retries.
+  // if this store cannot follow changes (a view; an SQLite file it cannot
+  // write). Throws store_error if the connection is lost or changes may
+  // have passed unseen (an SQLite file replaced); the caller retries.
   virtual bool follow(const std::function<void(const key_change&)>& on_change,
                       const std::function<void()>& on_ready, const std::atomic<bool>& stop) {
     (void)on_change;

@@ -545,3 +545,344 @@ TEST(GateSqlite, RefusesBadStartsWithExit2) {
   refused({"--db", f, "--column", "k"}, "--table is required");
   refused({"--db", "postgresql://u:secret@127.0.0.1:1/db", "--table", "t", "--column", "k"}, "u:***@");
 }
+
+// Writes by other programs (docs/gate.md, "Writes by other programs"): the
+// sqlite3 shell writes the table and the gate's follower reports each key
+// added or removed within follow_poll_ms (50 ms) and the time to read it.
+namespace {
+
+std::string shell_quoted(const std::string& s) {
+  std::string q = "'";
+  for (const char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+// Runs SQL in Debian's sqlite3 shell, as another program writing the file
+// would (waiting up to 5 s for a lock, as a careful program does); throws
+// with its output if it fails.
+std::string sqlite3_shell(const fs::path& db, const std::string& sql) {
+  const std::string cmd = std::string(SQLITE3_EXE) + " -bail -cmd '.timeout 5000' " + shell_quoted(db.string()) + " " +
+                          shell_quoted(sql) + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) throw std::runtime_error("cannot run " + cmd);
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  if (::pclose(p) != 0) throw std::runtime_error(cmd + " failed: " + out);
+  return out;
+}
+
+// Polls `ok` every 5 ms for up to `limit`; the milliseconds it took, or -1.
+template <class F>
+double within(F ok, milliseconds limit = milliseconds(10000)) {
+  const auto t0 = steady::now();
+  for (;;) {
+    if (ok()) return std::chrono::duration<double, std::milli>(steady::now() - t0).count();
+    if (steady::now() - t0 > limit) return -1;
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+}
+
+bool member(httplib::Client& c, const std::string& key) {
+  const reply r = check(c, key);
+  return r.status == 200 && r.body["member"] == true;
+}
+
+// Every change the shell committed before this call has reached the gate
+// once `marker`, added by the shell after them, answers member: the
+// follower reads the change rows in the order they were committed.
+double sync_through_shell(httplib::Client& c, const fs::path& db, const std::string& marker) {
+  sqlite3_shell(db, "INSERT INTO t (k) VALUES ('" + marker + "')");
+  return within([&] { return member(c, marker); });
+}
+
+}  // namespace
+
+TEST(GateSqlite, RowsWrittenBySqlite3ReachTheFilter) {
+  temp_dir dir;
+  const auto keys = numbered("k", 500);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  running_gate g(gate_args(db));
+  auto c = g.client();
+
+  const auto cli = numbered("cli-", 10);
+  for (const auto& k : cli) ASSERT_FALSE(member(*c, k)) << k;
+  std::string values;
+  for (const auto& k : cli) values += (values.empty() ? "('" : ", ('") + k + "')";
+  sqlite3_shell(db.path(), "INSERT INTO t (k) VALUES " + values);
+  const double added_ms = within([&] { return check_many(*c, cli).body["members"] == cli.size(); });
+  ASSERT_GE(added_ms, 0) << "rows inserted by sqlite3 still answer \"not a member\" after 10 s";
+  std::printf("10 rows inserted by sqlite3: members after %.1f ms\n", added_ms);
+
+  // A row deleted by sqlite3: the blocked filter keeps the key's bits (a
+  // stale key), so the database answers, at once and afterwards.
+  sqlite3_shell(db.path(), "DELETE FROM t WHERE k = 'cli-3'");
+  reply r = check(*c, "cli-3");
+  ASSERT_EQ(r.status, 200) << r.text;
+  EXPECT_EQ(r.body["member"], false);
+  EXPECT_EQ(r.body["by"], "database");
+  ASSERT_GE(within([&] { return stats(*c)["stale"] == 1; }), 0) << "the removal was not reported";
+  EXPECT_EQ(check(*c, "cli-3").body["member"], false);
+
+  // A key changed in place: the new key answers member, the old one not.
+  sqlite3_shell(db.path(), "UPDATE t SET k = 'renamed' WHERE k = 'cli-4'");
+  EXPECT_GE(within([&] { return member(*c, "renamed"); }), 0);
+  EXPECT_EQ(check(*c, "cli-4").body["member"], false);
+
+  // A NULL key is not a key; a row with one changes nothing.
+  sqlite3_shell(db.path(), "INSERT INTO t (k, note) VALUES (NULL, 'no key'); UPDATE t SET note = 'x' WHERE k = 'k1'");
+  ASSERT_GE(sync_through_shell(*c, db.path(), "marker"), 0);
+  const json s = stats(*c);
+  EXPECT_EQ(s["keys"], 500 + 10 - 1 + 1);  // cli-3 gone, cli-4 renamed, the marker
+  EXPECT_EQ(s["stale"], 2);                // cli-3 and cli-4
+  std::vector<std::string> all = keys;
+  for (const auto& k : cli)
+    if (k != "cli-3" && k != "cli-4") all.push_back(k);
+  all.push_back("renamed");
+  EXPECT_EQ(check_many(*c, all).body["members"], all.size());
+
+  // One change table and three triggers on t; the change rows are deleted
+  // once read, so the table does not grow.
+  const std::string changes =
+      sqlite3_shell(db.path(), "SELECT name FROM sqlite_master WHERE name LIKE 'bloomlab_changes_%'");
+  ASSERT_EQ(changes.size(), 17u + 16u + 1u) << changes;  // bloomlab_changes_, 16 hex digits, a line break
+  const std::string id = changes.substr(17, 16);
+  EXPECT_EQ(sqlite3_shell(db.path(), "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 't' "
+                                     "ORDER BY name"),
+            "bloomlab_" + id + "_delete\nbloomlab_" + id + "_insert\nbloomlab_" + id + "_update\n");
+  EXPECT_GE(within([&] {
+              return sqlite3_shell(db.path(), "SELECT count(*) FROM bloomlab_changes_" + id) == "0\n";
+            }),
+            0);
+}
+
+// A bulk insert of more rows than the follower reads at a time (10,000):
+// every key arrives, and the rows read are deleted.
+TEST(GateSqlite, ABulkInsertBySqlite3ArrivesWhole) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 100));
+  running_gate g(gate_args(db));
+  auto c = g.client();
+  sqlite3_shell(db.path(), "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 24999) "
+                           "INSERT INTO t (k) SELECT 'bulk' || i FROM n");
+  const auto bulk = numbered("bulk", 25000);
+  const double ms = within([&] { return check_many(*c, bulk).body["members"] == bulk.size(); });
+  ASSERT_GE(ms, 0) << "rows inserted by sqlite3 still answer \"not a member\" after 10 s";
+  std::printf("25,000 rows inserted by sqlite3 in one statement: members after %.0f ms\n", ms);
+  const std::string changes =
+      sqlite3_shell(db.path(), "SELECT name FROM sqlite_master WHERE name LIKE 'bloomlab_changes_%'");
+  EXPECT_GE(within([&] {
+              return sqlite3_shell(db.path(), "SELECT count(*) FROM " + changes.substr(0, changes.size() - 1)) == "0\n";
+            }),
+            0);
+}
+
+// The gate's own writes are not reported back to it: a counting filter
+// counts each key once, and decrements once for its removal.
+TEST(GateSqlite, OwnWritesAreCountedOnceOnACountingFilter) {
+  temp_dir dir;
+  // A column that may hold a key twice: "dup" is in two rows.
+  const fs::path path = dir.path / "keys.sqlite";
+  sqlite3_shell(path, "CREATE TABLE t (k TEXT, note TEXT); INSERT INTO t (k) VALUES ('dup'), ('dup')");
+  const auto keys = numbered("k", 300);
+  sqlite_table db(path, keys);
+  running_gate g(gate_args(db, {"--kind", "counting"}));
+  auto c = g.client();
+  ASSERT_GE(sync_through_shell(*c, db.path(), "marker-0"), 0);
+  const std::uint64_t start = stats(*c)["keys"];
+  EXPECT_EQ(start, 302u);  // distinct keys: k0 to k299, dup, marker-0
+
+  const reply added = add(*c, "own");
+  ASSERT_EQ(added.status, 201) << added.text;
+  EXPECT_EQ(stats(*c)["keys"], start + 1);
+  ASSERT_GE(sync_through_shell(*c, db.path(), "marker-1"), 0);
+  EXPECT_EQ(stats(*c)["keys"], start + 2) << "the gate's own add came back to it";
+
+  const reply removed = remove(*c, "own");
+  ASSERT_EQ(removed.status, 200) << removed.text;
+  EXPECT_EQ(removed.body["filter"], "decremented");
+  EXPECT_EQ(stats(*c)["keys"], start + 1);
+  ASSERT_GE(sync_through_shell(*c, db.path(), "marker-2"), 0);
+  json s = stats(*c);
+  EXPECT_EQ(s["keys"], start + 2) << "the gate's own removal came back to it";
+  EXPECT_EQ(s["stale"], 0);
+  EXPECT_EQ(check(*c, "own").body["member"], false);
+
+  // A removal by sqlite3 decrements once too; every other key still answers
+  // member (a counter decremented twice would turn some into false negatives).
+  sqlite3_shell(db.path(), "DELETE FROM t WHERE k = 'k7'");
+  ASSERT_GE(within([&] { return stats(*c)["keys"] == start + 1; }), 0);
+  ASSERT_GE(sync_through_shell(*c, db.path(), "marker-3"), 0);
+  s = stats(*c);
+  EXPECT_EQ(s["keys"], start + 2);
+  EXPECT_EQ(s["stale"], 0);
+  EXPECT_EQ(check(*c, "k7").body["member"], false);
+  std::vector<std::string> all;
+  for (const auto& k : keys)
+    if (k != "k7") all.push_back(k);
+  for (const auto& k : {"marker-0", "marker-1", "marker-2", "marker-3"}) all.push_back(k);
+  EXPECT_EQ(check_many(*c, all).body["members"], all.size());
+
+  // One of the two rows of "dup" deleted: the key is still in the table, so
+  // the removal is not reported (a decrement would make "dup" a false
+  // negative: the filter counted it once).
+  sqlite3_shell(db.path(), "DELETE FROM t WHERE rowid = (SELECT min(rowid) FROM t WHERE k = 'dup')");
+  ASSERT_GE(sync_through_shell(*c, db.path(), "marker-4"), 0);
+  EXPECT_EQ(check(*c, "dup").body["member"], true);
+  EXPECT_EQ(stats(*c)["keys"], start + 3);
+}
+
+// Another database file moved over the path (a restored copy): the gate
+// distrusts its filter as soon as its follower sees the new file, answers
+// from the new file, and rebuilds its filter from it. Keys in both files
+// answer member throughout; keys only in the new file within the bound.
+TEST(GateSqlite, ADatabaseFileMovedOverTheOldOneIsFollowed) {
+  temp_dir dir;
+  const fs::path path = dir.path / "keys.sqlite", fresh = dir.path / "new.sqlite";
+  const auto both = numbered("both-", 300), old_only = numbered("old-", 300), new_only = numbered("new-", 300);
+  {
+    // Closed before the gate starts and before the move: a connection left
+    // open to the old file would keep its journal files in use.
+    sqlite_table old_file(path, both);
+    old_file.insert(old_only);
+    // Another layout: t's pages are not where they are in the old file.
+    sqlite_table new_layout(fresh, numbered("x", 50), "extra", "x");
+    sqlite_table new_file(fresh, both);
+    new_file.insert(new_only);
+  }
+  running_gate g({"--db", path.string(), "--table", "t", "--column", "k"});
+  auto c = g.client();
+  // Keys the gate adds itself: the old file's pages in its WAL file.
+  const auto old_added = numbered("old-added-", 100);
+  for (const auto& k : old_added) ASSERT_EQ(add(*c, k).status, 201);
+  ASSERT_EQ(check_many(*c, old_only).body["members"], old_only.size());
+  ASSERT_EQ(check_many(*c, new_only).body["members"], 0);
+
+  // Keys in both files, checked without a pause from before the move until
+  // the gate has rebuilt: none may ever answer "not a member".
+  std::atomic<bool> done{false}, moved{false};
+  std::atomic<std::uint64_t> rounds_after{0}, unanswered{0}, misses{0};
+  std::string first_miss;  // the checker thread's alone until join
+  std::thread checker([&] {
+    auto cc = g.client();
+    while (!done) {
+      const bool after = moved;
+      const reply r = check_many(*cc, both);
+      if (after) ++rounds_after;
+      if (r.status == 503) ++unanswered;  // the database could not answer some: "member" null, not false
+      if (r.status != 200 && r.status != 503) {
+        if (misses++ == 0) first_miss = "status " + std::to_string(r.status) + ": " + r.text.substr(0, 300);
+        continue;
+      }
+      for (const json& e : r.body["results"])
+        if (e["member"] == false && misses++ == 0) first_miss = e.dump();
+    }
+  });
+  while (stats(*c)["checks"].get<std::uint64_t>() < 3 * both.size()) std::this_thread::sleep_for(milliseconds(1));
+  fs::rename(fresh, path);
+  moved = true;
+  const double new_ms = within([&] { return check_many(*c, new_only).body["members"] == new_only.size(); });
+  std::vector<std::string> gone = old_only;
+  gone.insert(gone.end(), old_added.begin(), old_added.end());
+  const double old_ms = within([&] { return check_many(*c, gone).body["members"] == 0; });
+  // Until the rebuild from the new file has finished and some rounds after it.
+  ASSERT_GE(within([&] { return stats(*c)["rebuilds"].get<int>() >= 1 && stats(*c)["rebuilding"] == false; }), 0);
+  const std::uint64_t target = rounds_after + 20;
+  ASSERT_GE(within([&] { return rounds_after >= target; }), 0);
+  std::uint64_t new_misses = 0;  // once members, keys of the new file stay members
+  for (int i = 0; i < 20; ++i)
+    new_misses += new_only.size() - check_many(*c, new_only).body["members"].get<std::size_t>();
+  done = true;
+  checker.join();
+  std::printf("file moved over the path: keys only in the new file members after %.1f ms, keys only in the old "
+              "file gone after %.1f ms; %llu rounds of %zu keys in both after the move, %llu with some unanswered\n",
+              new_ms, old_ms, static_cast<unsigned long long>(rounds_after.load()), both.size(),
+              static_cast<unsigned long long>(unanswered.load()));
+  EXPECT_GE(new_ms, 0) << "keys of the new file still answer \"not a member\" after 10 s";
+  EXPECT_GE(old_ms, 0) << "keys only in the old file still answer member after 10 s";
+  EXPECT_EQ(misses.load(), 0u) << "first: " << first_miss;
+  EXPECT_EQ(new_misses, 0u);
+  EXPECT_EQ(stats(*c)["keys"], both.size() + new_only.size());
+
+  // The new file is followed: its triggers were installed by the gate.
+  sqlite3_shell(path, "INSERT INTO t (k) VALUES ('after-move')");
+  EXPECT_GE(within([&] { return member(*c, "after-move"); }), 0);
+  // And it is intact: the old file's journal did not leak into it.
+  EXPECT_EQ(sqlite3_shell(path, "SELECT count(*) FROM t WHERE k LIKE 'old-%'; SELECT count(*) FROM t; "
+                                "SELECT count(*) FROM extra; PRAGMA integrity_check"),
+            "0\n" + std::to_string(both.size() + new_only.size() + 1) + "\n50\nok\n");
+}
+
+// A view cannot hold the triggers: the gate serves it (its own writes go
+// through the view's INSTEAD OF triggers) without following changes, and
+// leaves the file's schema as it found it.
+TEST(GateSqlite, AViewIsServedWithoutFollowing) {
+  temp_dir dir;
+  const auto keys = numbered("k", 100);
+  sqlite_table db(dir.path / "keys.sqlite", keys, "base", "k");
+  db.exec("CREATE VIEW t AS SELECT k FROM base;"
+          "CREATE TRIGGER t_insert INSTEAD OF INSERT ON t BEGIN INSERT INTO base (k) VALUES (NEW.k); END;"
+          "CREATE TRIGGER t_delete INSTEAD OF DELETE ON t BEGIN DELETE FROM base WHERE k = OLD.k; END");
+  running_gate g(gate_args(db));
+  auto c = g.client();
+  EXPECT_EQ(check_many(*c, keys).body["members"], keys.size());
+  EXPECT_EQ(add(*c, "own").status / 100, 2);
+  EXPECT_EQ(check(*c, "own").body["member"], true);
+  EXPECT_EQ(sqlite3_shell(db.path(), "SELECT count(*) FROM sqlite_master WHERE name LIKE 'bloomlab%'"), "0\n");
+}
+
+// Two gates on two tables of one file: each has its own change table and
+// triggers, and sees the changes of its own table.
+TEST(GateSqlite, TwoGatesOnTwoTablesOfOneFile) {
+  temp_dir dir;
+  sqlite_table t(dir.path / "keys.sqlite", numbered("t-", 100));
+  sqlite_table u(dir.path / "keys.sqlite", numbered("u-", 100), "u", "k");
+  running_gate gt(gate_args(t));
+  running_gate gu({"--db", u.path().string(), "--table", "u", "--column", "k"});
+  auto ct = gt.client(), cu = gu.client();
+  // Gate u's triggers changed the file's schema under gate t, which read
+  // its table again once (a schema change may be a restore).
+  ASSERT_GE(within([&] {
+              const json s = stats(*ct);
+              return s["rebuilds"].get<int>() >= 1 && s["rebuilding"] == false;
+            }),
+            0);
+  sqlite3_shell(t.path(), "INSERT INTO t (k) VALUES ('t-new'); INSERT INTO u (k) VALUES ('u-new')");
+  EXPECT_GE(within([&] { return member(*ct, "t-new"); }), 0);
+  EXPECT_GE(within([&] { return member(*cu, "u-new"); }), 0);
+  EXPECT_EQ(check(*ct, "u-new").body["member"], false);
+  EXPECT_EQ(check(*cu, "t-new").body["member"], false);
+  EXPECT_EQ(sqlite3_shell(t.path(), "SELECT count(*) FROM sqlite_master WHERE name LIKE 'bloomlab_changes_%'"),
+            "2\n");
+  EXPECT_EQ(stats(*ct)["keys"], 101);
+  EXPECT_EQ(stats(*cu)["keys"], 101);
+  EXPECT_EQ(stats(*cu)["rebuilds"], 0);
+}
+
+// The follower's thread, started before the gate blocks the stop signals for
+// its threads, must not take them: SIGINT and SIGTERM stop the gate cleanly,
+// however soon after its start they come (a signal that finds the main
+// thread between two waits goes to a thread that does not block it).
+TEST(GateSqlite, StopsCleanlyOnSigintAndSigtermWhileFollowing) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 10));
+  for (int i = 0; i < 12; ++i) {
+    const int sig = i % 3 == 0 ? SIGINT : SIGTERM;
+    SCOPED_TRACE(sig);
+    std::optional<process> p;
+    for (int attempt = 0; attempt < 5 && !p; ++attempt) {  // a port taken meanwhile is retried on another
+      p.emplace(std::vector<std::string>{"gate", "--port", std::to_string(free_port()), "--db", db.path().string(),
+                                         "--table", "t", "--column", "k"});
+      bool serving = false;
+      while (const auto line = p->read_line(start_timeout))
+        if ((serving = line->find("serving at") != std::string::npos)) break;
+      if (serving) break;
+      p->wait(exit_timeout);
+      ASSERT_NE(p->all_stderr().find("address already in use"), std::string::npos) << p->all_stderr();
+      p.reset();
+    }
+    ASSERT_TRUE(p.has_value());
+    p->signal(sig);
+    EXPECT_EQ(p->wait(exit_timeout), 0) << p->all_stderr();
+  }
+}
