@@ -96,7 +96,10 @@ bench: build deps-bench
 # (no HTTP): lookups a second for the table alone and behind a blocked
 # filter (bench/results/gate-DATE.txt). Then over HTTP: `bloomlab gate` with
 # no filter, a classic and a blocked one, each under wrk, GET and batched
-# POST /check (bench/results/gate-http-DATE.txt).
+# POST /check (bench/results/gate-http-DATE.txt). Last the fault suite
+# (bench/gate_faults.py: a frozen database, slow clients, large bodies, a
+# lost listener; bench/results/gate-faults-DATE.md), beside an older build
+# when BEFORE=path/to/bloomlab is given.
 bench-gate: build deps-test
 	@$(STEP) "build bench_gate" cmake --build --preset release --target bench_gate
 	@set -e; state=$(CURDIR)/$(BUILD)/bench-gate-pg.url; \
@@ -109,7 +112,11 @@ bench-gate: build deps-test
 	out=bench/results/gate-http-$$(date -u +%Y-%m-%d).txt; \
 	/usr/bin/python3 bench/gate_http.py --bloomlab $(BLOOMLAB) --traffic $(BUILD)/bench-gate-traffic.txt \
 	  --sqlite $(BUILD)/bench-gate.sqlite --pg "$$(cat $$state)" >$$out; \
-	sed -n '1,/^load average/p' $$out
+	sed -n '1,/^load average/p' $$out; \
+	out=bench/results/gate-faults-$$(date -u +%Y-%m-%d).md; \
+	/usr/bin/python3 bench/gate_faults.py --bloomlab $(BLOOMLAB) $(if $(BEFORE),--before $(BEFORE)) \
+	  --cluster tests/gate/pg_cluster.sh --state $(CURDIR)/$(BUILD)/bench-gate-faults.url >$$out; \
+	cat $$out
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).

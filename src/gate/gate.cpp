@@ -388,6 +388,7 @@ void gate::follow_loop() {
   // changes made meanwhile arrive on the stream and are replayed into it).
   const auto on_change = [this](const key_change& ch) {
     note_database(true);
+    changes_.fetch_add(1, std::memory_order_relaxed);
     if (ch.what == key_change::kind::added)
       apply_add(ch.key, true);
     else
@@ -559,6 +560,7 @@ gate_stats gate::stats() const {
   s.database_up = db_up_.load();
   s.trusted = trusted_.load();
   s.unsure = unsure_.load();
+  s.changes = changes_.load();
   s.last_contact_ns = last_contact_ns_.load();
   const std::lock_guard lock(error_mu_);
   s.last_database_error = last_error_;

@@ -121,7 +121,8 @@ struct gate_stats {
   std::uint64_t checks = 0, answered_by_filter = 0, database_queries = 0, false_positives = 0;
   std::uint64_t adds = 0, keys_added = 0, removes = 0, keys_removed = 0;
   std::uint64_t rebuilds = 0, rebuild_failures = 0;
-  std::uint64_t unsure = 0;  // filter "no" answers sent to the database while it was not trusted
+  std::uint64_t unsure = 0;   // filter "no" answers sent to the database while it was not trusted
+  std::uint64_t changes = 0;  // keys added or removed elsewhere, applied from the change stream
   std::int64_t last_contact_ns = 0;  // wall clock (ns since 1970) of the database's last answer, 0: never
   bool rebuilding = false, database_up = true, trusted = true;
   std::string last_database_error;
@@ -218,7 +219,7 @@ class gate {
 
   std::atomic<std::uint64_t> checks_{0}, by_filter_{0}, db_queries_{0}, false_positives_{0};
   std::atomic<std::uint64_t> adds_{0}, keys_added_{0}, removes_{0}, keys_removed_{0};
-  std::atomic<std::uint64_t> rebuilds_{0}, rebuild_failures_{0}, unsure_{0};
+  std::atomic<std::uint64_t> rebuilds_{0}, rebuild_failures_{0}, unsure_{0}, changes_{0};
   std::atomic<bool> db_up_{true};
   std::atomic<std::int64_t> last_contact_ns_{0};  // wall clock of the last answer from the database
   mutable std::mutex error_mu_;

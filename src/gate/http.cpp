@@ -110,6 +110,7 @@ struct http_front::impl {
   front_counters counters;
   throttle conn_log, memory_log, queue_log;
   std::atomic<bool> draining{false};
+  std::atomic<bool> closing{false};  // the front is being destroyed: sessions only clean up
   std::mutex mu;  // guards token, sessions
   std::string token;
   std::unordered_map<session*, std::weak_ptr<session>> sessions;
@@ -126,6 +127,7 @@ struct http_front::impl {
       : g(g_), opts(std::move(o)), log(l), token(opts.token), pool(opts.db_threads, opts.db_queue) {}
 
   ~impl() {
+    closing = true;
     pool.stop();
     ioc.stop();
   }
@@ -162,7 +164,7 @@ class session : public std::enable_shared_from_this<session> {
       const std::lock_guard lock(f_.mu);
       f_.sessions.erase(this);
     }
-    if (f_.draining.load()) f_.stop_when_idle();
+    if (f_.draining.load() && !f_.closing.load()) f_.stop_when_idle();
   }
 
   void start() {
@@ -481,10 +483,13 @@ class session : public std::enable_shared_from_this<session> {
   void defer(Work work, Late late) {
     const auto limit = f_.opts.db_timeout;
     answered_ = false;
+    // A timer that expired just as the database answered may still run
+    // after the next request on this connection began: it must not answer that one.
+    const std::uint64_t turn = ++turn_;
     auto self = shared_from_this();
     deadline_.expires_after(limit);
-    deadline_.async_wait([self, late, limit](error_code ec) {
-      if (ec || self->answered_) return;
+    deadline_.async_wait([self, late, limit, turn](error_code ec) {
+      if (ec || self->answered_ || turn != self->turn_) return;
       self->answered_ = true;
       self->f_.counters.database_timeouts.fetch_add(1, std::memory_order_relaxed);
       reply r = late(limit);
@@ -492,10 +497,10 @@ class session : public std::enable_shared_from_this<session> {
       self->send(std::move(r));
     });
     const bool queued = f_.pool.submit(
-        [self, work = std::move(work)]() mutable {
+        [self, work = std::move(work), turn]() mutable {
           reply r = work(self->f_.g);
-          net::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable {
-            if (self->answered_) return;
+          net::post(self->stream_.get_executor(), [self, r = std::move(r), turn]() mutable {
+            if (self->answered_ || turn != self->turn_) return;
             self->answered_ = true;
             self->deadline_.cancel();
             if (r.status == 503) self->f_.counters.unavailable.fetch_add(1, std::memory_order_relaxed);
@@ -570,6 +575,7 @@ class session : public std::enable_shared_from_this<session> {
   std::size_t body_limit_ = max_small_body;
   std::uint64_t reserved_ = 0;
   std::uint64_t requests_ = 0;
+  std::uint64_t turn_ = 0;  // counts defer() calls
   unsigned status_ = 0;
   bool busy_ = false, answered_ = true, keep_alive_ = true, timed_ = false;
 };

@@ -37,6 +37,7 @@ std::string stats_json(const gate& g, const front_counters& c, const front_figur
                    {"database_queries", s.database_queries},
                    {"false_positives", s.false_positives},
                    {"unsure_checks", s.unsure},
+                   {"changes_applied", s.changes},
                    {"adds", s.adds},
                    {"keys_added", s.keys_added},
                    {"removes", s.removes},
@@ -78,6 +79,9 @@ std::string metrics_text(const gate& g, const front_counters& c, const front_fig
          count(s.false_positives));
   metric("unsure_checks_total", "counter",
          "Filter no answers sent to the database because the filter had lost the change stream.", count(s.unsure));
+  metric("changes_applied_total", "counter",
+         "Keys added or removed elsewhere (another gate, SQL, another program) applied from the change stream.",
+         count(s.changes));
   metric("adds_total", "counter", "POST /keys requests that reached the database.", count(s.adds));
   metric("keys_added_total", "counter", "Keys the table did not hold before an add.", count(s.keys_added));
   metric("removes_total", "counter", "DELETE /keys requests that reached the database.", count(s.removes));
