@@ -233,7 +233,6 @@ int run_gate(const gate_args& a) {
     }
   }
   server.join();
-  g->wait_rebuild();
   if (!ok) {
     fmt::print(stderr, "bloomlab gate: the server stopped: it could no longer accept connections\n");
     return 1;

@@ -455,10 +455,20 @@ bool gate::request_rebuild(bool restores_trust) {
 void gate::rebuild_body(bool restores_trust) {
   // Requests coalesced while one runs are served here, on this thread, one
   // after another; `rebuilding` stays true between them.
+  // A rebuild that must restore trust is retried after a failure, waiting
+  // 0.2 s, then twice as long each time up to 5 s (and never past stop_).
+  int pause_ms = 200;
   for (;;) {
     const rebuild_next next = rebuild_once(restores_trust);
     if (!next.again || stop_) break;
-    if (next.pause) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (next.pause) {
+      for (int waited = 0; waited < pause_ms && !stop_; waited += 50)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      pause_ms = std::min(pause_ms * 2, 5000);
+    } else {
+      pause_ms = 200;
+    }
+    if (stop_) break;
     restores_trust = next.restores_trust;
   }
   {
@@ -466,7 +476,6 @@ void gate::rebuild_body(bool restores_trust) {
     rebuilding_ = false;
     rebuild_again_ = again_restores_trust_ = false;
   }
-  rebuilt_.notify_all();
 }
 
 gate::rebuild_next gate::rebuild_once(bool restores_trust) {
@@ -519,11 +528,6 @@ gate::rebuild_next gate::rebuild_once(bool restores_trust) {
   }
   fresh.reset();
   return next;
-}
-
-void gate::wait_rebuild() {
-  std::shared_lock lock(mu_);
-  rebuilt_.wait(lock, [&] { return !rebuilding_; });
 }
 
 gate_stats gate::stats() const {

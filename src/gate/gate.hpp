@@ -164,8 +164,6 @@ class gate {
   // False while the filter may lack keys written elsewhere: the change
   // stream was lost and the rebuild that catches up has not finished.
   bool trusted() const { return trusted_.load(std::memory_order_acquire); }
-  // Waits for a running rebuild to end (tests, shutdown).
-  void wait_rebuild();
 
   gate_stats stats() const;
   const load_report& loaded() const { return loaded_; }
@@ -211,7 +209,6 @@ class gate {
 
   std::mutex thread_mu_;
   std::thread rebuild_thread_;
-  std::condition_variable_any rebuilt_;
   std::atomic<bool> stop_{false};
   std::thread follow_thread_;
   bool follow_settled_ = false;  // listening, or known not to (guarded by mu_)
