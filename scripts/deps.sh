@@ -22,6 +22,8 @@ packages=(
 if [ "${1:-}" = test ]; then
   # The gate's tests start their own PostgreSQL cluster and load it with wrk.
   packages+=(chromium sqlite3 postgresql-15 wrk)
+  # The gate's Redis port against the clients operators use.
+  packages+=(redis-tools python3-redis)
   # The Python module's tests (pytest, Dask on a local cluster) and the
   # peer its benchmark measures against (flor).
   packages+=(python3-pytest python3-dask python3-distributed python3-pandas python3-flor)

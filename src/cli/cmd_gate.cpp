@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -21,6 +22,8 @@
 #include "gate.hpp"
 #include "http.hpp"
 #include "key_file.hpp"
+#include "resp_front.hpp"
+#include "resp_store.hpp"
 #include "server.hpp"
 #include "stop_signals.hpp"
 
@@ -29,6 +32,12 @@ namespace bloomlab::cli {
 namespace {
 
 constexpr const char* token_env = "BLOOMLAB_GATE_TOKEN";
+constexpr const char* requirepass_env = "BLOOMLAB_GATE_REQUIREPASS";
+
+// The Redis port's INFO counts its own clients.
+void store_clients(gate::resp_store& store, gate::resp_front& front) {
+  store.set_clients([&front] { return front.connections(); });
+}
 
 gate::filter_kind parse_kind(const std::string& text) {
   for (const auto k : {gate::filter_kind::classic, gate::filter_kind::counting, gate::filter_kind::blocked,
@@ -80,6 +89,112 @@ gate::log_format log_format_of(const std::string& text) {
   lab::refuse("--log-format", text, "is not a log format; allowed: text, json");
 }
 
+// The password AUTH asks for: the first line of --requirepass-file, else
+// BLOOMLAB_GATE_REQUIREPASS, else none (never a flag: ps would show it).
+std::string read_requirepass(const std::string& file) {
+  if (file.empty()) {
+    const char* env = std::getenv(requirepass_env);
+    return env != nullptr ? env : "";
+  }
+  std::ifstream in(file);
+  if (!in) lab::refuse("--requirepass-file", file, "cannot be read");
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+  if (line.empty()) lab::refuse("--requirepass-file", file, "holds no password on its first line");
+  return line;
+}
+
+// A server the loop below runs, reloads and drains: the HTTP front, the
+// Redis port, or both.
+struct served {
+  std::function<bool()> run;
+  std::function<void()> drain, stop;
+  std::function<std::size_t()> connections;
+};
+
+// Runs every front on a thread of its own until all have stopped. SIGTERM or
+// SIGINT: drain them (stop accepting, answer what is in flight, at most
+// --drain-timeout), then exit 0; a second one stops them at once. SIGHUP:
+// `reload`. False if a front stopped on its own.
+bool serve_until_stopped(std::vector<served>& fronts, const blocked_stop_signals& signals, gate::logger& log,
+                         std::chrono::milliseconds drain_timeout, const std::function<void()>& reload) {
+  std::atomic<std::size_t> running{fronts.size()};
+  std::atomic<bool> ok{true};
+  std::vector<std::thread> threads;
+  for (auto& f : fronts)
+    threads.emplace_back([&f, &running, &ok] {
+      if (!f.run()) ok = false;
+      --running;
+    });
+  bool draining = false;
+  while (running > 0) {
+    const int sig = signals.next(100);
+    if (sig == SIGHUP) {
+      reload();
+    } else if (sig != 0 && !draining) {
+      draining = true;
+      std::size_t open = 0;
+      for (auto& f : fronts) open += f.connections();
+      log.info("shutdown", fmt::format("signal {}: no new connections; finishing {} open within {} ms",
+                                       sig == SIGINT ? "SIGINT" : "SIGTERM", open, drain_timeout.count()));
+      for (auto& f : fronts) f.drain();
+    } else if (sig != 0) {
+      log.warn("shutdown_now", "a second signal: closing every connection");
+      for (auto& f : fronts) f.stop();
+    } else if (!draining && running < fronts.size()) {
+      for (auto& f : fronts) f.stop();  // one stopped on its own: stop the others
+    }
+  }
+  for (auto& t : threads) t.join();
+  return ok;
+}
+
+gate::resp_front_options resp_options_of(const gate::front_options& o) {
+  gate::resp_front_options r;
+  r.db_threads = o.db_threads;
+  r.db_queue = o.db_queue;
+  r.drain_timeout = o.drain_timeout;
+  r.max_clients = o.max_connections;
+  return r;
+}
+
+void bind_or_refuse(const std::function<void()>& bind, const std::string& host, const char* port_flag,
+                    std::uint16_t port) {
+  try {
+    bind();
+  } catch (const server::bind_error& e) {
+    if (e.about == server::bind_error::cause::host)
+      throw usage_error(fmt::format("--host {}: {}; use an address of this machine, as 127.0.0.1", host, e.what()));
+    throw usage_error(fmt::format("{} {}: {}; choose another port", port_flag, port, e.what()));
+  }
+}
+
+// `bloomlab gate --resp-port P` with no --db: RedisBloom's commands over
+// named filters in memory, no table behind them.
+int run_resp_only(const gate_args& a, const gate::front_options& front_opts, gate::logger& log,
+                  const blocked_stop_signals& signals) {
+  const auto resp_port = static_cast<std::uint16_t>(parse_count("--resp-port", a.resp_port, 1, 65535));
+  gate::resp_options ro;
+  ro.key = supplied_key(a.key_file, a.key_file_given);
+  ro.password = read_requirepass(a.requirepass_file);
+  gate::resp_store store(ro);
+  gate::resp_front resp(store, resp_options_of(front_opts), log);
+  store_clients(store, resp);
+  bind_or_refuse([&] { resp.bind(a.host, resp_port); }, a.host, "--resp-port", resp_port);
+  const bool v6 = a.host.find(':') != std::string::npos;
+  fmt::print("bloomlab gate: serving the Redis protocol at {}{}{}:{} (BF.* commands, no database; Ctrl-C to stop)\n",
+             v6 ? "[" : "", a.host, v6 ? "]" : "", resp_port);
+  std::fflush(stdout);
+  log.info("start", fmt::format("redis port {}:{}, named filters only{}{}", a.host, resp_port,
+                                ro.key ? ", keyed" : "", ro.password.empty() ? "" : ", AUTH required"));
+  std::vector<served> fronts{{[&] { return resp.run(); }, [&] { resp.drain(); }, [&] { resp.stop(); },
+                              [&] { return resp.connections(); }}};
+  const bool ok = serve_until_stopped(fronts, signals, log, front_opts.drain_timeout, [&] { log.reopen(); });
+  log.info("stopped", fmt::format("named filters in memory dropped: {}", store.keys()));
+  return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int run_gate(const gate_args& a) {
@@ -120,7 +235,15 @@ int run_gate(const gate_args& a) {
     if (db.rfind("postgres", 0) == 0)
       lab::refuse("--db", gate::hide_password(db), "is a PostgreSQL URL; --demo makes an SQLite file: give a file name");
   } else {
-    if (db.empty()) throw usage_error("--db is required (an SQLite file or a postgresql:// URL), or try --demo");
+    if (db.empty() && !a.resp_port.empty()) {
+      if (!table.empty() || !column.empty()) throw usage_error("--table and --column need --db");
+      const blocked_stop_signals signals;
+      ::signal(SIGPIPE, SIG_IGN);
+      return run_resp_only(a, front_opts, log, signals);
+    }
+    if (db.empty())
+      throw usage_error("--db is required (an SQLite file or a postgresql:// URL), or try --demo, or serve "
+                        "named filters alone with --resp-port");
     if (table.empty()) throw usage_error("--table is required: the table that holds the keys");
     if (column.empty()) throw usage_error("--column is required: the column of --table that holds the keys");
   }
@@ -195,44 +318,47 @@ int run_gate(const gate_args& a) {
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);
 
-  log.info("start", fmt::format("serving {} keys at {}:{}; at most {} connections, {} database threads, "
+  // The Redis port beside HTTP, with the table as one more key.
+  std::unique_ptr<gate::resp_store> resp_store;
+  std::unique_ptr<gate::resp_front> resp;
+  std::uint16_t resp_port = 0;
+  if (!a.resp_port.empty()) {
+    resp_port = static_cast<std::uint16_t>(parse_count("--resp-port", a.resp_port, 1, 65535));
+    gate::resp_options ro;
+    ro.key = opts.key;
+    ro.table = g.get();
+    ro.table_key = a.table_key.empty() ? table : a.table_key;
+    ro.password = read_requirepass(a.requirepass_file);
+    resp_store = std::make_unique<gate::resp_store>(ro);
+    resp = std::make_unique<gate::resp_front>(*resp_store, resp_options_of(front_opts), log);
+    store_clients(*resp_store, *resp);
+    bind_or_refuse([&] { resp->bind(a.host, resp_port); }, a.host, "--resp-port", resp_port);
+    fmt::print("bloomlab gate: serving the Redis protocol at {}{}{}:{} (BF.EXISTS {} K asks the table)\n",
+               v6 ? "[" : "", a.host, v6 ? "]" : "", resp_port, ro.table_key);
+    std::fflush(stdout);
+  }
+
+  log.info("start", fmt::format("serving {} keys at {}:{}{}; at most {} connections, {} database threads, "
                                  "database timeout {} ms{}",
-                                 lab::thousands(s.keys), a.host, port, front_opts.max_connections,
-                                 front_opts.db_threads, front_opts.db_timeout.count(),
+                                 lab::thousands(s.keys), a.host, port,
+                                 resp ? fmt::format(" and the Redis protocol at port {}", resp_port) : "",
+                                 front_opts.max_connections, front_opts.db_threads, front_opts.db_timeout.count(),
                                  front_opts.token.empty() ? "" : "; writes need the bearer token"));
 
-  // SIGTERM or SIGINT: drain (stop accepting, answer what is in flight, at
-  // most --drain-timeout), then exit 0; a second one stops at once. SIGHUP:
-  // reopen the access log and re-read the token.
-  std::atomic<bool> done{false};
-  bool ok = true;
-  std::thread server([&] {
-    ok = front.run();
-    done = true;
-  });
-  bool draining = false;
-  while (!done) {
-    const int sig = signals.next(100);
-    if (sig == SIGHUP) {
-      log.reopen();
-      try {
-        front.set_token(read_token(a.token_file));
-        log.info("reload", a.token_file.empty() ? "access log reopened" : "access log reopened; token re-read");
-      } catch (const std::exception& e) {
-        log.warn("reload_failed", std::string(e.what()) + "; keeping the old token");
-      }
-    } else if (sig != 0 && !draining) {
-      draining = true;
-      log.info("shutdown", fmt::format("signal {}: no new connections; finishing {} open within {} ms",
-                                       sig == SIGINT ? "SIGINT" : "SIGTERM", front.connections(),
-                                       front_opts.drain_timeout.count()));
-      front.drain();
-    } else if (sig != 0) {
-      log.warn("shutdown_now", "a second signal: closing every connection");
-      front.stop();
+  std::vector<served> fronts{{[&] { return front.run(); }, [&] { front.drain(); }, [&] { front.stop(); },
+                              [&] { return front.connections(); }}};
+  if (resp)
+    fronts.push_back({[&] { return resp->run(); }, [&] { resp->drain(); }, [&] { resp->stop(); },
+                      [&] { return resp->connections(); }});
+  const bool ok = serve_until_stopped(fronts, signals, log, front_opts.drain_timeout, [&] {
+    log.reopen();
+    try {
+      front.set_token(read_token(a.token_file));
+      log.info("reload", a.token_file.empty() ? "access log reopened" : "access log reopened; token re-read");
+    } catch (const std::exception& e) {
+      log.warn("reload_failed", std::string(e.what()) + "; keeping the old token");
     }
-  }
-  server.join();
+  });
   if (!ok) {
     fmt::print(stderr, "bloomlab gate: the server stopped: it could no longer accept connections\n");
     return 1;

@@ -61,6 +61,9 @@ struct gate_args {
   std::string max_connections, max_request_memory, db_connections, db_queue, db_timeout, drain_timeout;
   std::string header_timeout, idle_timeout;
   std::string token_file, log_format, access_log;
+  // The Redis port (resp_front.hpp): its port, AUTH's password file, and
+  // the name the table answers to there.
+  std::string resp_port, requirepass_file, table_key;
 };
 
 int run_size(const size_args& a);

@@ -183,6 +183,12 @@ int main(int argc, char** argv) {
   c_gate->add_option("--log-format", gt.log_format, "text (default) or json: the operator's log on standard error");
   c_gate->add_option("--access-log", gt.access_log, "Log every request to this file (reopened on SIGHUP), or - for "
                                                      "standard error");
+  c_gate->add_option("--resp-port", gt.resp_port,
+                     "Also speak the Redis protocol (RedisBloom's BF.* commands) on this port; without --db, serve "
+                     "named filters alone (docs/redis.md)");
+  c_gate->add_option("--requirepass-file", gt.requirepass_file,
+                     "Redis port: require AUTH with this file's first line (else BLOOMLAB_GATE_REQUIREPASS, if set)");
+  c_gate->add_option("--table-key", gt.table_key, "Redis port: the key the table answers to (default: its name)");
   c_gate->add_flag("--demo", gt.demo,
                    "Make a sample SQLite database of generated banned addresses (bloomlab-demo.sqlite, table "
                    "banned, column ip) and serve it");

@@ -1,0 +1,304 @@
+#include "resp_front.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/asio.hpp>
+
+#include "db_pool.hpp"
+#include "parse.hpp"
+#include "server.hpp"
+
+namespace bloomlab::gate {
+
+namespace {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using error_code = boost::system::error_code;
+
+// Past this many bytes of answers not yet taken by the client, the
+// connection stops reading its requests until they are.
+constexpr std::size_t max_pending_output = 64 << 20;
+constexpr std::size_t read_chunk = 16 << 10;
+
+class resp_session;
+
+}  // namespace
+
+struct resp_front::impl {
+  resp_store& store;
+  resp_front_options opts;
+  logger& log;
+  std::atomic<std::size_t> open{0};
+  std::atomic<std::uint64_t> next_id{1};
+  std::atomic<bool> draining{false}, closing{false};
+  std::mutex mu;
+  std::unordered_map<resp_session*, std::weak_ptr<resp_session>> sessions;
+
+  net::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  net::steady_timer drain_timer{ioc};
+  net::steady_timer accept_retry{ioc};
+  db_pool pool;
+
+  impl(resp_store& s, resp_front_options o, logger& l)
+      : store(s), opts(std::move(o)), log(l), pool(opts.db_threads, opts.db_queue) {}
+  ~impl() {
+    closing = true;
+    pool.stop();
+    ioc.stop();
+  }
+  void accept();
+  void stop_when_idle() {
+    if (open.load() == 0) net::post(ioc, [this] { ioc.stop(); });
+  }
+};
+
+namespace {
+
+class resp_session : public std::enable_shared_from_this<resp_session> {
+ public:
+  resp_session(resp_front::impl& f, tcp::socket s) : f_(f), socket_(std::move(s)), parser_(f.opts.limits) {
+    client_.id = f_.next_id.fetch_add(1);
+  }
+  ~resp_session() {
+    f_.open.fetch_sub(1);
+    {
+      const std::lock_guard lock(f_.mu);
+      f_.sessions.erase(this);
+    }
+    if (f_.draining.load() && !f_.closing.load()) f_.stop_when_idle();
+  }
+
+  void start() {
+    {
+      const std::lock_guard lock(f_.mu);
+      f_.sessions.emplace(this, weak_from_this());
+    }
+    net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read(); });
+  }
+
+  void drain() {
+    net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
+      self->closing_ = true;
+      if (!self->waiting_ && !self->writing_) self->close();
+    });
+  }
+
+ private:
+  void read() {
+    if (reading_ || closing_ || waiting_) return;
+    if (out_.out().size() + wbuf_.size() > max_pending_output) return;  // resumed once written
+    reading_ = true;
+    chunk_.resize(read_chunk);
+    socket_.async_read_some(net::buffer(chunk_), [self = shared_from_this()](error_code ec, std::size_t n) {
+      self->reading_ = false;
+      if (ec) return self->close();
+      self->in_.append(self->chunk_.data(), n);
+      if (self->in_.size() > self->f_.opts.max_query_bytes) {
+        self->out_.error("ERR Protocol error: the request is larger than this gate's query buffer limit");
+        self->closing_ = true;
+        return self->flush();
+      }
+      self->process();
+    });
+  }
+
+  // Answers every whole command received, in order, until one needs the
+  // database or the input ends in the middle of one.
+  void process() {
+    std::vector<std::string> args;
+    std::string error;
+    while (!waiting_ && !closing_) {
+      std::size_t used = 0;
+      const auto st = parser_.parse(std::string_view(in_).substr(pos_), args, used, error);
+      if (st == resp_parser::status::need_more) break;
+      if (st == resp_parser::status::error) {
+        out_.error("ERR " + error);
+        closing_ = true;  // as Redis does after a protocol error
+        break;
+      }
+      pos_ += used;
+      if (args.empty()) continue;
+      resp_store::result r;
+      try {
+        r = f_.store.run(args, client_, out_);
+      } catch (const std::exception& e) {
+        out_.error(std::string("ERR ") + e.what());
+      }
+      if (r.close) closing_ = true;
+      if (r.later) defer(std::move(r.later));
+    }
+    if (pos_ > 0 && (pos_ == in_.size() || pos_ > (in_.size() >> 1))) {
+      in_.erase(0, pos_);
+      pos_ = 0;
+    }
+    flush();
+    read();
+  }
+
+  void defer(std::function<void(resp_writer&)> later) {
+    waiting_ = true;
+    const int proto = out_.protocol();
+    auto self = shared_from_this();
+    const bool queued = f_.pool.submit(
+        [self, later = std::move(later), proto] {
+          resp_writer w(proto);
+          try {
+            later(w);
+          } catch (const std::exception& e) {
+            w.error(std::string("ERR ") + e.what());
+          }
+          net::post(self->socket_.get_executor(), [self, text = std::move(w.out())]() mutable {
+            self->out_.out() += text;
+            self->waiting_ = false;
+            self->process();
+          });
+        },
+        db_pool::clock::time_point::max());
+    if (!queued) {
+      waiting_ = false;
+      out_.error("ERR " + lab::thousands(f_.pool.queue_limit()) +
+                 " requests already wait for the database (--db-queue); try again shortly");
+    }
+  }
+
+  void flush() {
+    if (writing_) return;
+    if (out_.out().empty()) {
+      if (closing_ && !waiting_) close();
+      return;
+    }
+    writing_ = true;
+    wbuf_.swap(out_.out());
+    out_.out().clear();
+    net::async_write(socket_, net::buffer(wbuf_), [self = shared_from_this()](error_code ec, std::size_t) {
+      self->writing_ = false;
+      self->wbuf_.clear();
+      if (ec) return self->close();
+      self->flush();
+      if (!self->closing_) self->process();
+    });
+  }
+
+  void close() {
+    error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+  }
+
+  resp_front::impl& f_;
+  tcp::socket socket_;
+  resp_parser parser_;
+  resp_writer out_;
+  resp_client client_;
+  std::string in_, wbuf_;
+  std::vector<char> chunk_;
+  std::size_t pos_ = 0;  // input consumed so far
+  bool reading_ = false, writing_ = false, waiting_ = false, closing_ = false;
+};
+
+}  // namespace
+
+void resp_front::impl::accept() {
+  acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+    if (ec) {
+      log.warn("accept_failed", "redis port: " + ec.message());
+      accept_retry.expires_after(std::chrono::milliseconds(50));
+      accept_retry.async_wait([this](error_code e) {
+        if (!e) accept();
+      });
+      return;
+    }
+    if (open.load() >= opts.max_clients) {
+      static const std::string refused = "-ERR max number of clients reached\r\n";
+      auto s = std::make_shared<tcp::socket>(std::move(socket));
+      net::async_write(*s, net::buffer(refused), [s](error_code, std::size_t) {
+        error_code e;
+        s->close(e);
+      });
+    } else {
+      open.fetch_add(1);
+      error_code e;
+      socket.set_option(tcp::no_delay(true), e);
+      std::make_shared<resp_session>(*this, std::move(socket))->start();
+    }
+    accept();
+  });
+}
+
+resp_front::resp_front(resp_store& store, resp_front_options opts, logger& log)
+    : p_(std::make_unique<impl>(store, std::move(opts), log)) {}
+
+resp_front::~resp_front() = default;
+
+void resp_front::bind(const std::string& host, std::uint16_t port) {
+  error_code ec;
+  tcp::resolver resolver(p_->ioc);
+  const auto found =
+      resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || found.empty()) throw server::bind_failure(host, port);
+  const tcp::endpoint at = found.begin()->endpoint();
+  auto& a = p_->acceptor;
+  a.open(at.protocol(), ec);
+  if (!ec) a.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) a.bind(at, ec);
+  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    a.close(ec);
+    throw server::bind_failure(host, port);
+  }
+}
+
+bool resp_front::run() {
+  impl& f = *p_;
+  f.accept();
+  unsigned n = f.opts.io_threads;
+  if (n == 0) n = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  std::vector<std::thread> extra;
+  for (unsigned i = 1; i < n; ++i) extra.emplace_back([&f] { f.ioc.run(); });
+  f.ioc.run();
+  for (auto& t : extra) t.join();
+  return true;
+}
+
+void resp_front::stop() {
+  net::post(p_->ioc, [f = p_.get()] {
+    error_code ec;
+    f->acceptor.close(ec);
+    f->ioc.stop();
+  });
+}
+
+void resp_front::drain() {
+  impl& f = *p_;
+  if (f.draining.exchange(true)) return;
+  net::post(f.ioc, [&f] {
+    error_code ec;
+    f.acceptor.close(ec);
+    f.accept_retry.cancel();
+    std::vector<std::shared_ptr<resp_session>> live;
+    {
+      const std::lock_guard lock(f.mu);
+      for (auto& [raw, weak] : f.sessions)
+        if (auto s = weak.lock()) live.push_back(std::move(s));
+    }
+    for (auto& s : live) s->drain();
+    live.clear();
+    f.drain_timer.expires_after(f.opts.drain_timeout);
+    f.drain_timer.async_wait([&f](error_code e) {
+      if (!e) f.ioc.stop();
+    });
+    f.stop_when_idle();
+  });
+}
+
+std::size_t resp_front::connections() const { return p_->open.load(); }
+
+}  // namespace bloomlab::gate

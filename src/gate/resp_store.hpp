@@ -1,0 +1,97 @@
+// What the gate's Redis port holds and answers: named Bloom filters with
+// RedisBloom's commands and semantics (BF.*), the commands clients send
+// around them (PING, HELLO, AUTH, INFO, KEYS, ...), and, when the gate runs
+// in front of a database, the table itself as one more key whose BF.EXISTS
+// is exact. No networking here (resp_front.cpp), so the semantics can be
+// read and tested on their own.
+//
+// RedisBloom's scalable filter, in the engine's terms: BF.RESERVE key
+// error_rate capacity [EXPANSION e] makes a scalable_filter whose stage i
+// holds capacity * e^i items at rate error_rate / 2^(i+1) (stage 0 at half
+// the rate asked for, each next one at half the one before). The stages'
+// rates sum to less than error_rate for any number of stages, so the rate
+// a user measures stays under the rate asked for (RedisBloom starts its
+// first stage at the full rate, and its compound rate can reach twice it).
+// NONSCALING keeps one stage at the full error_rate and refuses items past
+// its capacity ("ERR non scaling filter is full").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "bloomlab/scalable_filter.hpp"
+#include "bloomlab/siphash.hpp"
+#include "gate.hpp"
+#include "resp.hpp"
+
+namespace bloomlab::gate {
+
+// RedisBloom's defaults for a filter BF.ADD makes on its own.
+inline constexpr double bf_default_error = 0.01;
+inline constexpr std::uint64_t bf_default_capacity = 100;
+inline constexpr std::uint64_t bf_default_expansion = 2;
+// The tightening of each new stage's rate (see above).
+inline constexpr double bf_tightening = 0.5;
+
+struct resp_options {
+  std::optional<sip_key> key;      // every filter hashes with SipHash-2-4 under it
+  gate* table = nullptr;           // the gate's table, served as the key `table_key`
+  std::string table_key;
+  std::string password;            // AUTH's ("": none asked)
+  std::uint64_t max_filter_bytes = std::uint64_t{1} << 30;  // one filter's bits, all stages
+  std::function<std::size_t()> clients;  // connections open now, for INFO
+};
+
+// One client connection's state.
+struct resp_client {
+  std::uint64_t id = 0;
+  bool authenticated = false;
+  std::string name;
+};
+
+class resp_store {
+ public:
+  explicit resp_store(resp_options opts);
+  ~resp_store();
+  resp_store(const resp_store&) = delete;
+  resp_store& operator=(const resp_store&) = delete;
+
+  // What a command leaves to the connection after it wrote its reply.
+  struct result {
+    bool close = false;  // QUIT
+    // Set when the reply needs the database (the table key's "maybe", an
+    // add): the caller runs it off the I/O thread, on the database pool,
+    // and sends what it writes; nothing is in `w` then.
+    std::function<void(resp_writer&)> later;
+  };
+  // Runs one command (args[0] is its name, any case) and writes its reply.
+  result run(const std::vector<std::string>& args, resp_client& c, resp_writer& w);
+
+  std::size_t keys() const;
+  // Where INFO reads the number of connections (set once, before serving).
+  void set_clients(std::function<std::size_t()> f) { opts_.clients = std::move(f); }
+
+ private:
+  struct bloom;  // a named filter and its plan
+  result run_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
+  result run_table(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
+  void info(const std::vector<std::string>& args, resp_writer& w) const;
+  void bloom_info(const bloom& b, const std::vector<std::string>& args, resp_writer& w) const;
+  void table_info(const std::vector<std::string>& args, resp_writer& w) const;
+  std::vector<std::string> names() const;
+
+  resp_options opts_;
+  mutable std::shared_mutex mu_;  // guards filters_
+  std::map<std::string, std::unique_ptr<bloom>> filters_;
+};
+
+// Redis's glob (KEYS, SCAN MATCH): * ? [abc] [^a-z] and \ escapes.
+bool glob_match(std::string_view pattern, std::string_view s);
+
+}  // namespace bloomlab::gate

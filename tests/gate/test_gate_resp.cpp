@@ -1,0 +1,349 @@
+// The gate's Redis port, as Redis clients meet it: the real binary, spoken
+// to in RESP on a raw socket (exact replies), with redis-cli, redis-py and
+// redis-benchmark (Debian's redis-tools and python3-redis). RedisBloom's
+// documented semantics are the oracle for BF.*.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "gate_process.hpp"
+
+using namespace gate_test;
+
+namespace {
+
+// `bloomlab gate --resp-port R ARGS...` (with --port P too when ARGS name a
+// database), once its Redis port accepts connections.
+struct resp_gate {
+  std::uint16_t port = 0, resp_port = 0;
+  std::optional<process> proc;
+
+  explicit resp_gate(const std::vector<std::string>& args) {
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      port = free_port();
+      resp_port = free_port();
+      std::vector<std::string> all{"gate", "--port", std::to_string(port), "--resp-port", std::to_string(resp_port)};
+      all.insert(all.end(), args.begin(), args.end());
+      proc.emplace(all);
+      bool up = false;
+      while (auto line = proc->read_line(start_timeout))
+        if (line->find("Redis protocol") != std::string::npos) {
+          up = true;
+          break;
+        }
+      if (up) {
+        const auto deadline = steady::now() + start_timeout;
+        while (!accepts(resp_port)) {
+          if (steady::now() > deadline) throw std::runtime_error("the Redis port does not accept connections");
+          std::this_thread::sleep_for(milliseconds(10));
+        }
+        return;
+      }
+      const auto code = proc->wait(exit_timeout);
+      const std::string err = proc->all_stderr();
+      if (code == 2 && err.find("address already in use") != std::string::npos) continue;
+      throw std::runtime_error("bloomlab gate did not start: " + err);
+    }
+    throw std::runtime_error("no free ports");
+  }
+};
+
+// RESP on a raw socket: sends commands, reads whole replies.
+class resp_conn {
+ public:
+  explicit resp_conn(std::uint16_t port) : s_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    const sockaddr_in a = loopback(port);
+    if (::connect(s_.fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0)
+      throw std::runtime_error("cannot connect");
+  }
+  void send_raw(const std::string& bytes) {
+    for (std::size_t sent = 0; sent < bytes.size();) {
+      const ssize_t n = ::send(s_.fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) throw std::runtime_error("send failed");
+      sent += static_cast<std::size_t>(n);
+    }
+  }
+  static std::string encode(const std::vector<std::string>& args) {
+    std::string out = "*" + std::to_string(args.size()) + "\r\n";
+    for (const auto& a : args) out += "$" + std::to_string(a.size()) + "\r\n" + a + "\r\n";
+    return out;
+  }
+  // One reply, as its raw bytes.
+  std::string reply() {
+    for (;;) {
+      if (const std::size_t n = whole(buf_, 0); n > 0) {
+        std::string r = buf_.substr(0, n);
+        buf_.erase(0, n);
+        return r;
+      }
+      if (!fill()) throw std::runtime_error("closed before a whole reply: " + buf_);
+    }
+  }
+  std::string call(const std::vector<std::string>& args) {
+    send_raw(encode(args));
+    return reply();
+  }
+  // True once the server closed the connection (after any replies).
+  bool closed() {
+    while (fill()) {
+    }
+    return closed_;
+  }
+
+ private:
+  // The length of the whole reply at `at`, or 0 if incomplete.
+  static std::size_t whole(const std::string& b, std::size_t at) {
+    const auto eol = b.find("\r\n", at);
+    if (at >= b.size() || eol == std::string::npos) return 0;
+    const char t = b[at];
+    const std::string head = b.substr(at + 1, eol - at - 1);
+    std::size_t next = eol + 2;
+    if (t == '$') {
+      const long len = std::stol(head);
+      if (len < 0) return next - at;
+      next += static_cast<std::size_t>(len) + 2;
+      return next <= b.size() ? next - at : 0;
+    }
+    if (t == '*' || t == '%' || t == '~') {
+      long count = std::stol(head);
+      if (count < 0) return next - at;
+      if (t == '%') count *= 2;
+      for (long i = 0; i < count; ++i) {
+        const std::size_t n = whole(b, next);
+        if (n == 0) return 0;
+        next += n;
+      }
+      return next - at;
+    }
+    return next - at;  // + - : # , _
+  }
+  bool fill() {
+    pollfd p{s_.fd, POLLIN, 0};
+    if (::poll(&p, 1, 10000) <= 0) return false;
+    char chunk[65536];
+    const ssize_t n = ::recv(s_.fd, chunk, sizeof chunk, 0);
+    if (n <= 0) {
+      closed_ = true;
+      return false;
+    }
+    buf_.append(chunk, static_cast<std::size_t>(n));
+    return true;
+  }
+  fd_guard s_;
+  std::string buf_;
+  bool closed_ = false;
+};
+
+// Runs a shell command; its standard output, and its exit status in `code`.
+std::string shell(const std::string& cmd, int& code) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) throw std::runtime_error("popen failed");
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int st = ::pclose(p);
+  code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+}  // namespace
+
+TEST(GateResp, PingInlinePipelineAndProtocolErrors) {
+  resp_gate g({});
+  resp_conn c(g.resp_port);
+  EXPECT_EQ(c.call({"PING"}), "+PONG\r\n");
+  EXPECT_EQ(c.call({"ECHO", "a b"}), "$3\r\na b\r\n");
+  // A person at nc: inline commands, quotes included.
+  c.send_raw("PING\r\nECHO \"x y\"\r\n");
+  EXPECT_EQ(c.reply(), "+PONG\r\n");
+  EXPECT_EQ(c.reply(), "$3\r\nx y\r\n");
+  // A pipeline of 1,000 commands in one write, answered in order.
+  std::string many;
+  for (int i = 0; i < 1000; ++i) many += resp_conn::encode({"BF.ADD", "f", "item-" + std::to_string(i)});
+  c.send_raw(many);
+  // 1 for an item new to the filter, 0 for one that already read "maybe" (a
+  // false positive: the filter BF.ADD made holds 100 items at 1%, then grows).
+  int added = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string r = c.reply();
+    ASSERT_TRUE(r == ":1\r\n" || r == ":0\r\n") << r;
+    added += r == ":1\r\n" ? 1 : 0;
+  }
+  EXPECT_GE(added, 980);
+  EXPECT_EQ(c.call({"BF.CARD", "f"}), ":" + std::to_string(added) + "\r\n");
+  // A command split across writes, byte by byte.
+  const std::string split = resp_conn::encode({"BF.EXISTS", "f", "item-7"});
+  for (const char ch : split) c.send_raw(std::string(1, ch));
+  EXPECT_EQ(c.reply(), ":1\r\n");
+  EXPECT_EQ(c.call({"NOSUCH", "a", "b"}), "-ERR unknown command 'NOSUCH', with args beginning with: 'a' 'b' \r\n");
+  EXPECT_EQ(c.call({"BF.ADD", "f"}), "-ERR wrong number of arguments for 'bf.add' command\r\n");
+  EXPECT_EQ(c.call({"CONFIG", "GET", "save"}), "*2\r\n$4\r\nsave\r\n$0\r\n\r\n");
+  EXPECT_EQ(c.call({"SELECT", "0"}), "+OK\r\n");
+  EXPECT_EQ(c.call({"SELECT", "1"}), "-ERR DB index is out of range\r\n");
+  // A protocol violation: Redis's error, then the connection is closed.
+  resp_conn bad(g.resp_port);
+  bad.send_raw("*1\r\n!4\r\nPING\r\n");
+  EXPECT_EQ(bad.reply(), "-ERR Protocol error: expected '$', got '!'\r\n");
+  EXPECT_TRUE(bad.closed());
+  resp_conn huge(g.resp_port);
+  huge.send_raw("*1\r\n$99999999999\r\n");
+  EXPECT_EQ(huge.reply(), "-ERR Protocol error: invalid bulk length\r\n");
+  EXPECT_TRUE(huge.closed());
+  // The others go on.
+  EXPECT_EQ(c.call({"PING"}), "+PONG\r\n");
+  EXPECT_EQ(c.call({"QUIT"}), "+OK\r\n");
+  EXPECT_TRUE(c.closed());
+}
+
+TEST(GateResp, BloomCommandsFollowRedisBloom) {
+  resp_gate g({});
+  resp_conn c(g.resp_port);
+  EXPECT_EQ(c.call({"BF.RESERVE", "r", "0.001", "1000"}), "+OK\r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "r", "0.01", "10"}), "-ERR item exists\r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "x", "abc", "10"}), "-ERR bad error rate\r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "x", "1.5", "10"}), "-ERR (0 < error rate range < 1) \r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "x", "0.01", "0"}), "-ERR (capacity should be larger than 0)\r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "x", "0.01", "10", "NONSCALING", "EXPANSION", "2"}),
+            "-Nonscaling filters cannot expand\r\n");
+  const std::string absurd = c.call({"BF.RESERVE", "x", "0.000001", "1000000000000"});
+  EXPECT_EQ(absurd.rfind("-ERR capacity must be in the range 1 to ", 0), 0u) << absurd;
+  EXPECT_EQ(c.call({"EXISTS", "x"}), ":0\r\n");
+  EXPECT_EQ(c.call({"BF.ADD", "r", "a"}), ":1\r\n");
+  EXPECT_EQ(c.call({"BF.ADD", "r", "a"}), ":0\r\n");
+  EXPECT_EQ(c.call({"BF.MADD", "r", "a", "b", "c"}), "*3\r\n:0\r\n:1\r\n:1\r\n");
+  EXPECT_EQ(c.call({"BF.MEXISTS", "r", "a", "b", "zz"}), "*3\r\n:1\r\n:1\r\n:0\r\n");
+  EXPECT_EQ(c.call({"BF.EXISTS", "missing", "a"}), ":0\r\n");
+  EXPECT_EQ(c.call({"BF.CARD", "r"}), ":3\r\n");
+  EXPECT_EQ(c.call({"BF.CARD", "missing"}), ":0\r\n");
+  EXPECT_EQ(c.call({"BF.INFO", "missing"}), "-ERR not found\r\n");
+  EXPECT_EQ(c.call({"BF.INFO", "r", "ITEMS"}), "*1\r\n:3\r\n");
+  EXPECT_EQ(c.call({"BF.INFO", "r", "CAPACITY"}), "*1\r\n:1000\r\n");
+  const std::string info = c.call({"BF.INFO", "r"});
+  for (const char* field : {"Capacity", "Size", "Number of filters", "Number of items inserted", "Expansion rate",
+                            "Fill", "Expected error rate"})
+    EXPECT_NE(info.find(field), std::string::npos) << field << " in " << info;
+  // Auto-creation with RedisBloom's defaults: capacity 100, expansion 2.
+  EXPECT_EQ(c.call({"BF.ADD", "auto", "x"}), ":1\r\n");
+  EXPECT_EQ(c.call({"BF.INFO", "auto", "CAPACITY"}), "*1\r\n:100\r\n");
+  EXPECT_EQ(c.call({"BF.INFO", "auto", "EXPANSION"}), "*1\r\n:2\r\n");
+  // A non-scaling filter refuses items past its capacity, inside the array.
+  EXPECT_EQ(c.call({"BF.INSERT", "ns", "CAPACITY", "2", "NONSCALING", "ITEMS", "p", "q", "r"}),
+            "*3\r\n:1\r\n:1\r\n-ERR non scaling filter is full\r\n");
+  EXPECT_EQ(c.call({"BF.INSERT", "nope", "NOCREATE", "ITEMS", "a"}), "-ERR not found\r\n");
+  EXPECT_EQ(c.call({"TYPE", "r"}), "+MBbloom--\r\n");
+  EXPECT_EQ(c.call({"DBSIZE"}), ":3\r\n");
+  EXPECT_EQ(c.call({"KEYS", "a*"}), "*1\r\n$4\r\nauto\r\n");
+  EXPECT_EQ(c.call({"DEL", "auto", "never"}), ":1\r\n");
+  EXPECT_EQ(c.call({"FLUSHALL"}), "+OK\r\n");
+  EXPECT_EQ(c.call({"DBSIZE"}), ":0\r\n");
+  // RESP3 after HELLO 3: booleans and maps.
+  const std::string hello = c.call({"HELLO", "3"});
+  EXPECT_EQ(hello.rfind("%7\r\n", 0), 0u) << hello;
+  EXPECT_EQ(c.call({"BF.ADD", "r3", "a"}), "#t\r\n");
+  EXPECT_EQ(c.call({"BF.EXISTS", "r3", "b"}), "#f\r\n");
+  EXPECT_EQ(c.call({"BF.INFO", "r3"}).rfind("%8\r\n", 0), 0u);
+}
+
+TEST(GateResp, AScalingFilterMeasuresAtOrBelowTheRateAskedFor) {
+  resp_gate g({});
+  resp_conn c(g.resp_port);
+  // 20,000 items into a filter planned for 1,000 at 1%: five stages.
+  ASSERT_EQ(c.call({"BF.RESERVE", "grow", "0.01", "1000", "EXPANSION", "2"}), "+OK\r\n");
+  std::string batch;
+  for (int i = 0; i < 20000; ++i) batch += resp_conn::encode({"BF.ADD", "grow", "member-" + std::to_string(i)});
+  c.send_raw(batch);
+  for (int i = 0; i < 20000; ++i) c.reply();
+  const std::string stages = c.call({"BF.INFO", "grow", "FILTERS"});
+  EXPECT_EQ(stages, "*1\r\n:5\r\n");
+  // 100,000 items never added (fixed names: the same count every run).
+  std::string probes;
+  for (int i = 0; i < 100000; ++i) probes += resp_conn::encode({"BF.EXISTS", "grow", "other-" + std::to_string(i)});
+  c.send_raw(probes);
+  int fp = 0;
+  for (int i = 0; i < 100000; ++i) fp += c.reply() == ":1\r\n" ? 1 : 0;
+  // At or below 1%: at most the mean of Binomial(100000, 0.01) plus 5
+  // standard deviations (1,000 + 157); RedisBloom's tightening, starting at
+  // the full rate, plans up to 2%.
+  std::printf("scaling filter, 5 stages: %d false positives in 100,000 (%.3f%%, asked 1%%)\n", fp, fp / 1000.0);
+  EXPECT_LE(fp, 1157);
+}
+
+TEST(GateResp, AuthIsAskedForWhenAPasswordIsSet) {
+  temp_dir dir;
+  write_file(dir.path / "pass", "s3cret\n");
+  resp_gate g({"--requirepass-file", (dir.path / "pass").string()});
+  resp_conn c(g.resp_port);
+  EXPECT_EQ(c.call({"PING"}), "-NOAUTH Authentication required.\r\n");
+  EXPECT_EQ(c.call({"AUTH", "wrong"}), "-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+  EXPECT_EQ(c.call({"AUTH", "s3cret"}), "+OK\r\n");
+  EXPECT_EQ(c.call({"PING"}), "+PONG\r\n");
+  resp_conn h(g.resp_port);
+  EXPECT_EQ(h.call({"HELLO", "3", "AUTH", "default", "s3cret"}).rfind("%7", 0), 0u);
+  EXPECT_EQ(h.call({"PING"}), "+PONG\r\n");
+}
+
+TEST(GateResp, TheTableIsAKeyWhoseExistsIsExact) {
+  temp_dir dir;
+  const auto keys = numbered("ip-", 2000);
+  sqlite_table db(dir.path / "keys.sqlite", keys);
+  resp_gate g({"--db", db.path().string(), "--table", "t", "--column", "k", "--table-key", "banned"});
+  resp_conn c(g.resp_port);
+  // Every member answers 1, every non-member 0: the filter's maybes are settled by the table.
+  std::string probes;
+  for (const auto& k : keys) probes += resp_conn::encode({"BF.EXISTS", "banned", k});
+  for (const auto& k : numbered("clean-", 2000)) probes += resp_conn::encode({"BF.EXISTS", "banned", k});
+  c.send_raw(probes);
+  for (std::size_t i = 0; i < 2000; ++i) ASSERT_EQ(c.reply(), ":1\r\n") << keys[i];
+  for (std::size_t i = 0; i < 2000; ++i) ASSERT_EQ(c.reply(), ":0\r\n") << "clean-" << i;
+  EXPECT_EQ(c.call({"BF.MEXISTS", "banned", "ip-1", "nope", "ip-2"}), "*3\r\n:1\r\n:0\r\n:1\r\n");
+  // An add writes the table first.
+  EXPECT_EQ(c.call({"BF.ADD", "banned", "new-1"}), ":1\r\n");
+  EXPECT_EQ(c.call({"BF.ADD", "banned", "new-1"}), ":0\r\n");
+  EXPECT_EQ(db.keys().size(), 2001u);
+  EXPECT_EQ(c.call({"BF.CARD", "banned"}), ":2001\r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "banned", "0.01", "10"}), "-ERR item exists\r\n");
+  EXPECT_EQ(c.call({"DEL", "banned"}).rfind("-ERR banned is the table behind the gate", 0), 0u);
+  const std::string info = c.call({"BF.INFO", "banned"});
+  EXPECT_NE(info.find("Measured error rate"), std::string::npos) << info;
+  EXPECT_NE(info.find("keys.sqlite"), std::string::npos) << info;
+  // Named filters live beside the table.
+  EXPECT_EQ(c.call({"BF.ADD", "other", "x"}), ":1\r\n");
+  EXPECT_EQ(c.call({"KEYS", "*"}), "*2\r\n$6\r\nbanned\r\n$5\r\nother\r\n");
+  // The checks count in the gate's own figures too.
+  httplib::Client http("127.0.0.1", g.port);
+  const auto s = http.Get("/stats");
+  ASSERT_TRUE(s);
+  EXPECT_GE(json::parse(s->body)["checks"].get<int>(), 4003);
+}
+
+TEST(GateResp, RedisCliAndRedisBenchmarkWork) {
+  resp_gate g({});
+  const std::string cli = "redis-cli -p " + std::to_string(g.resp_port) + " ";
+  int code = 0;
+  EXPECT_EQ(shell(cli + "BF.RESERVE users 0.01 1000", code), "OK\n");
+  EXPECT_EQ(shell(cli + "BF.MADD users alice bob", code), "1\n1\n");
+  EXPECT_EQ(shell(cli + "BF.EXISTS users alice", code), "1\n");
+  EXPECT_EQ(shell(cli + "BF.EXISTS users carol", code), "0\n");
+  EXPECT_EQ(shell(cli + "BF.RESERVE users 0.01 1000", code).rfind("ERR item exists\n", 0), 0u);
+  EXPECT_EQ(code, 0);
+  // redis-cli in RESP3 (-3) reads booleans.
+  EXPECT_EQ(shell("redis-cli -3 -p " + std::to_string(g.resp_port) + " BF.EXISTS users bob", code), "(true)\n");
+  const std::string bench = shell("redis-benchmark -p " + std::to_string(g.resp_port) +
+                                      " -n 20000 -c 20 -r 1000 -q BF.EXISTS users __rand_int__ 2>&1",
+                                  code);
+  EXPECT_EQ(code, 0) << bench;
+  EXPECT_EQ(bench.find("rror"), std::string::npos) << bench;
+  EXPECT_EQ(bench.find("Could not fetch server CONFIG"), std::string::npos) << bench;
+  EXPECT_NE(bench.find("requests per second"), std::string::npos) << bench;
+}
+
+TEST(GateResp, RedisPyBloomClient) {
+  resp_gate g({});
+  int code = 0;
+  const std::string out =
+      shell("/usr/bin/python3 " + std::string(REDIS_PY_CHECK) + " " + std::to_string(g.resp_port) + " 2>&1", code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("redis-py: all checks passed"), std::string::npos) << out;
+}
