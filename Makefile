@@ -1,7 +1,7 @@
 # bloomlab: the two commands a user types are `make run` and `make test`.
 # Both install what is missing (Debian packages), then build.
 
-.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate screenshots install clean
+.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate bench-resp screenshots install clean
 
 BUILD := build/release
 BLOOMLAB := $(BUILD)/src/bloomlab
@@ -117,6 +117,15 @@ bench-gate: build deps-test
 	/usr/bin/python3 bench/gate_faults.py --bloomlab $(BLOOMLAB) $(if $(BEFORE),--before $(BEFORE)) \
 	  --cluster tests/gate/pg_cluster.sh --state $(CURDIR)/$(BUILD)/bench-gate-faults.url >$$out; \
 	cat $$out
+
+# The gate's Redis port beside Debian's redis-server, one run, the same
+# redis-benchmark invocations (bench/resp_bench.py; 1,000,000 and 10,000,000
+# keys): requests a second, unpipelined and pipelined, and memory
+# (bench/results/resp-DATE.md).
+bench-resp: build deps-bench deps-test
+	@mkdir -p bench/results
+	@out=bench/results/resp-$$(date -u +%Y-%m-%d).md; \
+	/usr/bin/python3 bench/resp_bench.py --bloomlab $(BLOOMLAB) >$$out; cat $$out
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).

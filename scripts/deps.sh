@@ -33,6 +33,8 @@ fi
 if [ "${1:-}" = bench ]; then
   # The command line's peer (dcso's bloom, in Go) and GNU time for peak memory.
   packages+=(golang-github-dcso-bloom-cli time)
+  # The Redis port's peer (make bench-resp).
+  packages+=(redis-server)
 fi
 # Node.js and npm bundle the page; a machine that has them from elsewhere
 # keeps its own.

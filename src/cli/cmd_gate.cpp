@@ -71,6 +71,7 @@ gate::front_options front_options_of(const gate_args& a) {
   whole("--max-request-memory", a.max_request_memory, 1 << 20, std::uint64_t{1} << 40, o.max_request_memory);
   whole("--db-connections", a.db_connections, 1, 1024, o.db_threads);
   whole("--db-queue", a.db_queue, 1, 1000000, o.db_queue);
+  whole("--io-threads", a.io_threads, 1, 64, o.io_threads);
   if (!a.db_timeout.empty())
     o.db_timeout = std::chrono::milliseconds(parse_count("--db-timeout", a.db_timeout, 1, 600000));
   if (!a.header_timeout.empty())
@@ -156,6 +157,7 @@ gate::resp_front_options resp_options_of(const gate::front_options& o) {
   r.db_queue = o.db_queue;
   r.drain_timeout = o.drain_timeout;
   r.max_clients = o.max_connections;
+  r.io_threads = o.io_threads;
   return r;
 }
 

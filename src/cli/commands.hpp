@@ -59,7 +59,7 @@ struct gate_args {
   bool demo = false;
   // The serving limits (http.hpp's front_options; "" keeps its default).
   std::string max_connections, max_request_memory, db_connections, db_queue, db_timeout, drain_timeout;
-  std::string header_timeout, idle_timeout;
+  std::string header_timeout, idle_timeout, io_threads;
   std::string token_file, log_format, access_log;
   // The Redis port (resp_front.hpp): its port, AUTH's password file, and
   // the name the table answers to there.

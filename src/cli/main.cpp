@@ -173,6 +173,9 @@ int main(int argc, char** argv) {
     c_gate->add_option("--idle-timeout", gt.idle_timeout,
                        fmt::format("Milliseconds a kept-alive connection may wait for its next request (default {})",
                                    d.idle_timeout.count()));
+    c_gate->add_option("--io-threads", gt.io_threads,
+                       "Threads that hold the connections, for HTTP and for the Redis port each (default: one a "
+                       "core, 2 to 8)");
     c_gate->add_option("--drain-timeout", gt.drain_timeout,
                        fmt::format("Milliseconds SIGTERM waits for requests in flight (default {})",
                                    d.drain_timeout.count()));

@@ -347,3 +347,12 @@ TEST(GateResp, RedisPyBloomClient) {
   EXPECT_EQ(code, 0) << out;
   EXPECT_NE(out.find("redis-py: all checks passed"), std::string::npos) << out;
 }
+
+TEST(GateResp, NodeRedisBloomClient) {
+  resp_gate g({});
+  int code = 0;
+  const std::string out =
+      shell("node " + std::string(NODE_REDIS_CHECK) + " " + std::to_string(g.resp_port) + " 2>&1", code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("node-redis: all checks passed"), std::string::npos) << out;
+}
