@@ -32,6 +32,8 @@
 
 namespace bloomlab::gate {
 
+struct bloom_entry;  // resp_entries.hpp
+
 // RedisBloom's defaults for a filter BF.ADD makes on its own.
 inline constexpr double bf_default_error = 0.01;
 inline constexpr std::uint64_t bf_default_capacity = 100;
@@ -78,17 +80,17 @@ class resp_store {
   void set_clients(std::function<std::size_t()> f) { opts_.clients = std::move(f); }
 
  private:
-  struct bloom;  // a named filter and its plan
+  struct entry;  // what a key holds (resp_entries.hpp)
   result run_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   result run_table(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   void info(const std::vector<std::string>& args, resp_writer& w) const;
-  void bloom_info(const bloom& b, const std::vector<std::string>& args, resp_writer& w) const;
+  void bloom_info(const bloom_entry& b, const std::vector<std::string>& args, resp_writer& w) const;
   void table_info(const std::vector<std::string>& args, resp_writer& w) const;
   std::vector<std::string> names() const;
 
   resp_options opts_;
   mutable std::shared_mutex mu_;  // guards filters_
-  std::map<std::string, std::unique_ptr<bloom>> filters_;
+  std::map<std::string, std::unique_ptr<entry>> filters_;
 };
 
 // Redis's glob (KEYS, SCAN MATCH): * ? [abc] [^a-z] and \ escapes.
