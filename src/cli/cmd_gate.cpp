@@ -106,6 +106,45 @@ std::string read_requirepass(const std::string& file) {
   return line;
 }
 
+// The Redis port's journal (--dir, --appendfsync), or none.
+std::unique_ptr<gate::resp_journal> journal_of(const gate_args& a) {
+  if (a.dir.empty()) {
+    if (!a.appendfsync.empty()) throw usage_error("--appendfsync needs --dir: the folder the log goes to");
+    return nullptr;
+  }
+  gate::fsync_policy policy = gate::fsync_policy::everysec;
+  if (a.appendfsync == "always") policy = gate::fsync_policy::always;
+  else if (a.appendfsync == "no") policy = gate::fsync_policy::no;
+  else if (!a.appendfsync.empty() && a.appendfsync != "everysec")
+    lab::refuse("--appendfsync", a.appendfsync, "is not a policy; allowed: always, everysec, no");
+  try {
+    return std::make_unique<gate::resp_journal>(a.dir, policy);
+  } catch (const gate::persist_error& e) {
+    throw usage_error(fmt::format("--dir {}: {}", a.dir, e.what()));
+  }
+}
+
+// Reads the snapshot and logs before serving; a damaged one stops the start.
+void restore_or_refuse(gate::resp_store& store, const gate::resp_journal* journal, gate::logger& log) {
+  if (journal == nullptr) return;
+  try {
+    log.info("restored", store.restore());
+  } catch (const gate::persist_error& e) {
+    throw usage_error(fmt::format("--dir {}: {}", journal->dir().string(), e.what()));
+  }
+}
+
+// A snapshot at shutdown, so the next start reads one file, not the logs.
+void save_at_exit(gate::resp_store& store, const gate::resp_journal* journal, gate::logger& log) {
+  if (journal == nullptr) return;
+  try {
+    store.save();
+    log.info("saved", "named filters written to " + journal->snapshot_path().string());
+  } catch (const gate::persist_error& e) {
+    log.warn("save_failed", std::string(e.what()) + "; the logs keep every change");
+  }
+}
+
 // A server the loop below runs, reloads and drains: the HTTP front, the
 // Redis port, or both.
 struct served {
@@ -180,7 +219,10 @@ int run_resp_only(const gate_args& a, const gate::front_options& front_opts, gat
   gate::resp_options ro;
   ro.key = supplied_key(a.key_file, a.key_file_given);
   ro.password = read_requirepass(a.requirepass_file);
+  const auto journal = journal_of(a);
+  ro.journal = journal.get();
   gate::resp_store store(ro);
+  restore_or_refuse(store, journal.get(), log);
   gate::resp_front resp(store, resp_options_of(front_opts), log);
   store_clients(store, resp);
   bind_or_refuse([&] { resp.bind(a.host, resp_port); }, a.host, "--resp-port", resp_port);
@@ -193,7 +235,9 @@ int run_resp_only(const gate_args& a, const gate::front_options& front_opts, gat
   std::vector<served> fronts{{[&] { return resp.run(); }, [&] { resp.drain(); }, [&] { resp.stop(); },
                               [&] { return resp.connections(); }}};
   const bool ok = serve_until_stopped(fronts, signals, log, front_opts.drain_timeout, [&] { log.reopen(); });
-  log.info("stopped", fmt::format("named filters in memory dropped: {}", store.keys()));
+  save_at_exit(store, journal.get(), log);
+  log.info("stopped", journal ? fmt::format("{} named filters kept in {}", store.keys(), a.dir)
+                              : fmt::format("named filters in memory dropped: {}", store.keys()));
   return ok ? 0 : 1;
 }
 
@@ -321,6 +365,7 @@ int run_gate(const gate_args& a) {
   std::fflush(stdout);
 
   // The Redis port beside HTTP, with the table as one more key.
+  std::unique_ptr<gate::resp_journal> journal;
   std::unique_ptr<gate::resp_store> resp_store;
   std::unique_ptr<gate::resp_front> resp;
   std::uint16_t resp_port = 0;
@@ -331,7 +376,10 @@ int run_gate(const gate_args& a) {
     ro.table = g.get();
     ro.table_key = a.table_key.empty() ? table : a.table_key;
     ro.password = read_requirepass(a.requirepass_file);
+    journal = journal_of(a);
+    ro.journal = journal.get();
     resp_store = std::make_unique<gate::resp_store>(ro);
+    restore_or_refuse(*resp_store, journal.get(), log);
     resp = std::make_unique<gate::resp_front>(*resp_store, resp_options_of(front_opts), log);
     store_clients(*resp_store, *resp);
     bind_or_refuse([&] { resp->bind(a.host, resp_port); }, a.host, "--resp-port", resp_port);
@@ -365,6 +413,7 @@ int run_gate(const gate_args& a) {
     fmt::print(stderr, "bloomlab gate: the server stopped: it could no longer accept connections\n");
     return 1;
   }
+  if (resp_store) save_at_exit(*resp_store, journal.get(), log);
   log.info("stopped", fmt::format("{} checks answered", lab::thousands(g->stats().checks)));
   return 0;
 }

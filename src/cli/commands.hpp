@@ -64,6 +64,7 @@ struct gate_args {
   // The Redis port (resp_front.hpp): its port, AUTH's password file, and
   // the name the table answers to there.
   std::string resp_port, requirepass_file, table_key;
+  std::string dir, appendfsync;  // where named filters are kept (resp_persist.hpp)
 };
 
 int run_size(const size_args& a);

@@ -192,6 +192,11 @@ int main(int argc, char** argv) {
   c_gate->add_option("--requirepass-file", gt.requirepass_file,
                      "Redis port: require AUTH with this file's first line (else BLOOMLAB_GATE_REQUIREPASS, if set)");
   c_gate->add_option("--table-key", gt.table_key, "Redis port: the key the table answers to (default: its name)");
+  c_gate->add_option("--dir", gt.dir,
+                     "Redis port: keep named filters in this folder (a log of every change and snapshots), so they "
+                     "survive a restart; without it they live in memory only");
+  c_gate->add_option("--appendfsync", gt.appendfsync,
+                     "Redis port: flush the log to disk always (before each reply), everysec (default) or no");
   c_gate->add_flag("--demo", gt.demo,
                    "Make a sample SQLite database of generated banned addresses (bloomlab-demo.sqlite, table "
                    "banned, column ip) and serve it");

@@ -196,6 +196,18 @@ resp_parser::status resp_parser::parse_inline(std::string_view in, std::vector<s
   return status::complete;
 }
 
+std::string resp_writer::command(const std::vector<std::string>& args) {
+  std::string out = "*" + std::to_string(args.size()) + "\r\n";
+  for (const auto& a : args) {
+    out += '$';
+    out += std::to_string(a.size());
+    out += "\r\n";
+    out += a;
+    out += "\r\n";
+  }
+  return out;
+}
+
 void resp_writer::simple(std::string_view s) {
   out_ += '+';
   out_ += s;

@@ -79,6 +79,10 @@ class resp_writer {
 
   std::string& out() { return out_; }
 
+  // A command as a client sends it (an array of bulk strings): what the
+  // log of changes records.
+  static std::string command(const std::vector<std::string>& args);
+
  private:
   int proto_;
   std::string out_;

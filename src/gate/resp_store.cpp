@@ -1,5 +1,7 @@
 #include "resp_store.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <mutex>
 
 #include "bloomlab/version.hpp"
@@ -72,7 +74,10 @@ bool glob_match(std::string_view p, std::string_view s) {
 
 resp_store::resp_store(resp_options opts) : opts_(std::move(opts)) {}
 
-resp_store::~resp_store() = default;
+resp_store::~resp_store() {
+  const std::lock_guard lock(saver_mu_);
+  if (saver_.joinable()) saver_.join();
+}
 
 std::size_t resp_store::keys() const {
   const std::shared_lock lock(mu_);
@@ -87,13 +92,42 @@ std::vector<std::string> resp_store::names() const {
   return out;
 }
 
+bool resp_store::logged(const std::vector<std::string>& args) const {
+  static const char* const changes[] = {"BF.RESERVE", "BF.ADD",  "BF.MADD",   "BF.INSERT",  "BF.LOADCHUNK",
+                                        "CF.RESERVE", "CF.ADD",  "CF.ADDNX",  "CF.INSERT",  "CF.INSERTNX",
+                                        "CF.DEL",     "CF.LOADCHUNK", "DEL", "UNLINK", "FLUSHALL", "FLUSHDB"};
+  const std::string cmd = upper(args[0]);
+  if (std::find(std::begin(changes), std::end(changes), cmd) == std::end(changes)) return false;
+  // The table's changes are the database's to keep.
+  return !(opts_.table != nullptr && args.size() >= 2 && args[1] == opts_.table_key && cmd.rfind("BF.", 0) == 0);
+}
+
 resp_store::result resp_store::run(const std::vector<std::string>& args, resp_client& c, resp_writer& w) {
   const std::string cmd = upper(args[0]);
-  const std::size_t n = args.size();
   if (!opts_.password.empty() && !c.authenticated && cmd != "AUTH" && cmd != "HELLO" && cmd != "QUIT") {
     w.error("NOAUTH Authentication required.");
     return {};
   }
+  if (opts_.journal == nullptr || replaying_ || !logged(args)) return dispatch(args, c, w);
+  // Logged before it is applied (and so before its reply is sent); a
+  // command that fails fails the same way when replayed.
+  std::unique_lock lock(write_mu_);
+  try {
+    opts_.journal->append(resp_writer::command(args));
+  } catch (const persist_error& e) {
+    w.error(std::string("ERR nothing changed: the log cannot be written: ") + e.what());
+    return {};
+  }
+  result r = dispatch(args, c, w);
+  const bool long_log = opts_.journal->current_bytes() > opts_.snapshot_after_bytes;
+  lock.unlock();
+  if (long_log) start_background_save();
+  return r;
+}
+
+resp_store::result resp_store::dispatch(const std::vector<std::string>& args, resp_client& c, resp_writer& w) {
+  const std::string cmd = upper(args[0]);
+  const std::size_t n = args.size();
   if (cmd == "PING") {
     if (n > 2) return wrong_arity(w, cmd), result{};
     n == 2 ? w.bulk(args[1]) : w.simple("PONG");
@@ -281,16 +315,30 @@ resp_store::result resp_store::run(const std::vector<std::string>& args, resp_cl
   if (cmd == "FLUSHALL" || cmd == "FLUSHDB") {
     const std::unique_lock lock(mu_);
     filters_.clear();
+    loading_.clear();
     w.simple("OK");
     return {};
   }
   if (cmd == "SAVE" || cmd == "BGSAVE") {
-    w.error("ERR this gate keeps its named filters in memory only: nothing to save (the table key lives in the "
-            "database)");
+    if (opts_.journal == nullptr) {
+      w.error("ERR this gate keeps its named filters in memory only (start it with --dir to keep them); the "
+              "table key lives in the database");
+    } else if (cmd == "BGSAVE") {
+      start_background_save();
+      w.simple("Background saving started");
+    } else {
+      try {
+        save();
+        w.simple("OK");
+      } catch (const persist_error& e) {
+        w.error(std::string("ERR ") + e.what());
+      }
+    }
     return {};
   }
   if (cmd.rfind("BF.", 0) == 0) {
     if (n >= 2 && opts_.table != nullptr && args[1] == opts_.table_key) return run_table(args, cmd, w);
+    if (cmd == "BF.SCANDUMP" || cmd == "BF.LOADCHUNK") return dump_bloom(args, cmd, w);
     return run_bloom(args, cmd, w);
   }
   unknown_command(w, args);

@@ -16,6 +16,7 @@
 // its capacity ("ERR non scaling filter is full").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,12 +24,14 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
 #include "gate.hpp"
 #include "resp.hpp"
+#include "resp_persist.hpp"
 
 namespace bloomlab::gate {
 
@@ -48,6 +51,10 @@ struct resp_options {
   std::string password;            // AUTH's ("": none asked)
   std::uint64_t max_filter_bytes = std::uint64_t{1} << 30;  // one filter's bits, all stages
   std::function<std::size_t()> clients;  // connections open now, for INFO
+  // Where changes are logged and snapshots kept (resp_persist.hpp); null:
+  // named filters live in memory only.
+  resp_journal* journal = nullptr;
+  std::uint64_t snapshot_after_bytes = std::uint64_t{64} << 20;  // a log this long starts a snapshot
 };
 
 // One client connection's state.
@@ -76,11 +83,25 @@ class resp_store {
   result run(const std::vector<std::string>& args, resp_client& c, resp_writer& w);
 
   std::size_t keys() const;
+
+  // With a journal: reads its snapshot and replays the logs after it, before
+  // serving; returns what it read, for the log. Throws persist_error for a
+  // damaged snapshot or log (naming the file and what is wrong).
+  std::string restore();
+  // Writes a snapshot now and drops the logs it covers (SAVE, shutdown).
+  // Throws persist_error.
+  void save();
   // Where INFO reads the number of connections (set once, before serving).
   void set_clients(std::function<std::size_t()> f) { opts_.clients = std::move(f); }
 
  private:
   struct entry;  // what a key holds (resp_entries.hpp)
+  result dispatch(const std::vector<std::string>& args, resp_client& c, resp_writer& w);
+  bool logged(const std::vector<std::string>& args) const;  // a change to a named filter
+  void start_background_save();
+  std::vector<std::uint8_t> encode_all(std::uint64_t covered);
+  std::uint64_t decode_all(const std::vector<std::uint8_t>& bytes);
+  result dump_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   result run_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   result run_table(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   void info(const std::vector<std::string>& args, resp_writer& w) const;
@@ -89,8 +110,17 @@ class resp_store {
   std::vector<std::string> names() const;
 
   resp_options opts_;
-  mutable std::shared_mutex mu_;  // guards filters_
+  mutable std::shared_mutex mu_;  // guards filters_ and loading_
   std::map<std::string, std::unique_ptr<entry>> filters_;
+  // BF.LOADCHUNK in progress: the bytes received so far, by key.
+  std::map<std::string, std::vector<std::uint8_t>> loading_;
+  // Changes and their log records, in one order (and no change while a
+  // snapshot is taken).
+  std::mutex write_mu_;
+  bool replaying_ = false;
+  std::atomic<bool> saving_{false};
+  std::mutex saver_mu_;
+  std::thread saver_;
 };
 
 // Redis's glob (KEYS, SCAN MATCH): * ? [abc] [^a-z] and \ escapes.

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "gate_process.hpp"
@@ -355,4 +357,104 @@ TEST(GateResp, NodeRedisBloomClient) {
       shell("node " + std::string(NODE_REDIS_CHECK) + " " + std::to_string(g.resp_port) + " 2>&1", code);
   EXPECT_EQ(code, 0) << out;
   EXPECT_NE(out.find("node-redis: all checks passed"), std::string::npos) << out;
+}
+
+TEST(GateResp, NamedFiltersSurviveKillNineAndTornLogs) {
+  temp_dir dir;
+  const std::string keep = (dir.path / "keep").string();
+  std::vector<std::string> acknowledged;
+  {
+    resp_gate g({"--dir", keep});
+    resp_conn c(g.resp_port);
+    ASSERT_EQ(c.call({"BF.RESERVE", "f", "0.001", "10000"}), "+OK\r\n");
+    for (int i = 0; i < 500; ++i) {
+      const std::string item = "first-" + std::to_string(i);
+      ASSERT_EQ(c.call({"BF.ADD", "f", item}).substr(0, 1), ":");
+      acknowledged.push_back(item);
+    }
+    ASSERT_EQ(c.call({"SAVE"}), "+OK\r\n");
+    // A stream of adds in flight when the gate is killed: every acknowledged one must come back.
+    std::string stream;
+    for (int i = 0; i < 3000; ++i) stream += resp_conn::encode({"BF.ADD", "f", "second-" + std::to_string(i)});
+    c.send_raw(stream);
+    for (int i = 0; i < 1500; ++i) {
+      c.reply();
+      acknowledged.push_back("second-" + std::to_string(i));
+    }
+    g.proc->signal(SIGKILL);
+    g.proc->wait(milliseconds(10000));
+  }
+  // A record cut short, as a crash while writing leaves it.
+  std::filesystem::path newest;
+  for (const auto& e : std::filesystem::directory_iterator(keep))
+    if (e.path().filename().string().rfind("log.", 0) == 0 && e.path() > newest) newest = e.path();
+  ASSERT_FALSE(newest.empty());
+  {
+    std::ofstream log(newest, std::ios::app | std::ios::binary);
+    log << "*3\r\n$6\r\nBF.ADD\r\n$1\r\nf\r\n$9\r\nunfinish";
+  }
+  {
+    resp_gate g({"--dir", keep});
+    resp_conn c(g.resp_port);
+    std::string probes;
+    for (const auto& item : acknowledged) probes += resp_conn::encode({"BF.EXISTS", "f", item});
+    c.send_raw(probes);
+    for (const auto& item : acknowledged) ASSERT_EQ(c.reply(), ":1\r\n") << item << " was acknowledged and lost";
+    EXPECT_EQ(c.call({"BF.ADD", "f", "after-restart"}), ":1\r\n");
+    g.proc->signal(SIGTERM);
+    EXPECT_EQ(g.proc->wait(milliseconds(10000)), 0);
+    const std::string err = g.proc->all_stderr();
+    EXPECT_NE(err.find("dropped a torn last record of"), std::string::npos) << err;
+    EXPECT_NE(err.find("info saved"), std::string::npos) << err;
+  }
+  // A damaged snapshot stops the start, naming the file: never an empty server.
+  {
+    std::fstream snap(std::filesystem::path(keep) / "snapshot", std::ios::in | std::ios::out | std::ios::binary);
+    snap.seekp(40);
+    snap.put('X');
+  }
+  process bad({"gate", "--resp-port", std::to_string(free_port()), "--dir", keep});
+  EXPECT_EQ(bad.wait(milliseconds(10000)), 2);
+  const std::string why = bad.all_stderr();
+  EXPECT_NE(why.find("snapshot cannot be read as a snapshot: its CRC does not match"), std::string::npos) << why;
+}
+
+TEST(GateResp, ScandumpAndLoadchunkMoveAFilterBetweenGates) {
+  resp_gate from({}), to({});
+  resp_conn a(from.resp_port), b(to.resp_port);
+  // Room for 10,000,000 at 0.01% (about 26 MB of bits): more than one 16 MiB chunk.
+  ASSERT_EQ(a.call({"BF.RESERVE", "big", "0.0001", "10000000"}), "+OK\r\n");
+  constexpr int items = 50000;
+  std::string adds;
+  for (int i = 0; i < items; i += 1000) {
+    std::vector<std::string> cmd{"BF.MADD", "big"};
+    for (int j = i; j < i + 1000; ++j) cmd.push_back("m" + std::to_string(j));
+    adds += resp_conn::encode(cmd);
+  }
+  a.send_raw(adds);
+  for (int i = 0; i < items / 1000; ++i) a.reply();
+  // Dump in chunks (the client's loop: until the iterator comes back 0), load them in order.
+  long long iter = 0;
+  int chunks = 0;
+  for (;;) {
+    const std::string r = a.call({"BF.SCANDUMP", "big", std::to_string(iter)});
+    const auto colon = r.find(':');
+    const auto eol = r.find("\r\n", colon);
+    iter = std::stoll(r.substr(colon + 1, eol - colon - 1));
+    if (iter == 0) break;
+    const auto dollar = r.find('$', eol);
+    const auto deol = r.find("\r\n", dollar);
+    const std::size_t len = std::stoul(r.substr(dollar + 1, deol - dollar - 1));
+    ASSERT_EQ(b.call({"BF.LOADCHUNK", "big", std::to_string(iter), r.substr(deol + 2, len)}), "+OK\r\n");
+    ++chunks;
+  }
+  EXPECT_EQ(chunks, 2);
+  EXPECT_EQ(b.call({"BF.CARD", "big"}), a.call({"BF.CARD", "big"}));
+  EXPECT_EQ(b.call({"BF.INFO", "big", "SIZE"}), a.call({"BF.INFO", "big", "SIZE"}));
+  std::string probes;
+  for (int i = 0; i < items; ++i) probes += resp_conn::encode({"BF.EXISTS", "big", "m" + std::to_string(i)});
+  b.send_raw(probes);
+  for (int i = 0; i < items; ++i) ASSERT_EQ(b.reply(), ":1\r\n") << "m" << i;
+  EXPECT_EQ(b.call({"BF.LOADCHUNK", "big", "1", "x"}), "-ERR item exists\r\n");
+  EXPECT_EQ(b.call({"BF.LOADCHUNK", "other", "3", "x"}).rfind("-ERR chunk 3 of other is out of order", 0), 0u);
 }
