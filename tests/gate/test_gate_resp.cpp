@@ -458,3 +458,36 @@ TEST(GateResp, ScandumpAndLoadchunkMoveAFilterBetweenGates) {
   EXPECT_EQ(b.call({"BF.LOADCHUNK", "big", "1", "x"}), "-ERR item exists\r\n");
   EXPECT_EQ(b.call({"BF.LOADCHUNK", "other", "3", "x"}).rfind("-ERR chunk 3 of other is out of order", 0), 0u);
 }
+
+TEST(GateResp, RandomAndTruncatedFramesLeaveItAnswering) {
+  resp_gate g({});
+  // Fixed seed: the same frames every run.
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  const auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::vector<std::string> pieces{"*",  "$",  "\r\n", "PING", "BF.ADD", "BF.EXISTS", "-1", "0",
+                                        "3",  "99999999999", "\"", "'",    " ",    "\x00",     "f",  "*2\r\n$4\r\n"};
+  for (int round = 0; round < 300; ++round) {
+    resp_conn c(g.resp_port);
+    std::string frame;
+    const int parts = 1 + static_cast<int>(next() % 12);
+    for (int i = 0; i < parts; ++i) {
+      if (next() % 3 == 0) {
+        frame += static_cast<char>(next() & 0xff);
+      } else {
+        frame += pieces[next() % pieces.size()];
+      }
+    }
+    // Sent whole, or cut short and the connection dropped.
+    if (round % 2 == 0) frame.resize(next() % (frame.size() + 1));
+    c.send_raw(frame);
+  }
+  resp_conn ok(g.resp_port);
+  EXPECT_EQ(ok.call({"PING"}), "+PONG\r\n");
+  EXPECT_EQ(ok.call({"BF.ADD", "after", "x"}), ":1\r\n");
+  EXPECT_TRUE(g.proc->wait(milliseconds(0)) == std::nullopt) << "the gate exited";
+}
