@@ -491,3 +491,28 @@ TEST(GateResp, RandomAndTruncatedFramesLeaveItAnswering) {
   EXPECT_EQ(ok.call({"BF.ADD", "after", "x"}), ":1\r\n");
   EXPECT_TRUE(g.proc->wait(milliseconds(0)) == std::nullopt) << "the gate exited";
 }
+
+TEST(GateResp, KeyedFiltersHashUnderTheSecret) {
+  temp_dir dir;
+  write_file(dir.path / "key", "000102030405060708090a0b0c0d0e0f\n");
+  resp_gate keyed({"--key-file", (dir.path / "key").string()}), plain({});
+  resp_conn k(keyed.resp_port), p(plain.resp_port);
+  for (auto* c : {&k, &p}) {
+    ASSERT_EQ(c->call({"BF.RESERVE", "f", "0.01", "1000"}), "+OK\r\n");
+    ASSERT_EQ(c->call({"BF.MADD", "f", "a", "b"}), "*2\r\n:1\r\n:1\r\n");
+    ASSERT_EQ(c->call({"BF.MEXISTS", "f", "a", "b"}), "*2\r\n:1\r\n:1\r\n");
+  }
+  // The same items set other bits: the dumps differ.
+  const std::string dk = k.call({"BF.SCANDUMP", "f", "0"}), dp = p.call({"BF.SCANDUMP", "f", "0"});
+  EXPECT_NE(dk, dp);
+  // A keyed filter's bytes do not load into a gate without the key.
+  const auto body = [](const std::string& r) {
+    const auto eol = r.find("\r\n", r.find(':'));
+    const auto dollar = r.find('$', eol);
+    const auto deol = r.find("\r\n", dollar);
+    return r.substr(deol + 2, std::stoul(r.substr(dollar + 1, deol - dollar - 1)));
+  };
+  const std::string refused = p.call({"BF.LOADCHUNK", "moved", "1", body(dk)});
+  EXPECT_EQ(refused.rfind("-ERR the chunks of moved do not make a filter", 0), 0u) << refused;
+  EXPECT_NE(refused.find("key"), std::string::npos) << refused;
+}
