@@ -209,6 +209,7 @@ std::string resp_store::restore() {
 }
 
 void resp_store::save() {
+  const std::lock_guard one_at_a_time(save_mu_);
   resp_journal& j = *opts_.journal;
   std::vector<std::uint8_t> bytes;
   std::uint64_t covered = 0;

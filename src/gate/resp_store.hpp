@@ -119,6 +119,7 @@ class resp_store {
   std::mutex write_mu_;
   bool replaying_ = false;
   std::atomic<bool> saving_{false};
+  std::mutex save_mu_;   // one snapshot at a time: a later one must not be overwritten by an earlier
   std::mutex saver_mu_;
   std::thread saver_;
 };
