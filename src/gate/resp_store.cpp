@@ -293,6 +293,7 @@ resp_store::result resp_store::run(const std::vector<std::string>& args, resp_cl
     if (n >= 2 && opts_.table != nullptr && args[1] == opts_.table_key) return run_table(args, cmd, w);
     return run_bloom(args, cmd, w);
   }
+  if (cmd.rfind("CF.", 0) == 0) return run_cuckoo(args, cmd, w);
   unknown_command(w, args);
   return {};
 }

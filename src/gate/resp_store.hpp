@@ -83,6 +83,7 @@ class resp_store {
   struct entry;  // what a key holds (resp_entries.hpp)
   result run_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   result run_table(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
+  result run_cuckoo(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   void info(const std::vector<std::string>& args, resp_writer& w) const;
   void bloom_info(const bloom_entry& b, const std::vector<std::string>& args, resp_writer& w) const;
   void table_info(const std::vector<std::string>& args, resp_writer& w) const;
