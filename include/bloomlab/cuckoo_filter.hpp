@@ -209,10 +209,17 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   // it (x was certainly not inserted). See the hazard above.
   bool remove(std::string_view x) { return remove_parts(split(x)); }
 
+  // The slots of x's two buckets that hold x's fingerprint: every copy of x
+  // added and not removed (a copy only ever moves between i1 and i2), plus
+  // any other item's equal fingerprint there, so never fewer than the copies.
+  // When i1 == i2 the one bucket is counted once. 0: x is certainly absent.
+  std::uint64_t count(std::string_view x) const { return count_parts(split(x)); }
+
   // An integer key is its 8 little-endian bytes.
   [[nodiscard]] bool add(std::uint64_t x) { return add(detail::int_bytes(x).view()); }
   bool contains(std::uint64_t x) const { return contains(detail::int_bytes(x).view()); }
   bool remove(std::uint64_t x) { return remove(detail::int_bytes(x).view()); }
+  std::uint64_t count(std::uint64_t x) const { return count(detail::int_bytes(x).view()); }
 
   // The caller's own 64-bit hash h: i1 from h, the fingerprint from fmix64(h).
   [[nodiscard]] bool add_hash(std::uint64_t h) { return add_parts(split_hash(h)); }
@@ -325,6 +332,16 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
       slots_[it->bucket * cuckoo_slots + it->slot] = it->evicted;
     if (!tracing_) last_moves_.clear();
     return false;
+  }
+
+  std::uint64_t count_parts(parts p) const {
+    const std::uint64_t i2 = alt_bucket(p.i1, p.fp);
+    std::uint64_t n = 0;
+    for (unsigned s = 0; s < cuckoo_slots; ++s) {
+      n += slots_[p.i1 * cuckoo_slots + s] == p.fp;
+      if (i2 != p.i1) n += slots_[i2 * cuckoo_slots + s] == p.fp;
+    }
+    return n;
   }
 
   bool remove_parts(parts p) {

@@ -227,7 +227,7 @@ int run_resp_only(const gate_args& a, const gate::front_options& front_opts, gat
   store_clients(store, resp);
   bind_or_refuse([&] { resp.bind(a.host, resp_port); }, a.host, "--resp-port", resp_port);
   const bool v6 = a.host.find(':') != std::string::npos;
-  fmt::print("bloomlab gate: serving the Redis protocol at {}{}{}:{} (BF.* commands, no database; Ctrl-C to stop)\n",
+  fmt::print("bloomlab gate: serving the Redis protocol at {}{}{}:{} (BF.* and CF.* commands, no database; Ctrl-C to stop)\n",
              v6 ? "[" : "", a.host, v6 ? "]" : "", resp_port);
   std::fflush(stdout);
   log.info("start", fmt::format("redis port {}:{}, named filters only{}{}", a.host, resp_port,

@@ -1,6 +1,7 @@
 // What the Redis port keeps under a key, and the small readers of command
-// arguments its command files share (resp_store.cpp, resp_bloom.cpp). Not
-// part of the gate's interface: only the Redis port's sources include it.
+// arguments its command files share (resp_store.cpp, resp_bloom.cpp,
+// resp_cuckoo.cpp). Not part of the gate's interface: only the Redis port's
+// sources include it.
 #pragma once
 
 #include <algorithm>
@@ -10,11 +11,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
+#include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
+#include "bloomlab/siphash.hpp"
 #include "resp.hpp"
 #include "resp_store.hpp"
 
@@ -36,10 +42,60 @@ struct bloom_entry {
   }
 };
 
+// RedisBloom's cuckoo filter (CF.*), in the engine's terms: a chain of
+// sub-filters, each the engine's cuckoo_filter (buckets of cuckoo_slots = 4
+// fingerprints of cf_fingerprint_bits), sub-filter i with buckets0 *
+// expansion^i buckets; resp_cuckoo.cpp says how items go in and out.
+inline constexpr std::uint64_t cf_default_capacity = 1024;
+inline constexpr unsigned cf_default_max_iterations = 20;
+inline constexpr std::uint64_t cf_default_expansion = 1;
+inline constexpr std::uint64_t cf_max_capacity = std::uint64_t{1} << 30;  // RedisBloom's cf-initial-size bound
+inline constexpr unsigned cf_max_iterations = 65535;
+inline constexpr std::uint64_t cf_max_expansion = 32768;
+inline constexpr std::size_t cf_max_filters = 32;  // sub-filters; RedisBloom's cf-max-expansions
+inline constexpr unsigned cf_bucket_size = cuckoo_slots;
+// A slot is a 32-bit word in the engine whatever f is, so the whole word is
+// fingerprint: the lowest rate the memory buys (8 / 2^32 a full sub-filter).
+inline constexpr unsigned cf_fingerprint_bits = 32;
+
+struct cuckoo_entry {
+  static constexpr const char* type = "MBbloomCF";  // RedisBloom's name, which TYPE answers
+  std::vector<cuckoo_filter> subs;  // oldest first, never empty
+  std::uint64_t capacity = cf_default_capacity;  // as asked
+  std::uint64_t expansion = cf_default_expansion;  // a power of two, or 0: never grows
+  unsigned max_iterations = cf_default_max_iterations;
+  std::uint64_t deletes = 0;   // CF.DELs that removed a fingerprint
+  std::uint64_t changes = 0;   // writes so far: a dump's chunks must all come from one state
+  std::uint64_t load_tag = 0;  // while CF.LOADCHUNK fills it: the state the dump was taken at,
+  std::uint64_t load_next = 0;  // and the iterator of the next chunk (0: not loading)
+
+  bool loading() const { return load_next != 0; }
+  std::uint64_t items() const {
+    std::uint64_t n = 0;
+    for (const auto& f : subs) n += f.items();
+    return n;
+  }
+  std::uint64_t buckets() const {
+    std::uint64_t n = 0;
+    for (const auto& f : subs) n += f.buckets();
+    return n;
+  }
+  std::uint64_t bytes() const { return buckets() * cuckoo_slots * 4; }  // the tables: a 32-bit word a slot
+};
+
 // Every kind a key can hold.
 struct resp_store::entry {
-  std::variant<bloom_entry> v;
+  std::variant<bloom_entry, cuckoo_entry> v;
 };
+
+// A cuckoo entry as bytes and back, for a snapshot writer (and the layout
+// CF.SCANDUMP's first chunk shares): resp_cuckoo.cpp documents the bytes.
+// decode_entry_cuckoo checks everything it reads (a CRC-32 over the
+// header, each sub-filter a CRC-checked filter file) and that `key` is the
+// one the filter was built with; it throws std::runtime_error saying what
+// is wrong. An entry in the middle of CF.LOADCHUNK is written as it stands.
+std::vector<std::uint8_t> encode_entry(const cuckoo_entry& e);
+cuckoo_entry decode_entry_cuckoo(std::span<const std::uint8_t> bytes, const std::optional<sip_key>& key);
 
 inline constexpr const char* bloom_type = bloom_entry::type;
 inline constexpr const char* wrong_type = "WRONGTYPE Operation against a key holding the wrong kind of value";

@@ -3,7 +3,8 @@
 // the start-up that reads a snapshot and replays the logs after it
 // (resp_persist.hpp says what is kept where).
 //
-// A Bloom entry's bytes: "BLBF1" then the plan (error rate as IEEE bits,
+// A cuckoo entry's bytes are resp_cuckoo.cpp's (encode_entry). A Bloom
+// entry's bytes: "BLBF1" then the plan (error rate as IEEE bits,
 // capacity, expansion; little-endian 64-bit) then the engine's file format
 // of its scalable filter (io::encode, CRC-checked by io::decode).
 //
@@ -30,6 +31,7 @@ constexpr std::string_view bloom_magic = "BLBF1";
 constexpr std::string_view snapshot_magic = "BLOOMLAB-RESP-SNAPSHOT-1\n";
 constexpr std::size_t dump_chunk_bytes = std::size_t{16} << 20;  // as RedisBloom's largest SCANDUMP chunk
 constexpr std::uint8_t bloom_kind = 1;
+constexpr std::uint8_t cuckoo_kind = 2;
 
 void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
@@ -119,8 +121,9 @@ std::vector<std::uint8_t> resp_store::encode_all(std::uint64_t covered) {
     put_u64(out, name.size());
     out.insert(out.end(), name.begin(), name.end());
     auto* b = std::get_if<bloom_entry>(&e->v);
-    const std::vector<std::uint8_t> bytes = encode_bloom(*b);
-    out.push_back(bloom_kind);
+    const std::vector<std::uint8_t> bytes =
+        b != nullptr ? encode_bloom(*b) : encode_entry(std::get<cuckoo_entry>(e->v));
+    out.push_back(b != nullptr ? bloom_kind : cuckoo_kind);
     put_u64(out, bytes.size());
     out.insert(out.end(), bytes.begin(), bytes.end());
   }
@@ -144,8 +147,13 @@ std::uint64_t resp_store::decode_all(const std::vector<std::uint8_t>& bytes) {
     r.need(1);
     const std::uint8_t kind = r.bytes[r.at++];
     const auto body = r.take(r.u64());
-    if (kind != bloom_kind) throw std::runtime_error("key " + std::to_string(i) + " has an unknown kind " + std::to_string(kind));
-    loaded.emplace(std::string(name.begin(), name.end()), std::make_unique<entry>(entry{decode_bloom(body, opts_.key)}));
+    std::string key(name.begin(), name.end());
+    if (kind == bloom_kind)
+      loaded.emplace(std::move(key), std::make_unique<entry>(entry{decode_bloom(body, opts_.key)}));
+    else if (kind == cuckoo_kind)
+      loaded.emplace(std::move(key), std::make_unique<entry>(entry{decode_entry_cuckoo(body, opts_.key)}));
+    else
+      throw std::runtime_error("key " + std::to_string(i) + " has an unknown kind " + std::to_string(kind));
   }
   if (r.at != r.bytes.size()) throw std::runtime_error("it has bytes after its last key");
   const std::unique_lock lock(mu_);

@@ -341,6 +341,7 @@ resp_store::result resp_store::dispatch(const std::vector<std::string>& args, re
     if (cmd == "BF.SCANDUMP" || cmd == "BF.LOADCHUNK") return dump_bloom(args, cmd, w);
     return run_bloom(args, cmd, w);
   }
+  if (cmd.rfind("CF.", 0) == 0) return run_cuckoo(args, cmd, w);
   unknown_command(w, args);
   return {};
 }

@@ -104,6 +104,7 @@ class resp_store {
   result dump_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   result run_bloom(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   result run_table(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
+  result run_cuckoo(const std::vector<std::string>& args, const std::string& cmd, resp_writer& w);
   void info(const std::vector<std::string>& args, resp_writer& w) const;
   void bloom_info(const bloom_entry& b, const std::vector<std::string>& args, resp_writer& w) const;
   void table_info(const std::vector<std::string>& args, resp_writer& w) const;

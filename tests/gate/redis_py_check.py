@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """redis-py (Debian's python3-redis) against the gate's Redis port: the
 bloom client's create, add, madd, exists, mexists and info, a pipeline, and
-an error a client catches. Run by GateResp.RedisPyBloomClient with the port.
+an error a client catches; the cuckoo client's create, add, addnx, insert,
+exists, mexists, count, delete and info. Run by GateResp.RedisPyBloomClient
+with the port.
 """
 import sys
 
@@ -46,6 +48,40 @@ def main(port):
     assert sorted(r.keys("*")) == ["piped", "py"]
     assert r.type("py") == "MBbloom--"
     assert r.delete("piped") == 1
+
+    cf = r.cf()
+    assert cf.create("pycf", 1000) in (True, "OK")
+    assert cf.add("pycf", "alice") == 1
+    assert cf.add("pycf", "alice") == 1  # duplicates are allowed
+    assert cf.addnx("pycf", "alice") == 0
+    assert cf.addnx("pycf", "bob") == 1
+    assert cf.insert("pycf", ["carol", "dave"]) == [1, 1]
+    assert cf.insertnx("pycf", ["carol", "erin"]) == [0, 1]
+    assert cf.exists("pycf", "alice") == 1
+    assert cf.exists("pycf", "zed") == 0
+    assert cf.mexists("pycf", "bob", "zed") == [1, 0]
+    assert cf.count("pycf", "alice") == 2
+    assert cf.delete("pycf", "alice") == 1
+    assert cf.count("pycf", "alice") == 1
+    info = cf.info("pycf")
+    assert info.insertedNum == 5, info.insertedNum
+    assert info.deletedNum == 1, info.deletedNum
+    assert info.filterNum == 1, info.filterNum
+    assert info.bucketNum == 256, info.bucketNum  # 1000 / 4, up to a power of two
+    assert info.bucketSize == 4, info.bucketSize
+    assert info.expansionRate == 1, info.expansionRate
+    assert info.maxIteration == 20, info.maxIteration
+    assert r.type("pycf") == "MBbloomCF"
+    try:
+        cf.delete("nocf", "alice")
+        raise AssertionError("a delete from a missing key was accepted")
+    except redis.exceptions.ResponseError as e:
+        assert "not found" in str(e), str(e)
+    try:
+        bf.add("pycf", "alice")
+        raise AssertionError("BF.ADD to a cuckoo filter was accepted")
+    except redis.exceptions.ResponseError as e:
+        assert "WRONGTYPE" in str(e), str(e)
     print("redis-py: all checks passed")
 
 

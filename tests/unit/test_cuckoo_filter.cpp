@@ -87,6 +87,38 @@ TEST(CuckooFilter, TheNinthCopyOfAnItemFailsAndIsUndone) {
   EXPECT_EQ(c.items(), 0u);
 }
 
+// count(x): the slots of x's two buckets holding its fingerprint, so the
+// copies added and not removed (RedisBloom's CF.COUNT); never double-counted
+// when both buckets are one; an overcount only through a colliding item.
+TEST(CuckooFilter, CountIsTheCopiesOfTheFingerprintInItsTwoBuckets) {
+  cuckoo_filter c(1024);
+  int i = 0;
+  while (c.alt_bucket(c.bucket1(item(i)), c.fingerprint(item(i))) == c.bucket1(item(i))) ++i;
+  const std::string x = item(i);
+  EXPECT_EQ(c.count(x), 0u);
+  for (std::uint64_t copy = 1; copy <= 6; ++copy) {
+    ASSERT_TRUE(c.add(x));
+    EXPECT_EQ(c.count(x), copy);
+  }
+  ASSERT_TRUE(c.remove(x));
+  EXPECT_EQ(c.count(x), 5u);
+  for (int j = 0; j < 3000; ++j) ASSERT_TRUE(c.add("other-" + std::to_string(j)));  // evictions move the copies
+  EXPECT_EQ(c.count(x), 5u);
+  for (int j = 0; j < 20000; ++j) {
+    const std::string y = "stranger-" + std::to_string(j);
+    ASSERT_EQ(c.count(y) > 0, c.contains(y)) << y;
+  }
+  // One bucket: i1 == i2, counted once.
+  cuckoo_filter one(1);
+  for (int copy = 0; copy < 3; ++copy) ASSERT_TRUE(one.add(x));
+  EXPECT_EQ(one.count(x), 3u);
+  // Integer keys are their 8 bytes, as for add and contains.
+  ASSERT_TRUE(c.add(std::uint64_t{42}));
+  ASSERT_TRUE(c.add(std::uint64_t{42}));
+  EXPECT_GE(c.count(std::uint64_t{42}), 2u);
+  EXPECT_EQ(c.count(std::uint64_t{42}), c.count(bloomlab::detail::int_bytes(42).view()));
+}
+
 TEST(CuckooFilter, TheRelocationChainIsRecordedMoveByMove) {
   cuckoo_filter c(64);
   c.trace(true);
