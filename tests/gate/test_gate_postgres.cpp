@@ -246,10 +246,19 @@ TEST(GatePostgres, FrozenDatabaseHoldsMaybesNeverTheFiltersNo) {
 
 // The advisory lock under which a gate installs its change trigger
 // (store_postgres.cpp): held here, it keeps a gate from listening again.
-std::int64_t trigger_lock() {
+std::uint64_t fnv1a64(const std::string& s) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char ch : std::string("bloomlab trigger")) h = (h ^ ch) * 0x100000001b3ULL;
-  return static_cast<std::int64_t>(h);
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ULL;
+  return h;
+}
+std::int64_t trigger_lock() { return static_cast<std::int64_t>(fnv1a64("bloomlab trigger")); }
+
+// The channel a gate listens on for table.column (store_postgres.cpp), so a
+// test stops only its own gate's listener, not those of tests beside it.
+std::string channel_of(const std::string& table, const std::string& column) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(table + '\0' + column)));
+  return std::string("bloomlab_") + hex;
 }
 
 TEST(GatePostgres, LostListenerMeansAskTheDatabaseUntilCaughtUp) {
@@ -263,7 +272,7 @@ TEST(GatePostgres, LostListenerMeansAskTheDatabaseUntilCaughtUp) {
   sql.exec("SELECT pg_advisory_lock(" + std::to_string(trigger_lock()) + ")");
   const std::string killed = sql.exec(
       "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-      "AND application_name = 'bloomlab gate' AND query LIKE 'LISTEN %'");
+      "AND application_name = 'bloomlab gate' AND query = 'LISTEN " + channel_of("t_listener", "k") + "'");
   ASSERT_EQ(killed, "1");
   ASSERT_GE(within([&] { return stats(*c)["trusted"] == false; }, std::chrono::milliseconds(15000)), 0);
   // Written in SQL while nothing listens: asked of the database, never a false "no".
