@@ -10,7 +10,6 @@
 #include <optional>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "db_pool.hpp"
+#include "listener.hpp"
 #include "http_parse.hpp"
 #include "parse.hpp"
 #include "report.hpp"
@@ -109,27 +109,20 @@ struct http_front::impl {
   logger& log;
   front_counters counters;
   throttle conn_log, memory_log, queue_log;
-  std::atomic<bool> draining{false};
-  std::atomic<bool> closing{false};  // the front is being destroyed: sessions only clean up
-  std::mutex mu;  // guards token, sessions
+  std::mutex mu;  // guards token
   std::string token;
-  std::unordered_map<session*, std::weak_ptr<session>> sessions;
-
-  // Declared after what the sessions use, so destroyed before it: the
-  // context's queued handlers may hold the last reference to a session.
-  net::io_context ioc;
-  tcp::acceptor acceptor{ioc};
-  net::steady_timer drain_timer{ioc};
-  net::steady_timer accept_retry{ioc};
+  // Declared after what the sessions use, so destroyed before it; the pool
+  // last, so destroyed first (its jobs hold sessions).
+  listener io;
   db_pool pool;
 
   impl(gate& g_, front_options o, logger& l)
       : g(g_), opts(std::move(o)), log(l), token(opts.token), pool(opts.db_threads, opts.db_queue) {}
 
   ~impl() {
-    closing = true;
+    io.closing = true;
     pool.stop();
-    ioc.stop();
+    io.ioc.stop();
   }
 
   front_figures figures() const {
@@ -144,7 +137,6 @@ struct http_front::impl {
 
   void accept();
   void refuse_connection(tcp::socket socket);
-  void stop_when_idle();
 };
 
 namespace {
@@ -152,26 +144,19 @@ namespace {
 // One client connection: reads a request, answers it, and reads the next
 // while the client keeps the connection alive. Every handler of a session
 // runs on its strand, one at a time.
-class session : public std::enable_shared_from_this<session> {
+class session final : public drainable, public std::enable_shared_from_this<session> {
  public:
   session(http_front::impl& f, tcp::socket socket)
       : f_(f), stream_(std::move(socket)), deadline_(stream_.get_executor()) {}
 
-  ~session() {
+  ~session() override {
     f_.counters.connections_open.fetch_sub(1, std::memory_order_relaxed);
     release_memory();
-    {
-      const std::lock_guard lock(f_.mu);
-      f_.sessions.erase(this);
-    }
-    if (f_.draining.load() && !f_.closing.load()) f_.stop_when_idle();
+    f_.io.leave(this);
   }
 
   void start() {
-    {
-      const std::lock_guard lock(f_.mu);
-      f_.sessions.emplace(this, weak_from_this());
-    }
+    f_.io.enroll(this, weak_from_this());
     error_code ec;
     const auto who = stream_.socket().remote_endpoint(ec);
     remote_ = ec ? "?" : who.address().to_string() + ":" + std::to_string(who.port());
@@ -180,7 +165,7 @@ class session : public std::enable_shared_from_this<session> {
 
   // Drain: an idle connection is closed now; one with a request in flight
   // answers it with Connection: close.
-  void drain() {
+  void drain() override {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
       if (!self->busy_) self->close();
     });
@@ -190,7 +175,7 @@ class session : public std::enable_shared_from_this<session> {
   // Waits for the first byte of a request for idle_timeout (or, on a new
   // connection, header_timeout), then for the whole header.
   void wait_for_request() {
-    if (f_.draining.load()) return close();
+    if (f_.io.draining.load()) return close();
     if (buffer_.size() > 0) return read_header();
     stream_.expires_after(requests_ == 0 ? f_.opts.header_timeout : f_.opts.idle_timeout);
     stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, std::size_t n) {
@@ -295,7 +280,7 @@ class session : public std::enable_shared_from_this<session> {
     parser_.reset();
     method_ = std::string(req.method_string());
     target_ = std::string(req.target());
-    keep_alive_ = req.keep_alive() && !f_.draining.load();
+    keep_alive_ = req.keep_alive() && !f_.io.draining.load();
     const std::string_view path = target_path(target_);
     const auto verb = req.method();
     timed_ = false;
@@ -526,7 +511,7 @@ class session : public std::enable_shared_from_this<session> {
     res->set(bhttp::field::content_type, r.type);
     if (r.retry_later) res->set(bhttp::field::retry_after, "1");
     if (r.challenge) res->set(bhttp::field::www_authenticate, "Bearer realm=\"bloomlab gate\"");
-    if (f_.draining.load()) keep_alive_ = false;
+    if (f_.io.draining.load()) keep_alive_ = false;
     res->keep_alive(keep_alive_);
     res->body() = std::move(r.body);
     res->prepare_payload();
@@ -550,7 +535,7 @@ class session : public std::enable_shared_from_this<session> {
     method_.clear();
     target_.clear();
     t0_ = {};
-    if (ec || !keep_alive_ || f_.draining.load()) return close();
+    if (ec || !keep_alive_ || f_.io.draining.load()) return close();
     wait_for_request();
   }
 
@@ -583,13 +568,13 @@ class session : public std::enable_shared_from_this<session> {
 }  // namespace
 
 void http_front::impl::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+  io.acceptor.async_accept(net::make_strand(io.ioc), [this](error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !io.acceptor.is_open()) return;
     if (ec) {
       // Out of file descriptors, most likely: wait a little and go on.
       if (conn_log.due()) log.warn("accept_failed", ec.message());
-      accept_retry.expires_after(std::chrono::milliseconds(50));
-      accept_retry.async_wait([this](error_code e) {
+      io.accept_retry.expires_after(std::chrono::milliseconds(50));
+      io.accept_retry.async_wait([this](error_code e) {
         if (!e) accept();
       });
       return;
@@ -598,6 +583,7 @@ void http_front::impl::accept() {
       refuse_connection(std::move(socket));
     } else {
       counters.connections_open.fetch_add(1, std::memory_order_relaxed);
+      io.open.fetch_add(1, std::memory_order_relaxed);
       counters.connections_accepted.fetch_add(1, std::memory_order_relaxed);
       error_code e;
       socket.set_option(tcp::no_delay(true), e);
@@ -626,10 +612,6 @@ void http_front::impl::refuse_connection(tcp::socket socket) {
   });
 }
 
-void http_front::impl::stop_when_idle() {
-  if (counters.connections_open.load() == 0) net::post(ioc, [this] { ioc.stop(); });
-}
-
 http_front::http_front(gate& g, front_options opts, logger& log)
     : p_(std::make_unique<impl>(g, std::move(opts), log)) {
   // Each connection is a file descriptor: ask for as many as the hard limit allows.
@@ -642,66 +624,21 @@ http_front::http_front(gate& g, front_options opts, logger& log)
 
 http_front::~http_front() = default;
 
-void http_front::bind(const std::string& host, std::uint16_t port) {
-  error_code ec;
-  tcp::resolver resolver(p_->ioc);
-  const auto found = resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-  if (ec || found.empty()) throw server::bind_failure(host, port);
-  const tcp::endpoint at = found.begin()->endpoint();
-  auto& a = p_->acceptor;
-  a.open(at.protocol(), ec);
-  if (!ec) a.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) a.bind(at, ec);
-  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) {
-    a.close(ec);
-    throw server::bind_failure(host, port);
-  }
-}
+void http_front::bind(const std::string& host, std::uint16_t port) { p_->io.bind(host, port); }
 
 bool http_front::run() {
-  impl& f = *p_;
-  f.accept();
-  unsigned n = f.opts.io_threads;
-  if (n == 0) n = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
-  std::vector<std::thread> extra;
-  for (unsigned i = 1; i < n; ++i) extra.emplace_back([&f] { f.ioc.run(); });
-  f.ioc.run();
-  for (auto& t : extra) t.join();
+  p_->accept();
+  p_->io.run(p_->opts.io_threads);
   return true;
 }
 
-void http_front::stop() {
-  net::post(p_->ioc, [f = p_.get()] {
-    error_code ec;
-    f->acceptor.close(ec);
-    f->ioc.stop();
-  });
-}
+void http_front::stop() { p_->io.stop(); }
 
 void http_front::drain() {
   impl& f = *p_;
-  if (f.draining.exchange(true)) return;
-  net::post(f.ioc, [&f] {
-    error_code ec;
-    f.acceptor.close(ec);
-    f.accept_retry.cancel();
-    std::vector<std::shared_ptr<session>> live;
-    {
-      const std::lock_guard lock(f.mu);
-      for (auto& [raw, weak] : f.sessions)
-        if (auto s = weak.lock()) live.push_back(std::move(s));
-    }
-    for (auto& s : live) s->drain();
-    live.clear();
-    f.drain_timer.expires_after(f.opts.drain_timeout);
-    f.drain_timer.async_wait([&f](error_code e) {
-      if (e) return;
-      f.log.warn("drain_timeout", lab::thousands(f.counters.connections_open.load()) +
-                                      " connections still open after " + ms_text(f.opts.drain_timeout) + "; closing them");
-      f.ioc.stop();
-    });
-    f.stop_when_idle();
+  f.io.drain(f.opts.drain_timeout, [&f] {
+    f.log.warn("drain_timeout", lab::thousands(f.counters.connections_open.load()) + " connections still open after " +
+                                    ms_text(f.opts.drain_timeout) + "; closing them");
   });
 }
 

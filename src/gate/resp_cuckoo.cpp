@@ -405,6 +405,24 @@ resp_store::result resp_store::run_cuckoo(const std::vector<std::string>& args, 
     it = filters_.find(args[1]);
     return it == filters_.end() ? nullptr : std::get_if<cuckoo_entry>(&it->second->v);
   };
+  // The key's filter for an add, made with `capacity` when it is missing and
+  // `create` allows; null after writing the reason (the caller holds mu_).
+  const auto open_for_add = [&](std::uint64_t capacity, bool create) -> cuckoo_entry* {
+    decltype(filters_)::iterator it;
+    cuckoo_entry* e = find(it);
+    if (it == filters_.end()) {
+      if (!create) return w.error("ERR not found"), nullptr;
+      try {
+        it = filters_.emplace(args[1], make(capacity, cf_default_max_iterations, cf_default_expansion)).first;
+      } catch (const std::bad_alloc&) {
+        return w.error("ERR Insufficient memory to create filter"), nullptr;
+      }
+      e = std::get_if<cuckoo_entry>(&it->second->v);
+    }
+    if (e == nullptr) return w.error(wrong_type), nullptr;
+    if (e->loading()) return w.error(loading_error(*e)), nullptr;
+    return e;
+  };
 
   enum class put { inserted, exists, full, most_filters, too_big };
   const auto insert = [&](cuckoo_entry& e, std::string_view x, bool nx) {
@@ -481,19 +499,8 @@ resp_store::result resp_store::run_cuckoo(const std::vector<std::string>& args, 
   if (cmd == "CF.ADD" || cmd == "CF.ADDNX") {
     if (n != 3) return wrong_arity(w, cmd), result{};
     const std::unique_lock lock(mu_);
-    decltype(filters_)::iterator it;
-    cuckoo_entry* e = find(it);
-    if (it == filters_.end()) {
-      try {
-        it = filters_.emplace(args[1], make(cf_default_capacity, cf_default_max_iterations, cf_default_expansion))
-                 .first;
-      } catch (const std::bad_alloc&) {
-        return w.error("ERR Insufficient memory to create filter"), result{};
-      }
-      e = std::get_if<cuckoo_entry>(&it->second->v);
-    }
-    if (e == nullptr) return w.error(wrong_type), result{};
-    if (e->loading()) return w.error(loading_error(*e)), result{};
+    cuckoo_entry* e = open_for_add(cf_default_capacity, true);
+    if (e == nullptr) return {};
     const put p = insert(*e, args[2], cmd == "CF.ADDNX");
     if (p == put::inserted || p == put::exists) w.boolean(p == put::inserted);
     else w.error(grow_error(p));
@@ -522,21 +529,8 @@ resp_store::result resp_store::run_cuckoo(const std::vector<std::string>& args, 
     }
     if (items == 0 || items >= n) return wrong_arity(w, cmd), result{};
     const std::unique_lock lock(mu_);
-    decltype(filters_)::iterator it;
-    cuckoo_entry* e = find(it);
-    if (it == filters_.end()) {
-      if (!create) return w.error("ERR not found"), result{};
-      try {
-        it = filters_.emplace(args[1], make(static_cast<std::uint64_t>(capacity), cf_default_max_iterations,
-                                            cf_default_expansion))
-                 .first;
-      } catch (const std::bad_alloc&) {
-        return w.error("ERR Insufficient memory to create filter"), result{};
-      }
-      e = std::get_if<cuckoo_entry>(&it->second->v);
-    }
-    if (e == nullptr) return w.error(wrong_type), result{};
-    if (e->loading()) return w.error(loading_error(*e)), result{};
+    cuckoo_entry* e = open_for_add(static_cast<std::uint64_t>(capacity), create);
+    if (e == nullptr) return {};
     // RedisBloom's replies: CF.INSERTNX 1, 0 (may exist) or -1 (no room);
     // CF.INSERT 1 or -1, booleans in RESP3.
     w.array(n - items);

@@ -4,14 +4,13 @@
 #include <atomic>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include <boost/asio.hpp>
 
 #include "db_pool.hpp"
+#include "listener.hpp"
 #include "parse.hpp"
-#include "server.hpp"
 
 namespace bloomlab::gate {
 
@@ -34,56 +33,36 @@ struct resp_front::impl {
   resp_store& store;
   resp_front_options opts;
   logger& log;
-  std::atomic<std::size_t> open{0};
   std::atomic<std::uint64_t> next_id{1};
-  std::atomic<bool> draining{false}, closing{false};
-  std::mutex mu;
-  std::unordered_map<resp_session*, std::weak_ptr<resp_session>> sessions;
-
-  net::io_context ioc;
-  tcp::acceptor acceptor{ioc};
-  net::steady_timer drain_timer{ioc};
-  net::steady_timer accept_retry{ioc};
+  // As in http.cpp: the listener after what connections use, the pool last.
+  listener io;
   db_pool pool;
 
-  impl(resp_store& s, resp_front_options o, logger& l)
-      : store(s), opts(std::move(o)), log(l), pool(opts.db_threads, opts.db_queue) {}
+  impl(resp_store& s, resp_front_options o, logger& lg)
+      : store(s), opts(std::move(o)), log(lg), pool(opts.db_threads, opts.db_queue) {}
   ~impl() {
-    closing = true;
+    io.closing = true;
     pool.stop();
-    ioc.stop();
+    io.ioc.stop();
   }
   void accept();
-  void stop_when_idle() {
-    if (open.load() == 0) net::post(ioc, [this] { ioc.stop(); });
-  }
 };
 
 namespace {
 
-class resp_session : public std::enable_shared_from_this<resp_session> {
+class resp_session final : public drainable, public std::enable_shared_from_this<resp_session> {
  public:
   resp_session(resp_front::impl& f, tcp::socket s) : f_(f), socket_(std::move(s)), parser_(f.opts.limits) {
     client_.id = f_.next_id.fetch_add(1);
   }
-  ~resp_session() {
-    f_.open.fetch_sub(1);
-    {
-      const std::lock_guard lock(f_.mu);
-      f_.sessions.erase(this);
-    }
-    if (f_.draining.load() && !f_.closing.load()) f_.stop_when_idle();
-  }
+  ~resp_session() override { f_.io.leave(this); }
 
   void start() {
-    {
-      const std::lock_guard lock(f_.mu);
-      f_.sessions.emplace(this, weak_from_this());
-    }
+    f_.io.enroll(this, weak_from_this());
     net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read(); });
   }
 
-  void drain() {
+  void drain() override {
     net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
       self->closing_ = true;
       if (!self->waiting_ && !self->writing_) self->close();
@@ -206,17 +185,17 @@ class resp_session : public std::enable_shared_from_this<resp_session> {
 }  // namespace
 
 void resp_front::impl::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+  io.acceptor.async_accept(net::make_strand(io.ioc), [this](error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !io.acceptor.is_open()) return;
     if (ec) {
       log.warn("accept_failed", "redis port: " + ec.message());
-      accept_retry.expires_after(std::chrono::milliseconds(50));
-      accept_retry.async_wait([this](error_code e) {
+      io.accept_retry.expires_after(std::chrono::milliseconds(50));
+      io.accept_retry.async_wait([this](error_code e) {
         if (!e) accept();
       });
       return;
     }
-    if (open.load() >= opts.max_clients) {
+    if (io.open.load() >= opts.max_clients) {
       static const std::string refused = "-ERR max number of clients reached\r\n";
       auto s = std::make_shared<tcp::socket>(std::move(socket));
       net::async_write(*s, net::buffer(refused), [s](error_code, std::size_t) {
@@ -224,7 +203,7 @@ void resp_front::impl::accept() {
         s->close(e);
       });
     } else {
-      open.fetch_add(1);
+      io.open.fetch_add(1);
       error_code e;
       socket.set_option(tcp::no_delay(true), e);
       std::make_shared<resp_session>(*this, std::move(socket))->start();
@@ -238,67 +217,18 @@ resp_front::resp_front(resp_store& store, resp_front_options opts, logger& log)
 
 resp_front::~resp_front() = default;
 
-void resp_front::bind(const std::string& host, std::uint16_t port) {
-  error_code ec;
-  tcp::resolver resolver(p_->ioc);
-  const auto found =
-      resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-  if (ec || found.empty()) throw server::bind_failure(host, port);
-  const tcp::endpoint at = found.begin()->endpoint();
-  auto& a = p_->acceptor;
-  a.open(at.protocol(), ec);
-  if (!ec) a.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) a.bind(at, ec);
-  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) {
-    a.close(ec);
-    throw server::bind_failure(host, port);
-  }
-}
+void resp_front::bind(const std::string& host, std::uint16_t port) { p_->io.bind(host, port); }
 
 bool resp_front::run() {
-  impl& f = *p_;
-  f.accept();
-  unsigned n = f.opts.io_threads;
-  if (n == 0) n = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
-  std::vector<std::thread> extra;
-  for (unsigned i = 1; i < n; ++i) extra.emplace_back([&f] { f.ioc.run(); });
-  f.ioc.run();
-  for (auto& t : extra) t.join();
+  p_->accept();
+  p_->io.run(p_->opts.io_threads);
   return true;
 }
 
-void resp_front::stop() {
-  net::post(p_->ioc, [f = p_.get()] {
-    error_code ec;
-    f->acceptor.close(ec);
-    f->ioc.stop();
-  });
-}
+void resp_front::stop() { p_->io.stop(); }
 
-void resp_front::drain() {
-  impl& f = *p_;
-  if (f.draining.exchange(true)) return;
-  net::post(f.ioc, [&f] {
-    error_code ec;
-    f.acceptor.close(ec);
-    f.accept_retry.cancel();
-    std::vector<std::shared_ptr<resp_session>> live;
-    {
-      const std::lock_guard lock(f.mu);
-      for (auto& [raw, weak] : f.sessions)
-        if (auto s = weak.lock()) live.push_back(std::move(s));
-    }
-    for (auto& s : live) s->drain();
-    live.clear();
-    f.drain_timer.expires_after(f.opts.drain_timeout);
-    f.drain_timer.async_wait([&f](error_code e) {
-      if (!e) f.ioc.stop();
-    });
-    f.stop_when_idle();
-  });
-}
+void resp_front::drain() { p_->io.drain(p_->opts.drain_timeout, nullptr); }
 
-std::size_t resp_front::connections() const { return p_->open.load(); }
+std::size_t resp_front::connections() const { return p_->io.open.load(); }
 
 }  // namespace bloomlab::gate

@@ -165,6 +165,22 @@ inline reply check_many(httplib::Client& c, const std::vector<std::string>& keys
 
 inline json stats(httplib::Client& c) { return as_reply(c.Get("/stats")).body; }
 
+// A gauge or counter of GET /metrics (its bloomlab_gate_ name), -1 when absent.
+inline double metric(httplib::Client& c, const std::string& name) {
+  const auto r = c.Get("/metrics");
+  if (!r) return -1;
+  const std::string needle = "\nbloomlab_gate_" + name + " ";
+  const auto at = r->body.find(needle);
+  return at == std::string::npos ? -1 : std::stod(r->body.substr(at + needle.size()));
+}
+
+// The flags of a gate over an sqlite_table (table t, column k), then `extra`.
+inline std::vector<std::string> gate_args(const sqlite_table& db, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> a{"--db", db.path().string(), "--table", "t", "--column", "k"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
 // Keys "PREFIX0", "PREFIX1", ...
 inline std::vector<std::string> numbered(const std::string& prefix, std::size_t n, std::size_t from = 0) {
   std::vector<std::string> out;

@@ -16,11 +16,6 @@ using namespace gate_test;
 
 namespace {
 
-std::vector<std::string> gate_args(const sqlite_table& db, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> a{"--db", db.path().string(), "--table", "t", "--column", "k"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
 
 // A client connection on a raw socket: it sends exactly what the test says,
 // as slowly as the test says.
@@ -100,13 +95,6 @@ bool wait_for(F ready, milliseconds limit = milliseconds(15000)) {
   return true;
 }
 
-double metric(httplib::Client& c, const std::string& name) {
-  const auto r = c.Get("/metrics");
-  if (!r) return -1;
-  const std::string needle = "\nbloomlab_gate_" + name + " ";
-  const auto at = r->body.find(needle);
-  return at == std::string::npos ? -1 : std::stod(r->body.substr(at + needle.size()));
-}
 
 // An SQLite connection that takes the write lock and holds it (BEGIN
 // IMMEDIATE), as a long transaction of another program would: the gate's

@@ -188,13 +188,6 @@ struct private_cluster {
   int run(const std::string& cmd) const { return std::system((script + " " + cmd + " " + state).c_str()); }
 };
 
-double metric(httplib::Client& c, const std::string& name) {
-  const auto r = c.Get("/metrics");
-  if (!r) return -1;
-  const std::string needle = "\nbloomlab_gate_" + name + " ";
-  const auto at = r->body.find(needle);
-  return at == std::string::npos ? -1 : std::stod(r->body.substr(at + needle.size()));
-}
 
 TEST(GatePostgres, FrozenDatabaseHoldsMaybesNeverTheFiltersNo) {
   private_cluster cluster(".frozen");

@@ -17,11 +17,6 @@ using namespace gate_test;
 
 namespace {
 
-std::vector<std::string> gate_args(const sqlite_table& db, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> a{"--db", db.path().string(), "--table", "t", "--column", "k"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
 
 // The largest count of false positives in `trials` clean checks at rate p
 // that is not an error: the mean plus 5 standard deviations of
