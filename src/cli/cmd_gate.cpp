@@ -46,21 +46,25 @@ gate::filter_kind parse_kind(const std::string& text) {
   lab::refuse("--kind", text, "is not a kind the gate keeps; allowed: classic, counting, blocked, none");
 }
 
-// The bearer token: the first line of --token-file, else BLOOMLAB_GATE_TOKEN,
-// else none.
-std::string read_token(const std::string& file) {
+// A secret the gate takes from a file (its first line, trailing blanks
+// dropped) or, with no file named, from the environment variable `env`
+// (then "" when unset): never from a flag, which ps would show.
+std::string read_secret(const char* flag, const std::string& file, const char* env) {
   if (file.empty()) {
-    const char* env = std::getenv(token_env);
-    return env != nullptr ? env : "";
+    const char* v = std::getenv(env);
+    return v != nullptr ? v : "";
   }
   std::ifstream in(file);
-  if (!in) lab::refuse("--token-file", file, "cannot be read");
+  if (!in) lab::refuse(flag, file, "cannot be read");
   std::string line;
   std::getline(in, line);
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-  if (line.empty()) lab::refuse("--token-file", file, "holds no token on its first line");
+  if (line.empty()) lab::refuse(flag, file, "holds nothing on its first line");
   return line;
 }
+
+// The bearer token: --token-file, else BLOOMLAB_GATE_TOKEN, else none.
+std::string read_token(const std::string& file) { return read_secret("--token-file", file, token_env); }
 
 gate::front_options front_options_of(const gate_args& a) {
   gate::front_options o;
@@ -90,20 +94,9 @@ gate::log_format log_format_of(const std::string& text) {
   lab::refuse("--log-format", text, "is not a log format; allowed: text, json");
 }
 
-// The password AUTH asks for: the first line of --requirepass-file, else
-// BLOOMLAB_GATE_REQUIREPASS, else none (never a flag: ps would show it).
+// The password AUTH asks for: --requirepass-file, else BLOOMLAB_GATE_REQUIREPASS, else none.
 std::string read_requirepass(const std::string& file) {
-  if (file.empty()) {
-    const char* env = std::getenv(requirepass_env);
-    return env != nullptr ? env : "";
-  }
-  std::ifstream in(file);
-  if (!in) lab::refuse("--requirepass-file", file, "cannot be read");
-  std::string line;
-  std::getline(in, line);
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-  if (line.empty()) lab::refuse("--requirepass-file", file, "holds no password on its first line");
-  return line;
+  return read_secret("--requirepass-file", file, requirepass_env);
 }
 
 // The Redis port's journal (--dir, --appendfsync), or none.

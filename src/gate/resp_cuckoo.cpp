@@ -193,13 +193,19 @@ shape read_header(bytes_in& in, const std::optional<sip_key>& key) {
 }
 
 // The empty filter a header describes; throws std::bad_alloc.
-cuckoo_entry entry_of(const shape& s, const std::optional<sip_key>& key) {
+// The plan a header describes, with no sub-filters yet.
+cuckoo_entry plan_of(const shape& s) {
   cuckoo_entry e;
   e.capacity = s.capacity;
   e.expansion = s.expansion;
   e.max_iterations = s.max_iterations;
   e.deletes = s.deletes;
   e.changes = s.state;
+  return e;
+}
+
+cuckoo_entry entry_of(const shape& s, const std::optional<sip_key>& key) {
+  cuckoo_entry e = plan_of(s);
   for (std::size_t i = 0; i < s.buckets.size(); ++i)
     e.subs.emplace_back(s.buckets[i], s.fingerprint_bits, s.max_iterations, i + 1, key);
   return e;
@@ -361,12 +367,7 @@ cuckoo_entry decode_entry_cuckoo(std::span<const std::uint8_t> bytes, const std:
   } catch (const std::runtime_error& e) {
     fail(e.what());
   }
-  cuckoo_entry e;
-  e.capacity = s.capacity;
-  e.expansion = s.expansion;
-  e.max_iterations = s.max_iterations;
-  e.deletes = s.deletes;
-  e.changes = s.state;
+  cuckoo_entry e = plan_of(s);
   for (std::size_t i = 0; i < s.buckets.size(); ++i) e.subs.push_back(read_sub(in, s, i, key));
   if (in.at != bytes.size()) fail(std::to_string(bytes.size() - in.at) + " bytes past the last sub-filter");
   return e;
