@@ -334,4 +334,31 @@ void resp_store::table_info(const std::vector<std::string>& args, resp_writer& w
   w.bulk("Database"), w.bulk(opts_.table->store().describe());
 }
 
+bool resp_store::batchable(const std::vector<std::string>& args) const {
+  return args.size() == 3 && is(args[0], "BF.EXISTS") && !(opts_.table != nullptr && args[1] == opts_.table_key);
+}
+
+void resp_store::exists_batch(const std::string& key, const std::vector<std::string>& items, const resp_client& c,
+                              resp_writer& w) const {
+  if (!opts_.password.empty() && !c.authenticated) {
+    for (std::size_t i = 0; i < items.size(); ++i) w.error("NOAUTH Authentication required.");
+    return;
+  }
+  const std::shared_lock lock(mu_);
+  const auto it = filters_.find(key);
+  const bloom_entry* b = it == filters_.end() ? nullptr : std::get_if<bloom_entry>(&it->second->v);
+  if (it != filters_.end() && b == nullptr) {
+    for (std::size_t i = 0; i < items.size(); ++i) w.error(wrong_type);
+    return;
+  }
+  if (b == nullptr) {
+    for (std::size_t i = 0; i < items.size(); ++i) w.boolean(false);
+    return;
+  }
+  std::vector<std::string_view> keys(items.begin(), items.end());
+  const std::unique_ptr<bool[]> seen(new bool[keys.size()]);
+  b->f.contains_many(keys, std::span<bool>(seen.get(), keys.size()));
+  for (std::size_t i = 0; i < keys.size(); ++i) w.boolean(seen[i]);
+}
+
 }  // namespace bloomlab::gate

@@ -104,14 +104,11 @@ class resp_session final : public drainable, public std::enable_shared_from_this
       }
       pos_ += used;
       if (args.empty()) continue;
-      resp_store::result r;
-      try {
-        r = f_.store.run(args, client_, out_);
-      } catch (const std::exception& e) {
-        out_.error(std::string("ERR ") + e.what());
+      if (f_.store.batchable(args)) {
+        batch(args);
+        continue;
       }
-      if (r.close) closing_ = true;
-      if (r.later) defer(std::move(r.later));
+      execute(args);
     }
     if (pos_ > 0 && (pos_ == in_.size() || pos_ > (in_.size() >> 1))) {
       in_.erase(0, pos_);
@@ -119,6 +116,53 @@ class resp_session final : public drainable, public std::enable_shared_from_this
     }
     flush();
     read();
+  }
+
+  void execute(const std::vector<std::string>& args) {
+    resp_store::result r;
+    try {
+      r = f_.store.run(args, client_, out_);
+    } catch (const std::exception& e) {
+      out_.error(std::string("ERR ") + e.what());
+    }
+    if (r.close) closing_ = true;
+    if (r.later) defer(std::move(r.later));
+  }
+
+  // A BF.EXISTS, and the BF.EXISTS on the same key already received after it
+  // (at most max_batch), answered together; the first other command read
+  // while looking is then run as usual.
+  void batch(std::vector<std::string>& first) {
+    constexpr std::size_t max_batch = 4096;
+    const std::string key = first[1];
+    std::vector<std::string> items{std::move(first[2])};
+    std::vector<std::string> next;
+    std::string error;
+    bool have_next = false, bad = false;
+    while (items.size() < max_batch) {
+      std::size_t used = 0;
+      const auto st = parser_.parse(std::string_view(in_).substr(pos_), next, used, error);
+      if (st == resp_parser::status::need_more) break;
+      if (st == resp_parser::status::error) {
+        bad = true;
+        break;
+      }
+      pos_ += used;
+      if (next.empty()) continue;
+      if (f_.store.batchable(next) && next[1] == key) {
+        items.push_back(std::move(next[2]));
+        continue;
+      }
+      have_next = true;
+      break;
+    }
+    f_.store.exists_batch(key, items, client_, out_);
+    if (bad) {
+      out_.error("ERR " + error);
+      closing_ = true;
+    } else if (have_next) {
+      execute(next);
+    }
   }
 
   void defer(std::function<void(resp_writer&)> later) {

@@ -82,6 +82,14 @@ class resp_store {
   // Runs one command (args[0] is its name, any case) and writes its reply.
   result run(const std::vector<std::string>& args, resp_client& c, resp_writer& w);
 
+  // Pipelined `BF.EXISTS key item` commands on one named filter reach the
+  // engine together: batchable() says whether a command is one of them;
+  // exists_batch() answers a run of them (one reply each, as run() would)
+  // with one lock and one contains_many.
+  bool batchable(const std::vector<std::string>& args) const;
+  void exists_batch(const std::string& key, const std::vector<std::string>& items, const resp_client& c,
+                    resp_writer& w) const;
+
   std::size_t keys() const;
 
   // With a journal: reads its snapshot and replays the logs after it, before

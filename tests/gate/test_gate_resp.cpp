@@ -609,6 +609,9 @@ TEST(GateResp, AuthIsAskedForWhenAPasswordIsSet) {
   resp_gate g({"--requirepass-file", (dir.path / "pass").string()});
   resp_conn c(g.resp_port);
   EXPECT_EQ(c.call({"PING"}), "-NOAUTH Authentication required.\r\n");
+  c.send_raw(resp_conn::encode({"BF.EXISTS", "f", "a"}) + resp_conn::encode({"BF.EXISTS", "f", "b"}));
+  EXPECT_EQ(c.reply(), "-NOAUTH Authentication required.\r\n");
+  EXPECT_EQ(c.reply(), "-NOAUTH Authentication required.\r\n");
   EXPECT_EQ(c.call({"AUTH", "wrong"}), "-WRONGPASS invalid username-password pair or user is disabled.\r\n");
   EXPECT_EQ(c.call({"AUTH", "s3cret"}), "+OK\r\n");
   EXPECT_EQ(c.call({"PING"}), "+PONG\r\n");
@@ -850,4 +853,31 @@ TEST(GateResp, KeyedFiltersHashUnderTheSecret) {
   const std::string refused = p.call({"BF.LOADCHUNK", "moved", "1", body(dk)});
   EXPECT_EQ(refused.rfind("-ERR the chunks of moved do not make a filter", 0), 0u) << refused;
   EXPECT_NE(refused.find("key"), std::string::npos) << refused;
+}
+
+TEST(GateResp, PipelinedExistsAnswerAsOneByOne) {
+  resp_gate g({});
+  resp_conn c(g.resp_port);
+  ASSERT_EQ(c.call({"BF.MADD", "a", "x", "y"}), "*2\r\n:1\r\n:1\r\n");
+  ASSERT_EQ(c.call({"CF.ADD", "cf", "x"}), ":1\r\n");
+  // Runs of BF.EXISTS on one key are answered together; every other command
+  // in between keeps its place.
+  const std::vector<std::vector<std::string>> pipeline{
+      {"BF.EXISTS", "a", "x"}, {"BF.EXISTS", "a", "nope"}, {"BF.EXISTS", "a", "y"}, {"BF.EXISTS", "other", "x"},
+      {"PING"},                {"BF.EXISTS", "a", "x"},    {"BF.EXISTS", "cf", "x"}, {"BF.ADD", "a", "z"},
+      {"BF.EXISTS", "a", "z"}, {"ECHO", "end"}};
+  const std::vector<std::string> expected{":1\r\n", ":0\r\n", ":1\r\n", ":0\r\n", "+PONG\r\n",
+                                          ":1\r\n", "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n",
+                                          ":1\r\n", ":1\r\n", "$3\r\nend\r\n"};
+  std::string bytes;
+  for (const auto& cmd : pipeline) bytes += resp_conn::encode(cmd);
+  c.send_raw(bytes);
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(c.reply(), expected[i]) << i;
+  // A protocol error after a run still answers the run first.
+  resp_conn d(g.resp_port);
+  d.send_raw(resp_conn::encode({"BF.EXISTS", "a", "x"}) + resp_conn::encode({"BF.EXISTS", "a", "y"}) + "*1\r\n!x\r\n");
+  EXPECT_EQ(d.reply(), ":1\r\n");
+  EXPECT_EQ(d.reply(), ":1\r\n");
+  EXPECT_EQ(d.reply(), "-ERR Protocol error: expected '$', got '!'\r\n");
+  EXPECT_TRUE(d.closed());
 }
