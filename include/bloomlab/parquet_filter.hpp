@@ -61,6 +61,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -133,7 +134,7 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
   // (infinite for a full bitset).
   static double estimate_n_at(double fill, std::uint64_t m) {
     if (fill <= 0) return 0.0;
-    if (fill >= 1) return INFINITY;
+    if (fill >= 1) return std::numeric_limits<double>::infinity();
     return std::log1p(-fill) / std::log1p(-8.0 / static_cast<double>(m));
   }
   double estimate_n() const { return estimate_n_at(fill(), m()); }
