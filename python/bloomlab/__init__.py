@@ -7,6 +7,7 @@ fpr, len(), ==, save/to_bytes and pickling; | and & where the engine defines the
     CountingFilter(m, k, width)   counters: remove()
     BlockedFilter(m)              one 512-bit block a key (BlockedFilter256: 256-bit blocks)
     CacheLineFilter(m, k)         k bits anywhere in one 512-bit block (RocksDB's layout)
+    ParquetFilter(nbytes)         Parquet's split-block filter, bit for bit (bitset(), from_bitset())
     CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
     ScalableFilter(n0, p0)        grows in classic stages
 
@@ -30,6 +31,7 @@ from ._bloomlab import (
     CuckooFilter,
     FormatError,
     Fuse8Filter,
+    ParquetFilter,
     Fuse16Filter,
     ScalableFilter,
     WriteError,
@@ -58,6 +60,7 @@ __all__ = [
     "FormatError",
     "Fuse8Filter",
     "Fuse16Filter",
+    "ParquetFilter",
     "ScalableFilter",
     "WriteError",
     "Xor8Filter",

@@ -11,6 +11,7 @@ from ._bloomlab import (
     FormatError as FormatError,
     Fuse8Filter as Fuse8Filter,
     Fuse16Filter as Fuse16Filter,
+    ParquetFilter as ParquetFilter,
     ScalableFilter as ScalableFilter,
     WriteError as WriteError,
     Xor8Filter as Xor8Filter,

@@ -277,7 +277,8 @@ io::filter_file from_bytes(const py::bytes& data, const std::optional<sip_key>& 
 template <class F>
 inline constexpr bool is_bound =
     std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
-    std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter>;
+    std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter> ||
+    std::is_same_v<F, parquet_filter>;
 
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
@@ -304,6 +305,7 @@ std::string kind_label() {
   else if constexpr (std::is_same_v<F, scalable_filter>) return "ScalableFilter";
   else if constexpr (std::is_same_v<F, blocked_filter>) return "BlockedFilter";
   else if constexpr (std::is_same_v<F, cache_line_filter>) return "CacheLineFilter";
+  else if constexpr (std::is_same_v<F, parquet_filter>) return "ParquetFilter";
   else return "BlockedFilter256";
 }
 
@@ -856,6 +858,14 @@ struct sizer {
     d["fpr"] = cache_line_filter::fpr_for(n, m);
     d["bits"] = m;
   }
+  void operator()(std::type_identity<parquet_filter>) const {
+    const std::uint64_t m = parquet_filter::bits_for(n, p);
+    d["m"] = m;
+    d["k"] = parquet_filter::k();
+    d["bits_per_item"] = static_cast<double>(m) / n;
+    d["fpr"] = parquet_filter::fpr_for(n, m);
+    d["bits"] = m;
+  }
   void operator()(std::type_identity<cuckoo_filter>) const {
     const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
     if (p < best)
@@ -1058,6 +1068,56 @@ void bind(py::module_& m) {
       });
   bind_combine(cache_line);
   bind_clear(cache_line);
+
+  // parquet
+  auto parquet = bind_common<parquet_filter>(
+      m,
+      "Parquet's split-block Bloom filter (apache/parquet-format BloomFilter.md): a value's 8 bits in one "
+      "256-bit block, one in each 32-bit word, placed by XXH64 (seed 0) of its plain encoding (str/bytes: the "
+      "bytes; int: 8 bytes little-endian, an INT64). ParquetFilter(nbytes, key=None): nbytes a multiple of 32 "
+      "from 32 to 128 MiB. size(n, p, kind='parquet') sizes as Arrow does (a power of two). bitset() gives the "
+      "bytes a Parquet file stores after its BloomFilterHeader; ParquetFilter.from_bitset(b) reads them.",
+      "Estimated rate from the filter's state: the mean over blocks of the product of its words' fills (ones / 32).");
+  parquet
+      .def(py::init([](const py_whole& bytes_in, const std::optional<py::bytes>& key) {
+             return std::make_unique<handle<parquet_filter>>(parquet_filter(
+                 whole("nbytes", bytes_in, parquet_filter::min_bytes, parquet_filter::max_bytes), key_arg(key)));
+           }),
+           "nbytes"_a, py::kw_only(), "key"_a = py::none())
+      .def_static(
+          "from_bitset",
+          [](const py::bytes& b) {
+            const std::string_view s = b;
+            const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+            try {
+              return std::make_unique<handle<parquet_filter>>(parquet_filter::from_bytes(bytes));
+            } catch (const std::invalid_argument& e) {
+              throw py::value_error(e.what());
+            }
+          },
+          "bitset"_a, "A filter from the bitset a Parquet file stores (items() is 0: a bitset does not count them).")
+      .def(
+          "bitset",
+          [](const handle<parquet_filter>& h) {
+            std::shared_lock guard(h.lock);
+            const std::vector<std::uint8_t> b = h.f().bytes();
+            return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+          },
+          "The bitset as a Parquet file stores it: the 32-bit words, each little-endian.")
+      .def_property_readonly("m", [](const handle<parquet_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<parquet_filter>&) { return parquet_filter::k(); })
+      .def_property_readonly("blocks", [](const handle<parquet_filter>& h) { return h.f().blocks(); })
+      .def_property_readonly_static("block_bits", [](const py::object&) { return parquet_filter::block_bits; })
+      .def("bits_set", [](const handle<parquet_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
+      .def(
+          "estimate_n", [](const handle<parquet_filter>& h) { return h.f().estimate_n(); },
+          "The distinct values the fill implies: ln(1 - fill) / ln(1 - 8/m).")
+      .def("__repr__", [](const handle<parquet_filter>& h) {
+        return "ParquetFilter(nbytes=" + std::to_string(h.f().bytes_size()) +
+               ", items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(parquet);
+  bind_clear(parquet);
 
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(

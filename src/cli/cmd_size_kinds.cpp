@@ -166,6 +166,20 @@ struct sizer {
                                   *s.k));
     return s;
   }
+  sized size(std::type_identity<parquet_filter>) const {
+    sized s;
+    s.m = parquet_filter::bits_for(dn, *p);
+    s.k = parquet_filter::k();
+    s.fpr = parquet_filter::fpr_for(dn, s.m);
+    s.more = {{"block_bits", parquet_filter::block_bits},
+              {"blocks", s.m / parquet_filter::block_bits},
+              {"bytes", s.m / 8}};
+    s.lines.push_back(fmt::format("{} blocks of {} bits ({} bytes, Arrow's sizing: a power of two); one bit in each "
+                                  "of a block's 8 words",
+                                  thousands(s.m / parquet_filter::block_bits), parquet_filter::block_bits,
+                                  thousands(s.m / 8)));
+    return s;
+  }
   sized size(std::type_identity<cuckoo_filter>) const {
     sized s;
     s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);

@@ -54,21 +54,25 @@ std::string build_footer() {
       "                     or --m M (rounded up to whole 512-bit blocks); k is always 8.\n"
       "  cacheline          --n N (1 to {}) --p P: the least whole 512-bit blocks and the k\n"
       "                     (1 to {}) that meet P by its own formula, or --m M --k K as given.\n"
+      "  parquet            --n N (1 to {}) --p P sized as Arrow and parquet-java size it\n"
+      "                     (-8N/ln(1-P^(1/8)) bits, up to a power of two, 32 bytes to 128 MiB),\n"
+      "                     or --m M, a whole number of 256-bit blocks up to 2^30 bits; k is 8.\n"
       "  fuse8, fuse16, xor8\n"
       "                     static: sized by the list itself (no --n, --m, --k); the rate is\n"
       "                     2^-8 (fuse8, xor8) or 2^-16 (fuse16), and --p only checks it.\n"
       "                     They take no add or remove: build again from the full list.\n"
       "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
       "at 8-bit counters); a size past that is refused before anything is allocated.\n"
-      "--hash and --scheme apply to classic, counting and scalable filters; cuckoo, blocked and\n"
-      "cacheline filters have their own fixed hashing.\n"
+      "--hash and --scheme apply to classic, counting and scalable filters; cuckoo, blocked,\n"
+      "cacheline and parquet filters have their own fixed hashing.\n"
       "Keyed: with --key-file FILE (or the file named by BLOOMLAB_KEY_FILE) every kind hashes\n"
       "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
       "the file records the key's id, never the key, and reading it needs the same key.",
       thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
       thousands(max_n0_scalable), scalable_growth_default, max_growth, scalable_tighten_default, max_tighten,
       io::max_stages, thousands(lab::max_m_built),
-      thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(lab::max_m_built),
+      thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(max_n_blocked),
+      thousands(lab::max_m_built),
       thousands(lab::max_m_built));
 }
 
@@ -232,6 +236,24 @@ struct builder {
       k = s.k;
     }
     return {cache_line_filter(m, k, key)};
+  }
+
+  // Parquet's split block: Arrow's sizing, or --m bits as given.
+  filter_file make(std::type_identity<parquet_filter>) const {
+    not_for("--k", a.k, "it sets one bit in each of a block's 8 words");
+    if (!a.m.empty()) {
+      if (!a.n.empty() || !a.p.empty()) throw usage_error("give either --n and --p, or --m, not both");
+      const std::uint64_t m = parse_count("--m", a.m, parquet_filter::block_bits, parquet_filter::max_bytes * 8);
+      if (m % parquet_filter::block_bits != 0)
+        lab::refuse("--m", a.m, "is not a whole number of 256-bit blocks; allowed: a multiple of 256 up to " +
+                                    thousands(parquet_filter::max_bytes * 8));
+      return {parquet_filter(m / 8, key)};
+    }
+    need(a.n, "--n", "--p (or give --m)");
+    need(a.p, "--p", "--n");
+    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
+    const double p = parse_rate("--p", a.p);
+    return {parquet_filter::for_rate(static_cast<double>(n), p, key)};
   }
 
   // The classic and counting filters: m and k from --n and --p, or as given.

@@ -134,6 +134,20 @@ json summary(const filter_file& file) {
             j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
+          [&](const parquet_filter& f) {
+            j["block_bits"] = parquet_filter::block_bits;
+            j["blocks"] = f.blocks();
+            j["bytes"] = f.bytes_size();
+            j["m"] = f.m();
+            j["k"] = parquet_filter::k();
+            j["hash"] = f.keyed() ? "siphash" : "xxh64";
+            const std::uint64_t set = f.bits_set();
+            j["bits_set"] = set;
+            j["fill"] = f.fill();
+            // A bit stays 0 with chance (1 - 8/m)^n: parquet_filter.hpp.
+            j["estimated_items"] = f.estimate_n();
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
+          },
           [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
             j["block_bits"] = L::block_bits;
             j["blocks"] = f.blocks();
@@ -241,6 +255,11 @@ void print_kind(std::type_identity<cache_line_filter>, const json& j) {
   fmt::print("m: {} bits in {} blocks of {} bits, k: {} (anywhere in one block: RocksDB's layout)\n", num(j["m"]),
              num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("string hash: {}\n", j["hash"].get<std::string>());
+}
+void print_kind(std::type_identity<parquet_filter>, const json& j) {
+  fmt::print("m: {} bits ({} bytes) in {} blocks of {} bits, k: {} (one bit in each 32-bit word of a block)\n",
+             num(j["m"]), num(j["bytes"]), num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
+  fmt::print("hash: {} (Parquet's: XXH64 of the plain encoding, unless keyed)\n", j["hash"].get<std::string>());
 }
 template <class Layout>
 void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j) {

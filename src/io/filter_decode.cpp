@@ -141,6 +141,13 @@ payload_need cache_line_params(const raw_header& h) {
   return {h.blocks * (b / 8), n(h.blocks) + " blocks of " + n(b) + " bits"};
 }
 
+payload_need parquet_params(const raw_header& h) {
+  constexpr std::uint64_t most = parquet_filter::max_bytes / parquet_filter::block_bytes;
+  if (h.blocks < 1 || h.blocks > most)
+    fail("block count " + n(h.blocks) + " is out of range (1 to " + n(most) + " for a parquet filter)");
+  return {h.blocks * parquet_filter::block_bytes, n(h.blocks) + " blocks of 256 bits"};
+}
+
 // The three static kinds, each from its engine type.
 template <class F>
 payload_need static_params(const raw_header& h) {
@@ -175,6 +182,7 @@ payload_need params_of(const raw_header& h) {
       if (h.block_bits == 256) return blocked_params<split_block_256>(h);
       fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
     case kind::cacheline: return cache_line_params(h);
+    case kind::parquet: return parquet_params(h);
     case kind::fuse8: return static_params<fuse8_filter>(h);
     case kind::fuse16: return static_params<fuse16_filter>(h);
     case kind::xor8: return static_params<xor8_filter>(h);
@@ -267,6 +275,12 @@ filter_file build_cache_line(const raw_header& h, std::span<const std::uint8_t> 
   return {std::move(f)};
 }
 
+filter_file build_parquet(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  parquet_filter f = parquet_filter::from_bytes(payload, h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
+  f.set_items(items);
+  return {std::move(f)};
+}
+
 template <class F>
 filter_file build_static(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   using Fp = typename F::fingerprint_type;
@@ -339,6 +353,9 @@ raw_header read_params(reader& r, kind k, unsigned version) {
       h.kk = r.u8("k");
       strings();
       break;
+    case kind::parquet:  // its hash is Parquet's (XXH64), or SipHash-2-4 when keyed: no string-hash code
+      h.blocks = r.u64("the block count");
+      break;
     case kind::fuse8:
     case kind::fuse16:
     case kind::xor8:
@@ -397,7 +414,7 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
     fail(keyed == 1 ? "the filter says it is keyed but its hash code is " + n(out.h.hash) +
                           " (a keyed filter hashes with code 2, siphash)"
                     : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
-  if (!indexed && code != 3 && version >= 3) {
+  if (!indexed && code != 3 && code != static_cast<unsigned>(kind::parquet) && version >= 3) {
     if (out.h.strings > string_hash_code_max)
       fail("unknown string hash code " + n(out.h.strings) + " (known: " + string_hash_codes + ")");
     if ((out.h.strings == 2) != (keyed == 1))
@@ -460,6 +477,7 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
         if (p.h.block_bits == 512) return build_blocked<split_block_512>(p.h, payload, p.items);
         return build_blocked<split_block_256>(p.h, payload, p.items);
       case kind::cacheline: return build_cache_line(p.h, payload, p.items);
+      case kind::parquet: return build_parquet(p.h, payload, p.items);
       case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
       case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
       case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);

@@ -144,6 +144,10 @@ struct params_writer {
     w.u8(string_hash_code(f));
     return f.words().size() * 8;
   }
+  std::uint64_t operator()(const parquet_filter& f) {
+    w.u64(f.blocks());
+    return f.bytes_size();
+  }
   template <class Fp, class Geometry>
   std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
     const static_shape s = shape_of(f);
@@ -171,6 +175,7 @@ struct payload_writer {
     out.little(f.words());
   }
   void operator()(const cache_line_filter& f) { out.little(f.words()); }
+  void operator()(const parquet_filter& f) { out.little(f.words()); }  // the bitset as Parquet stores it
   template <class Fp, class Geometry>
   void operator()(const basic_static_filter<Fp, Geometry>& f) {
     out.little(f.fingerprints());

@@ -8,3 +8,7 @@
 #include <cstdint>
 
 std::uint64_t xxh3_from_library(const void* data, std::size_t len) { return XXH3_64bits(data, len); }
+
+// XXH64 (seed 0) from the same library: the reference for Parquet's value
+// hash in the parquet filter (test_parquet_filter.cpp).
+std::uint64_t xxh64_from_library(const void* data, std::size_t len) { return XXH64(data, len, 0); }

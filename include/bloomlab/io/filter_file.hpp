@@ -27,6 +27,7 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
 #include "bloomlab/static_filter.hpp"
@@ -47,6 +48,7 @@ enum class kind : std::uint8_t {
   classic = 1, counting = 2, cuckoo = 3, scalable = 4, blocked = 5,
   fuse8 = 6, fuse16 = 7, xor8 = 8,  // static: built once from a whole set
   cacheline = 9,
+  parquet = 10,  // Parquet's split-block filter, its bitset as a Parquet file stores it
 };
 
 // Limits a file may not pass (the loader refuses larger values before it
@@ -60,7 +62,7 @@ inline constexpr double max_n0 = 1e15;                                // scalabl
 
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
                                 blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter,
-                                cache_line_filter>;
+                                cache_line_filter, parquet_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
 // --kind and its help, `info`, the rules of merge, intersect and remove,
@@ -102,6 +104,9 @@ inline constexpr kind_info kinds[] = {
      false, false, false, false, false},
     {kind::cacheline, "cacheline", "", 512, "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true,
      false, false, true},
+    {kind::parquet, "parquet", "sbbf", 256,
+     "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
+     false, true},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -122,6 +127,7 @@ template <> inline constexpr kind kind_code<fuse8_filter> = kind::fuse8;
 template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
 template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
+template <> inline constexpr kind kind_code<parquet_filter> = kind::parquet;
 
 // Calls fn(std::type_identity<F>{}) with the engine type of a kind's row
 // and returns what fn returns: how a front end turns a kind named by a user
@@ -143,6 +149,7 @@ decltype(auto) with_type(const kind_info& row, Fn&& fn) {
     case kind::fuse16: return fn(std::type_identity<fuse16_filter>{});
     case kind::xor8: return fn(std::type_identity<xor8_filter>{});
     case kind::cacheline: return fn(std::type_identity<cache_line_filter>{});
+    case kind::parquet: return fn(std::type_identity<parquet_filter>{});
   }
   throw std::logic_error("io::with_type: kind byte " + std::to_string(static_cast<unsigned>(k)) +
                          " has no engine type");

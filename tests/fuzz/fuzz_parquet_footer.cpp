@@ -1,0 +1,74 @@
+// libFuzzer target for the Parquet footer and BloomFilterHeader reader
+// (src/cli/parquet_footer.cpp), which `bloomlab parquet` runs on files it
+// did not write.
+//
+// The input is a whole file: its footer is located and parsed, then every
+// filter location it names is read as `bloomlab parquet` reads it (the
+// header from the bytes at the offset, the bitset after it) into a parquet
+// filter; the input is also parsed as a BloomFilterHeader on its own.
+// Whatever comes in: parquet_error or an answer that keeps its promises (a
+// header's size within its bytes, numBytes a multiple of 32 from 32 to
+// 128 MiB, every filter location inside the data), never a crash, undefined
+// behaviour, a hang or a large allocation. Seeds: small DuckDB files
+// (corpus_parquet, written by tests/parquet/duckdb_parquet.mjs write-small).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+
+#include "bloomlab/parquet_filter.hpp"
+#include "parquet_footer.hpp"
+
+namespace {
+
+void require(bool ok) {
+  if (!ok) std::abort();
+}
+
+void check_header(std::span<const std::uint8_t> b) {
+  try {
+    const bloomlab::parquet::bloom_header h = bloomlab::parquet::parse_bloom_header(b);
+    require(h.header_bytes >= 1 && h.header_bytes <= b.size());
+    require(h.num_bytes >= 32 && h.num_bytes % 32 == 0 &&
+            static_cast<std::uint64_t>(h.num_bytes) <= bloomlab::parquet::max_filter_bytes);
+  } catch (const bloomlab::parquet::parquet_error&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::span<const std::uint8_t> file(data, size);
+  check_header(file);
+  namespace pq = bloomlab::parquet;
+  try {
+    const pq::footer_extent ext = pq::locate_footer(file.first(size < 4 ? size : 4), file.last(size < 8 ? size : 8), size);
+    require(ext.offset >= 4 && ext.offset + ext.length + 8 == size);
+    const pq::file_metadata m = pq::parse_footer(file.subspan(ext.offset, ext.length), ext.offset);
+    for (const pq::row_group& g : m.row_groups) {
+      require(g.columns.size() == m.leaves.size());
+      for (const pq::column_chunk& c : g.columns) {
+        if (!c.bloom_offset) continue;
+        const auto off = static_cast<std::uint64_t>(*c.bloom_offset);
+        require(off >= 4 && off < ext.offset);
+        const std::uint64_t avail =
+            c.bloom_length ? static_cast<std::uint64_t>(*c.bloom_length) : ext.offset - off;
+        require(off + avail <= ext.offset);
+        try {
+          const std::span<const std::uint8_t> at = file.subspan(off, avail);
+          const pq::bloom_header h = pq::parse_bloom_header(at);
+          const auto bytes = static_cast<std::uint64_t>(h.num_bytes);
+          if (h.header_bytes + bytes > at.size()) continue;  // the command refuses it: it passes the data
+          const bloomlab::parquet_filter f =
+              bloomlab::parquet_filter::from_bytes(at.subspan(h.header_bytes, bytes));
+          require(f.bytes_size() == bytes);
+          static_cast<void>(f.contains(std::uint64_t{42}));
+          static_cast<void>(f.estimate_n());
+        } catch (const pq::parquet_error&) {
+        }
+      }
+    }
+  } catch (const pq::parquet_error&) {
+  }
+  return 0;
+}

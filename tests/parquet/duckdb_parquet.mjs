@@ -1,0 +1,73 @@
+// DuckDB (npm @duckdb/node-api) as the other side of bloomlab's Parquet
+// tests: it writes Parquet files with split-block Bloom filters, says where
+// their filters are, and probes them with parquet_bloom_probe.
+//
+//   node duckdb_parquet.mjs write DIR       writes DIR/ints.parquet, DIR/strings.parquet,
+//                                           DIR/mixed.parquet, DIR/plain.parquet; prints
+//                                           parquet_metadata's rows for them as JSON
+//   node duckdb_parquet.mjs write-small DIR  writes three small files (the fuzzer's seeds)
+//   node duckdb_parquet.mjs probe FILE COLUMN VALUE...
+//                                           prints [{value, excludes: [per row group]}] as JSON
+//
+// The values are formulas of the row number i, which the C++ tests compute too.
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const [mode, ...args] = process.argv.slice(2);
+const con = await (await DuckDBInstance.create(':memory:')).connect();
+await con.run('SET threads = 1');  // rows in order, row groups as cut
+const quote = (s) => "'" + String(s).replaceAll("'", "''") + "'";
+
+if (mode === 'write') {
+  const dir = args[0];
+  const rows = 'FROM range(40960) t(i)';
+  const files = {
+    // BIGINT (INT64): 3,000 distinct values a row group, negatives included.
+    'ints.parquet': [`SELECT ((i * 7919) % 3000 - 1500)::BIGINT AS id ${rows}`, 0.01],
+    // VARCHAR (BYTE_ARRAY): 1,200 distinct strings a row group.
+    'strings.parquet': [`SELECT 'user_' || ((i * 31) % 1200) AS name ${rows}`, 0.01],
+    // Both, at another rate, and a column of few values.
+    'mixed.parquet': [`SELECT (i % 700)::BIGINT AS id, 'k' || (i % 250) AS name ${rows}`, 0.001],
+    // No filter asked for.
+    'plain.parquet': [`SELECT (i % 700)::BIGINT AS id ${rows}`, null],
+  };
+  for (const [name, [select, p]] of Object.entries(files)) {
+    const opts = ['FORMAT parquet', 'ROW_GROUP_SIZE 20480'];
+    if (p !== null) opts.push(`BLOOM_FILTER_FALSE_POSITIVE_RATIO ${p}`);
+    else opts.push('WRITE_BLOOM_FILTER false');
+    await con.run(`COPY (${select}) TO ${quote(dir + '/' + name)} (${opts.join(', ')})`);
+  }
+  const out = [];
+  for (const name of Object.keys(files)) {
+    const r = await con.runAndReadAll(`SELECT row_group_id, row_group_num_rows, path_in_schema, type,
+        bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${quote(dir + '/' + name)})
+        ORDER BY row_group_id, column_id`);
+    for (const row of r.getRowObjectsJson()) out.push({ file: name, ...row });
+  }
+  console.log(JSON.stringify(out));
+} else if (mode === 'write-small') {
+  // Small files of every physical type DuckDB gives a filter (under 8 KiB:
+  // the fuzzer's seeds, tests/fuzz/corpus_parquet), 300 rows each.
+  const dir = args[0];
+  const small = {
+    'types.parquet': `SELECT (i % 50)::INTEGER AS i32, (i % 60)::BIGINT AS i64, ((i % 40) / 4)::DOUBLE AS f64,
+        ((i % 20) / 2)::FLOAT AS f32, 'n' || (i % 30) AS s FROM range(300) t(i)`,
+    'one.parquet': `SELECT 'only' AS s FROM range(3) t(i)`,
+  };
+  for (const [name, select] of Object.entries(small))
+    await con.run(`COPY (${select}) TO ${quote(dir + '/' + name)} (FORMAT parquet, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`);
+  await con.run(`COPY (SELECT (i % 50)::BIGINT AS id FROM range(300) t(i)) TO ${quote(dir + '/none.parquet')}
+      (FORMAT parquet, WRITE_BLOOM_FILTER false)`);
+  console.log(JSON.stringify(['types.parquet', 'one.parquet', 'none.parquet']));
+} else if (mode === 'probe') {
+  const [file, column, ...values] = args;
+  const out = [];
+  for (const v of values) {
+    const r = await con.runAndReadAll(`SELECT row_group_id, bloom_filter_excludes
+        FROM parquet_bloom_probe(${quote(file)}, ${quote(column)}, ${quote(v)}) ORDER BY row_group_id`);
+    out.push({ value: v, excludes: r.getRowObjectsJson().map((x) => x.bloom_filter_excludes) });
+  }
+  console.log(JSON.stringify(out));
+} else {
+  console.error('usage: duckdb_parquet.mjs write DIR | write-small DIR | probe FILE COLUMN VALUE...');
+  process.exit(2);
+}
