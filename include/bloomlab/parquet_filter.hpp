@@ -152,8 +152,17 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
   static std::uint64_t hash(std::uint64_t x) { return hash_le(x, 8); }
   static std::uint64_t hash_int64(std::int64_t x) { return hash_le(static_cast<std::uint64_t>(x), 8); }
   static std::uint64_t hash_int32(std::int32_t x) { return hash_le(static_cast<std::uint32_t>(x), 4); }
-  static std::uint64_t hash_float(float x) { return hash_le(std::bit_cast<std::uint32_t>(x), 4); }
-  static std::uint64_t hash_double(double x) { return hash_le(std::bit_cast<std::uint64_t>(x), 8); }
+  // (memcpy rather than std::bit_cast: Emscripten's libc++ for the page lacks it.)
+  static std::uint64_t hash_float(float x) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    return hash_le(bits, 4);
+  }
+  static std::uint64_t hash_double(double x) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    return hash_le(bits, 8);
+  }
   // The hash this filter gives a key (SipHash-2-4 when keyed).
   std::uint64_t item_hash(std::string_view x) const { return key_ ? detail::keyed_hash(x, *key_) : hash(x); }
   std::uint64_t item_hash(std::uint64_t x) const { return key_ ? detail::keyed_hash(x, *key_) : hash(x); }
