@@ -69,14 +69,7 @@
 #include <string_view>
 #include <vector>
 
-#if defined(XXH_INLINE_ALL)
-#include <xxhash.h>
-#else
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-#undef XXH_INLINE_ALL
-#endif
-
+#include "bloomlab/detail/key_hashing.hpp"  // xxHash, header-only, included as every kind includes it
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/siphash.hpp"

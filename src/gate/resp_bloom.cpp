@@ -11,6 +11,15 @@ namespace bloomlab::gate {
 
 using namespace resp_args;
 
+namespace {
+
+// A rate so small that its stages' rates would underflow.
+std::string too_small(double error) {
+  return "ERR error rate " + human(error) + " is too small; allowed: " + human(bf_min_error) + " to below 1";
+}
+
+}  // namespace
+
 resp_store::result resp_store::run_bloom(const std::vector<std::string>& args, const std::string& cmd,
                                          resp_writer& w) {
   const std::size_t n = args.size();
@@ -73,6 +82,7 @@ resp_store::result resp_store::run_bloom(const std::vector<std::string>& args, c
     bool nonscaling = false, has_expansion = false;
     if (!to_double(args[2], error)) return w.error("ERR bad error rate"), result{};
     if (error <= 0 || error >= 1) return w.error("ERR (0 < error rate range < 1) "), result{};
+    if (error < bf_min_error) return w.error(too_small(error)), result{};
     if (!to_ll(args[3], capacity)) return w.error("ERR bad capacity"), result{};
     if (capacity <= 0) return w.error("ERR (capacity should be larger than 0)"), result{};
     for (std::size_t i = 4; i < n; ++i) {
@@ -143,6 +153,7 @@ resp_store::result resp_store::run_bloom(const std::vector<std::string>& args, c
     }
     if (items == 0 || items >= n) return wrong_arity(w, cmd), result{};
     if (error <= 0 || error >= 1) return w.error("ERR (0 < error rate range < 1) "), result{};
+    if (error < bf_min_error) return w.error(too_small(error)), result{};
     if (capacity < 1) return w.error("ERR (capacity should be larger than 0)"), result{};
     if (expansion < 1 || expansion > 32768) return w.error("ERR bad expansion"), result{};
     const std::unique_lock lock(mu_);

@@ -43,6 +43,9 @@ inline constexpr std::uint64_t bf_default_capacity = 100;
 inline constexpr std::uint64_t bf_default_expansion = 2;
 // The tightening of each new stage's rate (see above).
 inline constexpr double bf_tightening = 0.5;
+// The smallest error rate taken: stage i's rate error / 2^(i+1) stays a
+// normal number for every stage a filter can make (72 bits an item at 1e-15).
+inline constexpr double bf_min_error = 1e-15;
 
 struct resp_options {
   std::optional<sip_key> key;      // every filter hashes with SipHash-2-4 under it

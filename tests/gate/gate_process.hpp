@@ -165,6 +165,17 @@ inline reply check_many(httplib::Client& c, const std::vector<std::string>& keys
 
 inline json stats(httplib::Client& c) { return as_reply(c.Get("/stats")).body; }
 
+// Asks `ready` (a question put to the gate: each try is a round trip to
+// it, which paces the loop) until it holds or `limit` passes; the
+// milliseconds it took, or -1.
+template <class F>
+double wait_until(F ready, milliseconds limit = milliseconds(15000)) {
+  const auto t0 = steady::now();
+  while (!ready())
+    if (steady::now() - t0 > limit) return -1;
+  return std::chrono::duration<double, std::milli>(steady::now() - t0).count();
+}
+
 // A gauge or counter of GET /metrics (its bloomlab_gate_ name), -1 when absent.
 inline double metric(httplib::Client& c, const std::string& name) {
   const auto r = c.Get("/metrics");

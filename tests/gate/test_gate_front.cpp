@@ -84,15 +84,10 @@ std::string get_request(const std::string& target) {
   return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 }
 
-// Waits (polling, never a fixed sleep) until `ready` holds, at most `limit`.
+// True once the gate says `ready` within `limit` (gate_process.hpp's wait_until).
 template <class F>
 bool wait_for(F ready, milliseconds limit = milliseconds(15000)) {
-  const auto deadline = steady::now() + limit;
-  while (!ready()) {
-    if (steady::now() > deadline) return false;
-    std::this_thread::sleep_for(milliseconds(5));
-  }
-  return true;
+  return wait_until(ready, limit) >= 0;
 }
 
 

@@ -35,14 +35,9 @@ struct resp_gate {
           up = true;
           break;
         }
-      if (up) {
-        const auto deadline = steady::now() + start_timeout;
-        while (!accepts(resp_port)) {
-          if (steady::now() > deadline) throw std::runtime_error("the Redis port does not accept connections");
-          std::this_thread::sleep_for(milliseconds(10));
-        }
-        return;
-      }
+      // The line comes after the port is bound and listening: a connection
+      // made now waits in its backlog until the gate serves.
+      if (up) return;
       const auto code = proc->wait(exit_timeout);
       const std::string err = proc->all_stderr();
       if (code == 2 && err.find("address already in use") != std::string::npos) continue;
@@ -256,6 +251,7 @@ TEST(GateResp, BloomCommandsFollowRedisBloom) {
   EXPECT_EQ(c.call({"BF.RESERVE", "r", "0.01", "10"}), "-ERR item exists\r\n");
   EXPECT_EQ(c.call({"BF.RESERVE", "x", "abc", "10"}), "-ERR bad error rate\r\n");
   EXPECT_EQ(c.call({"BF.RESERVE", "x", "1.5", "10"}), "-ERR (0 < error rate range < 1) \r\n");
+  EXPECT_EQ(c.call({"BF.RESERVE", "x", "4.9e-324", "10"}), "-ERR error rate 4.94066e-324 is too small; allowed: 1e-15 to below 1\r\n");
   EXPECT_EQ(c.call({"BF.RESERVE", "x", "0.01", "0"}), "-ERR (capacity should be larger than 0)\r\n");
   EXPECT_EQ(c.call({"BF.RESERVE", "x", "0.01", "10", "NONSCALING", "EXPANSION", "2"}),
             "-Nonscaling filters cannot expand\r\n");

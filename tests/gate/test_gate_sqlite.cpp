@@ -567,15 +567,10 @@ std::string sqlite3_shell(const fs::path& db, const std::string& sql) {
   return out;
 }
 
-// Polls `ok` every 5 ms for up to `limit`; the milliseconds it took, or -1.
+// The milliseconds until the gate says `ok`, at most `limit`; -1 past it.
 template <class F>
 double within(F ok, milliseconds limit = milliseconds(10000)) {
-  const auto t0 = steady::now();
-  for (;;) {
-    if (ok()) return std::chrono::duration<double, std::milli>(steady::now() - t0).count();
-    if (steady::now() - t0 > limit) return -1;
-    std::this_thread::sleep_for(milliseconds(5));
-  }
+  return wait_until(ok, limit);
 }
 
 bool member(httplib::Client& c, const std::string& key) {
@@ -773,7 +768,7 @@ TEST(GateSqlite, ADatabaseFileMovedOverTheOldOneIsFollowed) {
         if (e["member"] == false && misses++ == 0) first_miss = e.dump();
     }
   });
-  while (stats(*c)["checks"].get<std::uint64_t>() < 3 * both.size()) std::this_thread::sleep_for(milliseconds(1));
+  ASSERT_GE(wait_until([&] { return stats(*c)["checks"].get<std::uint64_t>() >= 3 * both.size(); }), 0);
   fs::rename(fresh, path);
   moved = true;
   const double new_ms = within([&] { return check_many(*c, new_only).body["members"] == new_only.size(); });
