@@ -76,7 +76,7 @@ def main():
         cases = {
             "bloomlab: every filter's report": [bl, "parquet", "--json", *files],
             "DuckDB: parquet_metadata": ["node", DUCK, "metadata", pattern],
-            "bloomlab: one value, every row group": [bl, "parquet", "--json", "--column", "id", "--probe", "42", *files],
+            "bloomlab: one value, every row group": [bl, "parquet", *files, "--json", "--column", "id", "--probe", "42"],
             "DuckDB: parquet_bloom_probe": ["node", DUCK, "probe", pattern, "id", "42"],
             "bloomlab: start alone": [bl, "--version"],
             "DuckDB: start alone (SELECT 1)": ["node", DUCK, "nothing"],
@@ -101,9 +101,9 @@ def main():
         duck_probe = json.loads(outs["DuckDB: parquet_bloom_probe"])
         print(f"# Reading the filters of {a.files:,} Parquet files ({total / 1e6:.1f} MB), "
               f"{time.strftime('%Y-%m-%d', time.gmtime())}\n")
-        print(f"Each file: {a.rows:,} rows in two row groups, filters on `id` (BIGINT) and `name` (VARCHAR) at 1%, "
+        print(f"Each file: {a.rows:,} rows in two row groups, filters on `id` (BIGINT, 250 distinct) and `name` (VARCHAR, 300) at 1%, "
               f"written by DuckDB. bloomlab found {filters:,} filters, DuckDB {theirs['filters']:,} "
-              f"({theirs['bytes']:,} bytes). Probing id = 42: bloomlab ruled out {ruled_out:,} of {groups:,} row "
+              f"({int(theirs['bytes']):,} bytes). Probing id = 42: bloomlab ruled out {ruled_out:,} of {groups:,} row "
               f"groups, DuckDB {duck_probe['excluded']:,} of {duck_probe['row_groups']:,}.\n")
         print(f"Whole processes, median of {a.repeat} interleaved runs (min-max), peak RSS median. "
               f"Machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end.\n")
