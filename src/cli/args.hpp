@@ -11,6 +11,7 @@ namespace bloomlab::cli {
 // Bad input from the user: printed as one line on stderr, exit code 2.
 using usage_error = lab::input_error;
 
+using lab::parse_bits;
 using lab::parse_count;
 using lab::parse_digest_name;
 using lab::parse_digest_seed;

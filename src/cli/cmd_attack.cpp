@@ -84,7 +84,7 @@ lab::attack_request request_of(const attack_args& a) {
   const auto kind = lab::parse_attack_kind(a.kind);
   if (!kind) lab::refuse("KIND", a.kind, std::string("is not an attack; ") + lab::attack_kinds_allowed);
   r.kind = *kind;
-  r.m = parse_count("--m", a.m, 1, lab::max_attack_m);
+  r.m = parse_bits("--m", a.m, 1, lab::max_attack_m);
   r.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   r.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   r.keyed = a.keyed;

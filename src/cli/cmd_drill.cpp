@@ -26,7 +26,7 @@ int run_drill(const drill_args& a) {
   lab::set_drill_request req;
   req.numbers = lab::parse_numbers("--numbers", a.numbers);
   req.target = lab::parse_number("--target", a.target);
-  req.m = parse_count("--m", a.m, 1, lab::drill_max_m);
+  req.m = parse_bits("--m", a.m, 1, lab::drill_max_m);
   req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, lab::drill_max_k));
   req.trials = parse_count("--trials", a.trials, 1, lab::drill_max_trials);
   req.seed = parse_count("--seed", a.seed, 0, UINT64_MAX);

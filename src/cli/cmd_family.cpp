@@ -57,7 +57,7 @@ std::string names(const std::vector<std::string>& v, std::size_t most) {
 
 int run_removal(const removal_args& a) {
   lab::removal_request req;
-  req.m = parse_count("--m", a.m, 1, lab::max_m_built);
+  req.m = parse_bits("--m", a.m, 1, lab::max_m_built);
   req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   req.width = static_cast<unsigned>(parse_count("--width", a.width, 1, 8));
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
@@ -100,7 +100,7 @@ int run_removal(const removal_args& a) {
 
 int run_combine(const combine_args& a) {
   lab::combine_request req;
-  req.m = parse_count("--m", a.m, 1, lab::max_m_built);
+  req.m = parse_bits("--m", a.m, 1, lab::max_m_built);
   req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   req.probes = parse_count("--probes", a.probes, 1, lab::max_probes);

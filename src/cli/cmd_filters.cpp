@@ -294,7 +294,6 @@ int run_build(const build_args& a, const key_args& k) {
   save_filter(a.out, *f, as);
   json j = summary(*f);
   j["file"] = a.out;
-  j["format"] = a.format;
   j["lines"] = items;
   std::string sized;
   if (n_from_list) {

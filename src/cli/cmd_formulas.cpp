@@ -55,7 +55,7 @@ int run_size(const size_args& a) {
 }
 
 int run_analyze(const analyze_args& a) {
-  lab::analyze_request req{.m = parse_count("--m", a.m, 1, lab::max_m_formula),
+  lab::analyze_request req{.m = parse_bits("--m", a.m, 1, lab::max_m_formula),
                            .n = parse_count("--n", a.n, 0, lab::max_n_formula),
                            .k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k)),
                            .kind = {}};

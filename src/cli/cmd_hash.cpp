@@ -34,7 +34,7 @@ int run_hash(const hash_args& a) {
 
 int run_positions(const positions_args& a) {
   lab::positions_request req{
-      .m = parse_count("--m", a.m, 1, bloom_filter::max_m),
+      .m = parse_bits("--m", a.m, 1, bloom_filter::max_m),
       .k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k)),
       .idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)},
       .texts = a.texts};

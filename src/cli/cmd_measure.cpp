@@ -45,7 +45,7 @@ void print_report(const lab::measure_report& r) {
 
 int run_measure(const measure_args& a) {
   lab::measure_request req;
-  req.m = parse_count("--m", a.m, 1, lab::max_m_built);
+  req.m = parse_bits("--m", a.m, 1, lab::max_m_built);
   req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   req.idx = {parse_hash("--hash", a.hash), parse_scheme_name("--scheme", a.scheme)};
   req.probes = parse_count("--probes", a.probes, 1, lab::max_probes);

@@ -12,7 +12,7 @@ namespace bloomlab::cli {
 
 int run_trials(const trials_args& a) {
   lab::trials_request req;
-  req.m = parse_count("--m", a.m, 1, lab::max_m_built);
+  req.m = parse_bits("--m", a.m, 1, lab::max_m_built);
   req.n = parse_count("--n", a.n, 1, lab::max_trial_n);
   req.k = static_cast<unsigned>(parse_count("--k", a.k, 1, max_k));
   req.filters = parse_count("--filters", a.filters, 2, lab::max_filters);

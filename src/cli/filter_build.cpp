@@ -121,7 +121,7 @@ struct builder {
   std::pair<std::uint64_t, unsigned> parse_mk(unsigned most_k) const {
     need(a.m, "--m", "--k");
     need(a.k, "--k", "--m");
-    return std::pair(parse_count("--m", a.m, 1, max_m), static_cast<unsigned>(parse_count("--k", a.k, 1, most_k)));
+    return std::pair(parse_bits("--m", a.m, 1, max_m), static_cast<unsigned>(parse_count("--k", a.k, 1, most_k)));
   }
   scheme sch() const { return a.scheme.empty() ? scheme::enhanced_double : parse_scheme_name("--scheme", a.scheme); }
   hash_fn hash() const { return a.hash.empty() ? hash_fn::murmur3 : parse_hash("--hash", a.hash); }
@@ -211,7 +211,7 @@ struct builder {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
     std::uint64_t m;
     if (!a.m.empty()) {
-      m = parse_count("--m", a.m, 1, max_m);
+      m = parse_bits("--m", a.m, 1, max_m);
     } else {
       need(a.n, "--n", "--p (or give --m)");
       need(a.p, "--p", "--n");
@@ -263,7 +263,7 @@ struct builder {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 words");
     if (!a.m.empty()) {
       if (!a.n.empty() || !a.p.empty()) throw usage_error("give either --n and --p, or --m, not both");
-      const std::uint64_t m = parse_count("--m", a.m, parquet_filter::block_bits, parquet_filter::max_bytes * 8);
+      const std::uint64_t m = parse_bits("--m", a.m, parquet_filter::block_bits, parquet_filter::max_bytes * 8);
       if (m % parquet_filter::block_bits != 0)
         lab::refuse("--m", a.m, "is not a whole number of 256-bit blocks; allowed: a multiple of 256 up to " +
                                     thousands(parquet_filter::max_bytes * 8));

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
+#include <limits>
+#include <string_view>
 #include <optional>
 
 namespace bloomlab::lab {
@@ -88,6 +91,63 @@ std::optional<scanned> scan_number(std::string_view text) {
 
 std::string_view digest_name(digest_fn f) { return info(f).name; }
 
+std::string_view trimmed(std::string_view t) {
+  const auto b = t.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  return t.substr(b, t.find_last_not_of(" \t") - b + 1);
+}
+
+// The word at the end of t from `words`, taken off t (and the spaces before
+// it); 0 when t ends in none of them (or in one with nothing before it).
+struct suffix {
+  std::string_view text;
+  std::uint64_t factor;
+};
+std::uint64_t take_suffix(std::string_view& t, std::span<const suffix> words) {
+  for (const suffix& w : words) {
+    if (t.size() > w.text.size() && t.substr(t.size() - w.text.size()) == w.text) {
+      t = trimmed(t.substr(0, t.size() - w.text.size()));
+      return w.factor;
+    }
+  }
+  return 0;
+}
+
+// The multipliers of parse_count, and the units of parse_bits; the longer
+// spelling of each first.
+constexpr std::uint64_t kilo = 1000, kibi = 1024;
+constexpr suffix multipliers[] = {
+    {"Ki", kibi}, {"Mi", kibi * kibi}, {"Gi", kibi * kibi * kibi}, {"Ti", kibi * kibi * kibi * kibi},
+    {"k", kilo},  {"K", kilo},         {"M", kilo * kilo},         {"G", kilo * kilo * kilo},
+    {"T", kilo * kilo * kilo * kilo}};
+constexpr suffix bit_units[] = {{"bytes", 8}, {"byte", 8}, {"bits", 1}, {"bit", 1}, {"B", 8}, {"b", 1}};
+
+// A whole number from its text, times `factor`, in [lo, hi].
+std::uint64_t whole_times(const std::string& field, const std::string& text, std::string_view number,
+                          std::uint64_t factor, std::uint64_t lo, std::uint64_t hi) {
+  const std::string allowed = count_allowed(lo, hi);
+  if (trimmed(text).empty()) refuse(field, text, "is empty; " + allowed);
+  const auto num = scan_number(number);
+  if (!num) refuse(field, text, "is not a number; " + allowed);
+  errno = 0;
+  if (num->integer) {
+    const unsigned long long v = std::strtoull(num->plain.c_str(), nullptr, 10);
+    if (errno == ERANGE || (v != 0 && factor > std::numeric_limits<std::uint64_t>::max() / v))
+      refuse(field, text, "is out of range; " + allowed);
+    const std::uint64_t w = v * factor;
+    if (w < lo || w > hi) refuse(field, text, "is out of range; " + allowed);
+    return w;
+  }
+  const double d = std::strtod(num->plain.c_str(), nullptr) * static_cast<double>(factor);
+  if (d != std::floor(d)) refuse(field, text, "is not a whole number; " + allowed);
+  // 2^64 and above (and below 0) cannot be converted; the range check then
+  // compares whole numbers, so 2^64 is never read as UINT64_MAX.
+  if (!(d >= 0 && d < 18446744073709551616.0)) refuse(field, text, "is out of range; " + allowed);
+  const auto v = static_cast<std::uint64_t>(d);
+  if (v < lo || v > hi) refuse(field, text, "is out of range; " + allowed);
+  return v;
+}
+
 }  // namespace
 
 std::string quoted_value(std::string_view s) {
@@ -126,7 +186,7 @@ void refuse(const std::string& field, const std::string& value, const std::strin
 std::string count_allowed(std::uint64_t lo, std::uint64_t hi) {
   return "allowed: a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
 }
-std::string rate_allowed() { return "allowed: a rate between 0 and 1 (exclusive), as 0.01 or 1%"; }
+std::string rate_allowed() { return "allowed: a rate between 0 and 1 (exclusive), as 0.01, 1% or 1 in 100"; }
 std::string hash_allowed() { return "allowed: " + std::string(hash_names); }
 std::string scheme_allowed() { return "allowed: enhanced, double, independent"; }
 std::string digest_allowed() {
@@ -138,24 +198,17 @@ std::string flag_allowed() { return "allowed: true or false"; }
 
 std::uint64_t parse_count(const std::string& field, const std::string& text, std::uint64_t lo,
                           std::uint64_t hi) {
-  const std::string allowed = count_allowed(lo, hi);
-  if (text.find_first_not_of(" \t") == std::string::npos) refuse(field, text, "is empty; " + allowed);
-  const auto num = scan_number(text);
-  if (!num) refuse(field, text, "is not a number; " + allowed);
-  errno = 0;
-  if (num->integer) {
-    const unsigned long long v = std::strtoull(num->plain.c_str(), nullptr, 10);
-    if (errno == ERANGE || v < lo || v > hi) refuse(field, text, "is out of range; " + allowed);
-    return v;
-  }
-  const double d = std::strtod(num->plain.c_str(), nullptr);
-  if (d != std::floor(d)) refuse(field, text, "is not a whole number; " + allowed);
-  // 2^64 and above (and below 0) cannot be converted; the range check then
-  // compares whole numbers, so 2^64 is never read as UINT64_MAX.
-  if (!(d >= 0 && d < 18446744073709551616.0)) refuse(field, text, "is out of range; " + allowed);
-  const auto v = static_cast<std::uint64_t>(d);
-  if (v < lo || v > hi) refuse(field, text, "is out of range; " + allowed);
-  return v;
+  std::string_view t = trimmed(text);
+  const std::uint64_t factor = take_suffix(t, multipliers);
+  return whole_times(field, text, t, factor == 0 ? 1 : factor, lo, hi);
+}
+
+std::uint64_t parse_bits(const std::string& field, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
+  std::string_view t = trimmed(text);
+  const std::uint64_t unit = take_suffix(t, bit_units);
+  const std::uint64_t factor = take_suffix(t, multipliers);
+  // The product of both, overflow-checked by whole_times: 2^40 * 8 at most.
+  return whole_times(field, text, t, (factor == 0 ? 1 : factor) * (unit == 0 ? 1 : unit), lo, hi);
 }
 
 double parse_real(const std::string& field, const std::string& text, double lo, double hi, bool open_lo) {
@@ -171,6 +224,21 @@ double parse_real(const std::string& field, const std::string& text, double lo, 
 
 double parse_rate(const std::string& field, const std::string& text) {
   const std::string allowed = rate_allowed();
+  // One in a count: "1 in 1000", "1/1000", "1 in 10k".
+  for (const std::string_view sep : {std::string_view(" in "), std::string_view("/")}) {
+    const std::string_view t = trimmed(text);
+    const auto at = t.find(sep);
+    if (at == std::string_view::npos) continue;
+    const auto a = scan_number(trimmed(t.substr(0, at)));
+    std::string_view b = trimmed(t.substr(at + sep.size()));
+    const std::uint64_t factor = take_suffix(b, multipliers);
+    const auto c = scan_number(b);
+    if (!a || !c) refuse(field, text, "is not a rate; " + allowed);
+    const double p = std::strtod(a->plain.c_str(), nullptr) /
+                     (std::strtod(c->plain.c_str(), nullptr) * static_cast<double>(factor == 0 ? 1 : factor));
+    if (!(p > 0 && p < 1)) refuse(field, text, "is out of range; " + allowed);
+    return p;
+  }
   std::string s = text;
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.pop_back();
   double scale = 1;

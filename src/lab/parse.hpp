@@ -60,14 +60,23 @@ std::string flag_allowed();
 // optionally grouped in threes by ',' or '_', spaces around ignored:
 // 2000, 2e3, 2,000, 2_000, 0.01, .5. Not numbers: 0x10, inf, nan, 1_0, 5x.
 
-// A whole number in [lo, hi].
+// A whole number in [lo, hi]. It may end in a multiplier, as people write
+// counts: k (or K), M, G, T for 10^3 to 10^12, Ki, Mi, Gi, Ti for 2^10 to
+// 2^40, with or without a space: 10k, 4M, 1.5 G, 64Ki.
 std::uint64_t parse_count(const std::string& field, const std::string& text, std::uint64_t lo,
                           std::uint64_t hi);
+
+// A size in bits (m) in [lo, hi]: a count as above, and then optionally a
+// unit, b / bit / bits (bits) or B / byte / bytes (8 bits each): 8192,
+// 64KiB (524,288 bits), 1.5 GB, 4 Mb.
+std::uint64_t parse_bits(const std::string& field, const std::string& text, std::uint64_t lo,
+                         std::uint64_t hi);
 
 // A real number in [lo, hi] (above lo when open_lo).
 double parse_real(const std::string& field, const std::string& text, double lo, double hi, bool open_lo = false);
 
-// A rate strictly between 0 and 1, as 0.01 or 1%.
+// A rate strictly between 0 and 1, as 0.01, 1%, 1e-3, or one in a count:
+// "1 in 1000", "1/1000", "1 in 10k".
 double parse_rate(const std::string& field, const std::string& text);
 
 hash_fn parse_hash(const std::string& field, const std::string& text);            // hash_names (index.hpp)

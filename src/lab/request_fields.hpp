@@ -57,6 +57,13 @@ class fields {
     return t ? parse_count(name, *t, lo, hi) : *fallback;
   }
 
+  // A size in bits (parse_bits: 64KiB, 1.5 GB, 4M); `fallback` when absent.
+  std::uint64_t bits(const char* name, std::uint64_t lo, std::uint64_t hi,
+                     std::optional<std::uint64_t> fallback = std::nullopt) const {
+    const auto t = scalar(name, count_allowed(lo, hi), fallback.has_value());
+    return t ? parse_bits(name, *t, lo, hi) : *fallback;
+  }
+
   unsigned k(const char* name = "k") const { return static_cast<unsigned>(count(name, 1, max_k)); }
 
   double rate(const char* name) const { return parse_rate(name, *scalar(name, rate_allowed(), false)); }

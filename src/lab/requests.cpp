@@ -58,7 +58,7 @@ std::uint64_t page_scheme_max_m(unsigned k) {
 std::string op_analyze(const json& j) {
   const fields f(j, "analyze", {"m", "n", "k", "scheme"});
   analyze_request r;
-  r.m = f.count("m", 1, max_m_formula);
+  r.m = f.bits("m", 1, max_m_formula);
   r.n = f.count("n", 0, max_n_formula);
   r.k = f.k();
   if (auto s = f.text("scheme", scheme_allowed())) r.kind = parse_scheme_name("scheme", *s);
@@ -98,7 +98,7 @@ std::string op_measure(const json& j) {
   const fields f(j, "measure", {"items", "m", "k", "hash", "scheme", "probes", "step"});
   measure_request r;
   r.items = page_list(f, "items");
-  r.m = f.count("m", 1, max_m_built, measure_m_default);
+  r.m = f.bits("m", 1, max_m_built, measure_m_default);
   r.k = static_cast<unsigned>(f.count("k", 1, max_k, measure_k_default));
   r.idx = f.idx(r.m, r.k);
   r.probes = f.count("probes", 1, max_probes, 10'000);
@@ -110,7 +110,7 @@ std::string op_measure(const json& j) {
 std::string op_trials(const json& j) {
   const fields f(j, "trials", {"m", "n", "k", "filters", "probes", "seed", "hash", "scheme"});
   trials_request r;
-  r.m = f.count("m", 1, max_m_built);
+  r.m = f.bits("m", 1, max_m_built);
   r.n = f.count("n", 1, max_trial_n);
   r.k = f.k();
   r.filters = f.count("filters", 2, max_filters, 40);
@@ -139,7 +139,7 @@ std::string op_hash(const json& j) {
 std::string op_positions(const json& j) {
   const fields f(j, "positions", {"m", "k", "hash", "scheme", "texts"});
   positions_request r;
-  r.m = f.count("m", 1, bloom_filter::max_m);  // positions only: nothing is allocated
+  r.m = f.bits("m", 1, bloom_filter::max_m);  // positions only: nothing is allocated
   r.k = f.k();
   r.idx = f.idx(r.m, r.k);
   r.texts = texts(f);
@@ -149,7 +149,7 @@ std::string op_positions(const json& j) {
 std::string op_stage(const json& j) {
   const fields f(j, "stage", {"m", "k", "hash", "scheme", "items", "queries", "removed"});
   stage_request r;
-  r.m = f.count("m", 1, max_m_built);
+  r.m = f.bits("m", 1, max_m_built);
   r.k = f.k();
   r.idx = f.idx(r.m, r.k);
   r.items = f.strings("items", max_stage_items);
@@ -186,7 +186,7 @@ std::string op_tune(const json& j) {
   const bool gives_m = mode != tune_mode::n_p && mode != tune_mode::n_p_k;
   const bool gives_k = mode == tune_mode::n_p_k || mode == tune_mode::n_m_k || mode == tune_mode::m_p_k;
   if (gives_n) r.n = f.count("n", 1, max_n_formula);
-  if (gives_m) r.m = f.count("m", 1, max_m_formula);
+  if (gives_m) r.m = f.bits("m", 1, max_m_formula);
   if (gives_k) r.k = f.k();
   if (gives_p) r.p = f.rate("p");
   if (!gives_m) r.prime = f.flag("prime", false);
@@ -223,7 +223,7 @@ std::string op_tune(const json& j) {
 std::string op_curves(const json& j) {
   const fields f(j, "curves", {"m", "n", "k"});
   curves_request r;
-  r.m = f.count("m", 1, max_m_formula);
+  r.m = f.bits("m", 1, max_m_formula);
   r.n = f.count("n", 1, max_n_formula);
   r.k = f.k();
   return to_json(curves(r), -1);
@@ -232,7 +232,7 @@ std::string op_curves(const json& j) {
 std::string op_walk(const json& j) {
   const fields f(j, "walk", {"m", "k", "h1", "step"});
   walk_request r;
-  r.m = f.count("m", 1, bloom_filter::max_m);  // positions only: nothing is allocated
+  r.m = f.bits("m", 1, bloom_filter::max_m);  // positions only: nothing is allocated
   r.k = f.k();
   r.h1 = f.count("h1", 0, UINT64_MAX);
   r.step = f.count("step", 0, UINT64_MAX);
@@ -243,7 +243,7 @@ std::string op_removal(const json& j) {
   const fields f(j, "removal", {"items", "m", "k", "hash", "scheme", "width", "remove", "probes"});
   removal_request r;
   r.items = page_list(f, "items");
-  r.m = f.count("m", 1, max_m_built);
+  r.m = f.bits("m", 1, max_m_built);
   r.k = f.k();
   r.idx = f.idx(r.m, r.k);
   r.width = static_cast<unsigned>(f.count("width", 1, counter_width_max, counter_width_default));
@@ -259,7 +259,7 @@ std::string op_combine(const json& j) {
   combine_request r;
   r.a = page_list(f, "a");
   r.b = page_list(f, "b");
-  r.m = f.count("m", 1, max_m_built);
+  r.m = f.bits("m", 1, max_m_built);
   r.k = f.k();
   r.idx = f.idx(r.m, r.k);
   r.probes = f.count("probes", 1, max_probes, 10'000);
@@ -273,7 +273,7 @@ std::string op_attack(const json& j) {
   const auto kind = parse_attack_kind(f.text("kind", attack_kinds_allowed).value_or("pollute"));
   if (!kind) refuse("kind", shorten(*f.text("kind", attack_kinds_allowed)), std::string("is not an attack; ") + attack_kinds_allowed);
   r.kind = *kind;
-  r.m = f.count("m", 1, max_attack_m, r.m);
+  r.m = f.bits("m", 1, max_attack_m, r.m);
   r.k = static_cast<unsigned>(f.count("k", 1, max_k, r.k));
   r.idx = f.idx(r.m, r.k);
   r.keyed = f.flag("keyed", false);
@@ -466,7 +466,7 @@ std::string op_drill(const json& j) {
   if (!numbers) throw input_error("numbers", "", "numbers: is required; allowed: whole numbers separated by spaces, commas or new lines");
   r.numbers = parse_numbers("numbers", *numbers);
   if (const auto t = f.text("target", "allowed: a whole number")) r.target = parse_number("target", *t);
-  r.m = f.count("m", 1, drill_max_m, r.m);
+  r.m = f.bits("m", 1, drill_max_m, r.m);
   r.k = static_cast<unsigned>(f.count("k", 1, drill_max_k, r.k));
   r.trials = f.count("trials", 1, drill_max_trials, r.trials);
   r.seed = f.count("seed", 0, UINT64_MAX, r.seed);

@@ -70,6 +70,32 @@ TEST(Bounds, OneNumberGrammar) {
   refused_bounded({"size", "--n", "10", "--p", "0x0.1p0"}, {"--p", "not a number"});
 }
 
+// Counts with multipliers, sizes with units, rates as one in a count: the
+// value understood, and what is still refused.
+TEST(Bounds, CountsSizesAndRatesAsPeopleTypeThem) {
+  const auto analyzed = [](const std::string& m, const std::string& n) {
+    const auto r = run({"analyze", "--m", m, "--n", n, "--k", "3", "--json"});
+    EXPECT_EQ(r.rc, 0) << m << " " << n << ": " << r.err;
+    const nlohmann::json j = r.rc == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+    return std::pair(j.value("m", std::uint64_t{0}), j.value("n", std::uint64_t{0}));
+  };
+  EXPECT_EQ(analyzed("64KiB", "10k"), std::pair(std::uint64_t{524'288}, std::uint64_t{10'000}));
+  EXPECT_EQ(analyzed("1.5 MB", "4M"), std::pair(std::uint64_t{12'000'000}, std::uint64_t{4'000'000}));
+  EXPECT_EQ(analyzed("8192 bits", "2Ki"), std::pair(std::uint64_t{8'192}, std::uint64_t{2'048}));
+  EXPECT_EQ(analyzed("3 Mb", "1e6"), std::pair(std::uint64_t{3'000'000}, std::uint64_t{1'000'000}));
+  for (const char* p : {"1 in 1000", "1/1000", "0.1%", "1e-3", "1 in 1k"}) {
+    const auto r = run({"size", "--n", "1000", "--p", p, "--json"});
+    ASSERT_EQ(r.rc, 0) << p << ": " << r.err;
+    EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out).at("p").get<double>(), 0.001) << p;
+  }
+  refused_bounded({"size", "--n", "1.0005k", "--p", "0.01"}, {"--n", "'1.0005k'", "not a whole number"});
+  refused_bounded({"size", "--n", "10", "--p", "2 in 1"}, {"--p", "'2 in 1'", "out of range"});
+  refused_bounded({"size", "--n", "10", "--p", "1 in"}, {"--p", "'1 in'", "not a number", "1 in 100"});
+  refused_bounded({"analyze", "--m", "2000 TB", "--n", "10", "--k", "3"}, {"--m", "'2000 TB'", "out of range"});
+  refused_bounded({"analyze", "--m", "100", "--n", "10", "--k", "5B"}, {"--k", "'5B'", "not a number"});
+  refused_bounded({"analyze", "--m", "100", "--n", "20000000T", "--k", "3"}, {"--n", "out of range"});
+}
+
 TEST(Bounds, TwoToTheSixtyFourIsOutOfRangeNotZero) {
   for (const char* big : {"1.8446744073709552e19", "18446744073709551616", "1e30"})
     refused_bounded({"trials", "--m", "1000", "--n", "10", "--k", "3", "--seed", big},

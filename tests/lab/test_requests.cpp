@@ -54,6 +54,16 @@ TEST(Requests, Size) {
             lab::to_json(lab::size({.n = 1000, .p = 0.01, .prime = false, .adversarial = true}), -1));
 }
 
+// The page's fields read counts, sizes and rates as people type them.
+TEST(Requests, CountsSizesAndRatesAsPeopleTypeThem) {
+  EXPECT_EQ(run_request("size", R"({"n": "4M", "p": "1 in 1000"})"), run_request("size", R"({"n": 4000000, "p": 0.001})"));
+  EXPECT_EQ(run_request("size", R"({"n": "10k", "p": "1/100"})"), run_request("size", R"({"n": 10000, "p": 0.01})"));
+  EXPECT_EQ(run_request("analyze", R"({"m": "64KiB", "n": "1.5k", "k": 7})"),
+            run_request("analyze", R"({"m": 524288, "n": 1500, "k": 7})"));
+  EXPECT_EQ(run_request("analyze", R"({"m": "2 kb", "n": 200, "k": 7})"),
+            run_request("analyze", R"({"m": 2000, "n": 200, "k": 7})"));
+}
+
 TEST(Requests, Analyze) {
   EXPECT_EQ(run_request("analyze", R"({"m": 2000, "n": 200, "k": 7})"),
             lab::to_json(lab::analyze({.m = 2000, .n = 200, .k = 7, .kind = {}}), -1));
