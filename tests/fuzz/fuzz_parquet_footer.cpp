@@ -1,5 +1,5 @@
 // libFuzzer target for the Parquet footer and BloomFilterHeader reader
-// (src/cli/parquet_footer.cpp), which `bloomlab parquet` runs on files it
+// (src/lab/parquet_footer.cpp), which `bloomlab parquet` runs on files it
 // did not write.
 //
 // The input is a whole file: its footer is located and parsed, then every
