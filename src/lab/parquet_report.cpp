@@ -3,9 +3,11 @@
 #include "parquet_report.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <system_error>
 
@@ -64,6 +66,33 @@ chunk_filter read_filter(const byte_source& f, const column_chunk& c, std::uint6
   return {h.header_bytes, parquet_filter::from_bytes(bitset)};
 }
 
+// A number as std::from_chars reads one in decimal: an optional '-',
+// digits with an optional '.', an optional exponent; nothing else (no
+// spaces, '+', hex, inf or nan). Then strtod and strtof read it exactly as
+// from_chars would (the WebAssembly build's library has no floating
+// from_chars).
+bool decimal(std::string_view s) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  std::size_t mantissa = digits();
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
 // A probe value as the column's physical type stores it, hashed as Parquet
 // hashes it; refused by name when the type cannot hold it.
 std::uint64_t probe_hash(const std::string& v, const column_chunk& c, const leaf& l, const std::string& file,
@@ -89,15 +118,15 @@ std::uint64_t probe_hash(const std::string& v, const column_chunk& c, const leaf
       return parquet_filter::hash_int64(x);
     }
     case physical::float_: {
-      float x = 0;
-      const auto r = std::from_chars(b, e, x);
-      if (r.ec != std::errc() || r.ptr != e || !std::isfinite(x)) refuse("a finite number a 32-bit float holds");
+      errno = 0;
+      const float x = decimal(v) ? std::strtof(v.c_str(), nullptr) : std::numeric_limits<float>::quiet_NaN();
+      if (errno == ERANGE || !std::isfinite(x)) refuse("a finite number a 32-bit float holds");
       return parquet_filter::hash_float(x);
     }
     case physical::double_: {
-      double x = 0;
-      const auto r = std::from_chars(b, e, x);
-      if (r.ec != std::errc() || r.ptr != e || !std::isfinite(x)) refuse("a finite number a 64-bit double holds");
+      errno = 0;
+      const double x = decimal(v) ? std::strtod(v.c_str(), nullptr) : std::numeric_limits<double>::quiet_NaN();
+      if (errno == ERANGE || !std::isfinite(x)) refuse("a finite number a 64-bit double holds");
       return parquet_filter::hash_double(x);
     }
     case physical::byte_array: return parquet_filter::hash(std::string_view(v));

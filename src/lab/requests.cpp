@@ -19,6 +19,7 @@
 #include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
+#include "parquet_report.hpp"
 #include "parse.hpp"
 #include "pg_bloom.hpp"
 #include "privacy.hpp"
@@ -406,6 +407,7 @@ std::string op_limits(const json& j) {
               {"stage_items", max_stage_items},
               {"bip37_items", max_bip37_items},
               {"cuckoo_buckets", max_cuckoo_buckets},
+              {"parquet_tail", max_page_parquet_tail},
               {"ranges", ranges},
               {"defaults", defaults}}
       .dump();
@@ -594,10 +596,13 @@ counting_filter gate_filter_of(std::string_view request_json) {
   return gate_filter(r, gate_keys_of(r));
 }
 
-std::string run_request(std::string_view op, std::string_view request_json) {
+namespace {
+
+// The report fn() gives, or the error object for what it throws.
+template <class Fn>
+std::string guarded(std::string_view op, Fn&& fn) noexcept {
   try {
-    const operation& found = find_operation(op);
-    return found.run(parse_request(request_json));
+    return fn();
   } catch (const input_error& e) {
     try {
       return refusal_json(e);
@@ -615,6 +620,37 @@ std::string run_request(std::string_view op, std::string_view request_json) {
   } catch (...) {
     return failure_json(op, "the request could not be computed (internal error)");
   }
+}
+
+}  // namespace
+
+std::string run_request(std::string_view op, std::string_view request_json) {
+  return guarded(op, [&] { return find_operation(op).run(parse_request(request_json)); });
+}
+
+std::string run_parquet_request(std::uint64_t size, std::span<const std::uint8_t> head,
+                                std::span<const std::uint8_t> tail, std::string_view request_json) {
+  return guarded("parquet", [&] {
+    const json j = parse_request(request_json);
+    const fields f(j, "parquet", {"name", "column", "probe"});
+    const std::string name = f.text("name", "allowed: the file's name").value_or("file.parquet");
+    const std::optional<std::string> column = f.text("column", "allowed: a column's dotted path");
+    const std::optional<std::string> probe = f.text("probe", "allowed: a value of the column's type");
+    if (probe.has_value() != column.has_value())
+      throw input_error(column ? "probe" : "column", "",
+                        column ? "probe: is required with column; allowed: a value of the column's type"
+                               : "column: is required with probe; allowed: a column's dotted path");
+    if (tail.size() > max_page_parquet_tail)
+      throw input_error("file", "", name + ": " + thousands(tail.size()) + " bytes of its end given; allowed: at most " +
+                                        thousands(max_page_parquet_tail));
+    try {
+      const parquet::window_source src(size, head, tail);
+      parquet::probe_request pr{column.value_or(""), {probe.value_or("")}, "column", "probe"};
+      return parquet::to_json(parquet::read_parquet(src, name, column ? &pr : nullptr));
+    } catch (const parquet::parquet_error& e) {
+      throw input_error("file", "", name + ": " + e.what());
+    }
+  });
 }
 
 }  // namespace bloomlab::lab
