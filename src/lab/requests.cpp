@@ -19,7 +19,6 @@
 #include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
-#include "parquet_report.hpp"
 #include "parse.hpp"
 #include "pg_bloom.hpp"
 #include "privacy.hpp"
@@ -529,7 +528,9 @@ std::uint64_t nesting(std::string_view text) {
   return most;
 }
 
-json parse_request(std::string_view text) {
+}  // namespace
+
+json request::parse_request(std::string_view text) {
   if (const std::uint64_t depth = nesting(text); depth > max_request_depth)
     throw input_error("", shorten(text),
                       "the request nests lists and objects " + thousands(depth) + " deep; allowed: at most " +
@@ -553,6 +554,8 @@ json parse_request(std::string_view text) {
     throw input_error("", shorten(text), "the request is not valid JSON: " + why);
   }
 }
+
+namespace {
 
 const operation& find_operation(std::string_view op) {
   for (const operation& o : operations)
@@ -590,17 +593,13 @@ std::string failure_json(std::string_view op, const std::string& message) noexce
 }  // namespace
 
 counting_filter gate_filter_of(std::string_view request_json) {
-  const json j = parse_request(request_json);
+  const json j = request::parse_request(request_json);
   const gate_sim_request r =
       gate_request(fields(j, "gate_sim", {"banned", "keys", "traffic", "share", "p", "width", "seed", "unban"}));
   return gate_filter(r, gate_keys_of(r));
 }
 
-namespace {
-
-// The report fn() gives, or the error object for what it throws.
-template <class Fn>
-std::string guarded(std::string_view op, Fn&& fn) noexcept {
+std::string request::run_guarded(std::string_view op, const std::function<std::string()>& fn) noexcept {
   try {
     return fn();
   } catch (const input_error& e) {
@@ -622,35 +621,8 @@ std::string guarded(std::string_view op, Fn&& fn) noexcept {
   }
 }
 
-}  // namespace
-
 std::string run_request(std::string_view op, std::string_view request_json) {
-  return guarded(op, [&] { return find_operation(op).run(parse_request(request_json)); });
-}
-
-std::string run_parquet_request(std::uint64_t size, std::span<const std::uint8_t> head,
-                                std::span<const std::uint8_t> tail, std::string_view request_json) {
-  return guarded("parquet", [&] {
-    const json j = parse_request(request_json);
-    const fields f(j, "parquet", {"name", "column", "probe"});
-    const std::string name = f.text("name", "allowed: the file's name").value_or("file.parquet");
-    const std::optional<std::string> column = f.text("column", "allowed: a column's dotted path");
-    const std::optional<std::string> probe = f.text("probe", "allowed: a value of the column's type");
-    if (probe.has_value() != column.has_value())
-      throw input_error(column ? "probe" : "column", "",
-                        column ? "probe: is required with column; allowed: a value of the column's type"
-                               : "column: is required with probe; allowed: a column's dotted path");
-    if (tail.size() > max_page_parquet_tail)
-      throw input_error("file", "", name + ": " + thousands(tail.size()) + " bytes of its end given; allowed: at most " +
-                                        thousands(max_page_parquet_tail));
-    try {
-      const parquet::window_source src(size, head, tail);
-      parquet::probe_request pr{column.value_or(""), {probe.value_or("")}, "column", "probe"};
-      return parquet::to_json(parquet::read_parquet(src, name, column ? &pr : nullptr));
-    } catch (const parquet::parquet_error& e) {
-      throw input_error("file", "", name + ": " + e.what());
-    }
-  });
+  return request::run_guarded(op, [&] { return find_operation(op).run(request::parse_request(request_json)); });
 }
 
 }  // namespace bloomlab::lab
