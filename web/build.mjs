@@ -78,6 +78,8 @@ for (const [marker, text] of [
 }
 writeFileSync(join(out, 'index.html'), later(await prerender(html)));
 copyFileSync(join(here, 'favicon.svg'), join(out, 'favicon.svg'));
+// Section 13's sample: a small Parquet file DuckDB wrote (tests/parquet/duckdb_parquet.mjs write-sample).
+copyFileSync(join(here, 'sample.parquet'), join(out, 'sample.parquet'));
 // SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
 // itself (new URL('sqlite3.wasm', import.meta.url)).
 copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));

@@ -26,7 +26,9 @@ for (const [width, tag] of [[1280, 'wide'], [390, 'phone']]) {
   // Section 12 measures every kind, then its drill, in the worker once in view.
   await page.locator('#which').scrollIntoViewIfNeeded();
   await page.locator('#drill-table tbody tr').nth(2).waitFor({ timeout: 120_000 });
-  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'attack', 'which', 'questions']) {
+  // Section 13 shows the sample file's filters.
+  await page.locator('#parquet-out[data-done]').waitFor({ timeout: 120_000 });
+  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'attack', 'which', 'parquet', 'questions']) {
     await page.locator(`#${id}`).screenshot({ path: `${out}/${id}-${tag}.png` });
   }
   if (tag === 'wide') await page.screenshot({ path: `${out}/page-${tag}.png`, fullPage: true });

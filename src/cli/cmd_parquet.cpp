@@ -1,39 +1,44 @@
-// bloomlab parquet FILE... [--json] [--column C --probe V...]: the
-// split-block Bloom filters a Parquet file holds, per row group and column
-// (size, fill, the distinct values the fill implies, the rate at that fill),
-// and, with --probe, what each row group's filter answers for values of one
-// column. The footer and filter headers are read by parquet_footer.cpp
-// under its limits; the filters by parquet_filter.hpp.
+// bloomlab parquet FILE|DIR... [--json] [--column C --probe V...]: the
+// split-block Bloom filters Parquet files hold, per row group and column,
+// with a verdict on each against the writers' sizing, and, with --probe,
+// what each row group's filter answers for values of one column. The
+// figures are the lab's (parquet_report.hpp), the page's too; this file
+// finds the files, reads them at offsets and prints.
+//
+// Exit codes, as query's: 0 when every probe answer is "maybe" (or there are
+// no probes), 1 when some row group's filter rules some value out, 2 on bad
+// input (a file it cannot read, a value the column's type cannot hold).
 #include "cmd_parquet.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
-#include <limits>
+#include <filesystem>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "args.hpp"
-#include "bloomlab/parquet_filter.hpp"
 #include "format.hpp"
-#include "parquet_footer.hpp"
+#include "parquet_report.hpp"
 
 namespace bloomlab::cli {
 
 namespace {
 
-using json = nlohmann::json;
 using parquet::parquet_error;
+
+// Without a terminal, a progress line every this many files, once there are
+// at least this many.
+constexpr std::size_t progress_every = 100;
 
 struct parquet_args {
   std::vector<std::string> files;
@@ -44,9 +49,9 @@ struct parquet_args {
 
 // A file opened for reading at offsets; every read is of bytes the caller
 // has checked lie inside it.
-class file_reader {
+class file_source : public parquet::byte_source {
  public:
-  explicit file_reader(const std::string& path) : path_(path) {
+  explicit file_source(const std::string& path) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw usage_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
     struct stat st{};
@@ -56,12 +61,12 @@ class file_reader {
     }
     size_ = static_cast<std::uint64_t>(st.st_size);
   }
-  ~file_reader() { ::close(fd_); }
-  file_reader(const file_reader&) = delete;
-  file_reader& operator=(const file_reader&) = delete;
+  ~file_source() override { ::close(fd_); }
+  file_source(const file_source&) = delete;
+  file_source& operator=(const file_source&) = delete;
 
-  std::uint64_t size() const { return size_; }
-  std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const {
+  std::uint64_t size() const override { return size_; }
+  std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const override {
     std::vector<std::uint8_t> out(static_cast<std::size_t>(n));
     std::uint64_t done = 0;
     while (done < n) {
@@ -82,222 +87,109 @@ class file_reader {
   std::uint64_t size_ = 0;
 };
 
-// One chunk's filter, read and checked: its header's size and the bitset.
-struct chunk_filter {
-  std::uint64_t header_bytes;
-  parquet_filter filter;
-};
-
-chunk_filter read_filter(const file_reader& f, const parquet::column_chunk& c, std::uint64_t data_end) {
-  const auto off = static_cast<std::uint64_t>(*c.bloom_offset);
-  std::vector<std::uint8_t> head;
-  if (c.bloom_length) {
-    const auto len = static_cast<std::uint64_t>(*c.bloom_length);
-    if (len > parquet::max_header_bytes + parquet::max_filter_bytes)
-      throw parquet_error(fmt::format("bloom_filter_length: {} bytes, more than a header and the largest bitset ({})",
-                                      len, parquet::max_header_bytes + parquet::max_filter_bytes));
-    head = f.read(off, len);
-  } else {
-    head = f.read(off, std::min(parquet::max_header_bytes, data_end - off));
+// The files named: each FILE as given, each DIR's *.parquet files below it
+// (any depth), in name order.
+std::vector<std::string> expand(const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  for (const std::string& g : given) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(g, ec)) {
+      out.push_back(g);
+      continue;
+    }
+    std::vector<std::string> found;
+    std::filesystem::recursive_directory_iterator it(g, std::filesystem::directory_options::skip_permission_denied, ec);
+    if (ec) throw usage_error(fmt::format("{}: cannot read the folder: {}", g, ec.message()));
+    for (const std::filesystem::recursive_directory_iterator end; it != end; it.increment(ec)) {
+      if (ec) throw usage_error(fmt::format("{}: cannot read the folder: {}", g, ec.message()));
+      if (it->path().extension() == ".parquet" && it->is_regular_file(ec)) found.push_back(it->path().string());
+    }
+    if (found.empty()) throw usage_error(fmt::format("{}: a folder with no *.parquet files in it", g));
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
   }
-  const parquet::bloom_header h = parquet::parse_bloom_header(head);
-  const auto bytes = static_cast<std::uint64_t>(h.num_bytes);
-  std::vector<std::uint8_t> bitset;
-  if (c.bloom_length) {
-    if (h.header_bytes + bytes != head.size())
-      throw parquet_error(fmt::format("bloom_filter_length: {} bytes, but the header ({} bytes) and its numBytes ({}) "
-                                      "make {}",
-                                      head.size(), h.header_bytes, bytes, h.header_bytes + bytes));
-    bitset.assign(head.begin() + static_cast<std::ptrdiff_t>(h.header_bytes), head.end());
-  } else {
-    if (bytes > data_end - off - h.header_bytes)
-      throw parquet_error(fmt::format("BloomFilterHeader.numBytes: {} bytes at offset {} pass the end of the file's "
-                                      "data ({})",
-                                      bytes, off + h.header_bytes, data_end));
-    bitset = f.read(off + h.header_bytes, bytes);
-  }
-  return {h.header_bytes, parquet_filter::from_bytes(bitset)};
+  return out;
 }
 
-// A --probe value as the column's physical type stores it, hashed as Parquet
-// hashes it; refused by name when the type cannot hold it.
-std::uint64_t probe_hash(const std::string& v, const parquet::column_chunk& c, const parquet::leaf& l,
-                         const std::string& file) {
-  const std::string type = parquet::type_name(c.type);
-  const auto refuse = [&](const std::string& allowed) {
-    lab::refuse("--probe", v,
-                fmt::format("is not a value of {} column {} of {}; allowed: {}", type, c.dotted(), file, allowed));
-  };
-  const char* b = v.data();
-  const char* e = v.data() + v.size();
-  switch (static_cast<parquet::physical>(c.type)) {
-    case parquet::physical::int32: {
-      std::int32_t x = 0;
-      const auto r = std::from_chars(b, e, x);
-      if (r.ec != std::errc() || r.ptr != e) refuse("a whole number from -2147483648 to 2147483647");
-      return parquet_filter::hash_int32(x);
-    }
-    case parquet::physical::int64: {
-      std::int64_t x = 0;
-      const auto r = std::from_chars(b, e, x);
-      if (r.ec != std::errc() || r.ptr != e)
-        refuse("a whole number from -9223372036854775808 to 9223372036854775807");
-      return parquet_filter::hash_int64(x);
-    }
-    case parquet::physical::float_: {
-      float x = 0;
-      const auto r = std::from_chars(b, e, x);
-      if (r.ec != std::errc() || r.ptr != e || !std::isfinite(x)) refuse("a finite number a 32-bit float holds");
-      return parquet_filter::hash_float(x);
-    }
-    case parquet::physical::double_: {
-      double x = 0;
-      const auto r = std::from_chars(b, e, x);
-      if (r.ec != std::errc() || r.ptr != e || !std::isfinite(x)) refuse("a finite number a 64-bit double holds");
-      return parquet_filter::hash_double(x);
-    }
-    case parquet::physical::byte_array: return parquet_filter::hash(std::string_view(v));
-    case parquet::physical::fixed_len_byte_array:
-      if (l.type_length <= 0 || v.size() != static_cast<std::size_t>(l.type_length))
-        refuse(fmt::format("exactly {} bytes (its type_length)", l.type_length));
-      return parquet_filter::hash(std::string_view(v));
-    default:
-      throw usage_error(fmt::format("--probe: column {} of {} is {}, which Parquet's Bloom filters do not define a "
-                                    "hash for",
-                                    c.dotted(), file, type));
-  }
-}
-
-json read_file(const std::string& path, const parquet_args& a) {
-  const file_reader f(path);
+parquet::file_report read_file(const std::string& path, const parquet_args& a) {
+  const file_source f(path);
+  parquet::probe_request probe{a.column, a.probes, "--column", "--probe"};
   try {
-    const std::uint64_t size = f.size();
-    const std::vector<std::uint8_t> head = f.read(0, std::min<std::uint64_t>(size, 4));
-    const std::vector<std::uint8_t> tail = f.read(size - std::min<std::uint64_t>(size, 8), std::min<std::uint64_t>(size, 8));
-    const parquet::footer_extent ext = parquet::locate_footer(head, tail, size);
-    const parquet::file_metadata meta = parquet::parse_footer(f.read(ext.offset, ext.length), ext.offset);
-
-    json j;
-    j["file"] = path;
-    j["num_rows"] = meta.num_rows;
-    j["created_by"] = meta.created_by;
-    json groups = json::array();
-    bool column_found = false;
-    std::vector<std::uint64_t> hashes;
-    for (std::size_t g = 0; g < meta.row_groups.size(); ++g) {
-      const parquet::row_group& rg = meta.row_groups[g];
-      json cols = json::array();
-      for (std::size_t ci = 0; ci < rg.columns.size(); ++ci) {
-        const parquet::column_chunk& c = rg.columns[ci];
-        json cj;
-        cj["path"] = c.dotted();
-        cj["physical_type"] = parquet::type_name(c.type);
-        cj["num_values"] = c.num_values;
-        const bool probed = !a.column.empty() && c.dotted() == a.column;
-        if (probed && !column_found) {
-          column_found = true;
-          for (const std::string& v : a.probes) hashes.push_back(probe_hash(v, c, meta.leaves[ci], path));
-        }
-        if (!c.bloom_offset) {
-          cj["bloom_filter"] = nullptr;
-        } else {
-          chunk_filter cf = [&] {
-            try {
-              return read_filter(f, c, ext.offset);
-            } catch (const parquet_error& e) {
-              throw parquet_error(fmt::format("row_groups[{}].columns[{}] ({}): {}", g, ci, c.dotted(), e.what()));
-            }
-          }();
-          const parquet_filter& pf = cf.filter;
-          const double n = pf.estimate_n();
-          json bj;
-          bj["offset"] = *c.bloom_offset;
-          bj["length"] = c.bloom_length ? json(*c.bloom_length) : json(nullptr);
-          bj["header_bytes"] = cf.header_bytes;
-          bj["bytes"] = pf.bytes_size();
-          bj["blocks"] = pf.blocks();
-          bj["bits_set"] = pf.bits_set();
-          bj["fill"] = pf.fill();
-          bj["estimated_distinct"] = std::isfinite(n) ? json(n) : json(nullptr);
-          bj["fpr_at_fill"] = std::isfinite(n) ? pf.fpr_expected(n) : 1.0;
-          bj["fpr_bits"] = pf.fpr();
-          if (probed) {
-            json answers = json::array();
-            for (std::uint64_t h : hashes) answers.push_back(pf.contains_hash(h) ? "maybe" : "no");
-            cj["probes"] = answers;
-          }
-          cj["bloom_filter"] = bj;
-        }
-        if (probed && !c.bloom_offset) {
-          json answers = json::array();
-          for (std::size_t i = 0; i < hashes.size(); ++i) answers.push_back("no filter");
-          cj["probes"] = answers;
-        }
-        cols.push_back(cj);
-      }
-      groups.push_back({{"row_group", g}, {"num_rows", rg.num_rows}, {"columns", cols}});
-    }
-    if (!a.column.empty() && !column_found && !meta.row_groups.empty()) {
-      std::string names;
-      for (const parquet::column_chunk& c : meta.row_groups[0].columns)
-        names += (names.empty() ? "" : ", ") + c.dotted();
-      throw usage_error(fmt::format("--column: {} has no column '{}'; allowed: {}", path, a.column, names));
-    }
-    j["row_groups"] = groups;
-    return j;
+    return parquet::read_parquet(f, path, a.column.empty() ? nullptr : &probe);
   } catch (const parquet_error& e) {
     throw usage_error(fmt::format("{}: {}", path, e.what()));
   }
 }
 
-void print_file(const json& j, const parquet_args& a) {
-  fmt::print("{}: {} rows in {} row group{}{}\n", j["file"].get<std::string>(),
-             thousands(j["num_rows"].get<std::uint64_t>()), j["row_groups"].size(),
-             j["row_groups"].size() == 1 ? "" : "s",
-             j["created_by"].get<std::string>().empty() ? "" : ", written by " + j["created_by"].get<std::string>());
-  for (const json& g : j["row_groups"]) {
-    fmt::print("row group {} ({} rows):\n", g["row_group"].get<std::uint64_t>(),
-               thousands(g["num_rows"].get<std::uint64_t>()));
-    for (const json& c : g["columns"]) {
-      fmt::print("  {} {}, {} values: ", c["path"].get<std::string>(), c["physical_type"].get<std::string>(),
-                 thousands(c["num_values"].get<std::uint64_t>()));
-      const json& b = c["bloom_filter"];
-      if (b.is_null()) {
+std::string distinct(double n) { return thousands(static_cast<std::uint64_t>(std::llround(n))); }
+
+void print_file(const parquet::file_report& r) {
+  fmt::print("{}: {} rows in {} row group{}{}\n", r.name, thousands(static_cast<std::uint64_t>(r.num_rows)),
+             r.row_groups.size(), r.row_groups.size() == 1 ? "" : "s",
+             r.created_by.empty() ? "" : ", written by " + r.created_by);
+  for (const parquet::row_group_report& g : r.row_groups) {
+    fmt::print("row group {} ({} rows):\n", g.index, thousands(static_cast<std::uint64_t>(g.num_rows)));
+    for (const parquet::column_report& c : g.columns) {
+      fmt::print("  {} {}, {} values{}: ", c.path, c.physical_type, thousands(static_cast<std::uint64_t>(c.num_values)),
+                 c.distinct_count ? ", " + thousands(static_cast<std::uint64_t>(*c.distinct_count)) + " distinct (footer)"
+                                  : std::string());
+      if (!c.filter) {
         fmt::print("no Bloom filter\n");
       } else {
-        const json& n = b["estimated_distinct"];
-        const auto blocks = b["blocks"].get<std::uint64_t>();
+        const parquet::filter_report& b = *c.filter;
+        const std::string n = !b.n ? std::string("(full: unknown)")
+                                   : fmt::format("{} ({} to {})", distinct(*b.n), distinct(*b.n_low),
+                                                 b.n_high ? distinct(*b.n_high) : std::string("any number"));
         fmt::print("filter of {} bytes ({} block{}), fill {}, about {} distinct values, rate {} at that fill\n",
-                   thousands(b["bytes"].get<std::uint64_t>()), thousands(blocks), blocks == 1 ? "" : "s",
-                   percent(b["fill"].get<double>(), 1),
-                   n.is_null() ? std::string("(full: unknown)")
-                               : thousands(static_cast<std::uint64_t>(std::llround(n.get<double>()))),
-                   percent_sig(b["fpr_at_fill"].get<double>()));
+                   thousands(b.bytes), thousands(b.blocks), b.blocks == 1 ? "" : "s", percent(b.fill, 1), n,
+                   percent_sig(b.fpr_at_fill));
+        fmt::print("    {}: {}\n", parquet::verdict_name(b.v), b.verdict_text);
       }
-      if (c.contains("probes"))
-        for (std::size_t i = 0; i < a.probes.size(); ++i)
-          fmt::print("    {}: {}\n", a.probes[i], c["probes"][i].get<std::string>());
+      for (std::size_t i = 0; i < c.probes.size(); ++i) fmt::print("    {}: {}\n", r.probe_values[i], c.probes[i]);
     }
   }
 }
 
+std::string summary_line(const parquet::parquet_summary& s) {
+  return fmt::format("{} file{}, {} row group{}, {} filter{} of {} bytes in all: {} about right, {} oversized, {} too full",
+                     thousands(s.files), s.files == 1 ? "" : "s", thousands(s.row_groups), s.row_groups == 1 ? "" : "s",
+                     thousands(s.filters), s.filters == 1 ? "" : "s", thousands(s.filter_bytes), thousands(s.about_right),
+                     thousands(s.oversized), thousands(s.too_full));
+}
+
 int run_parquet(const parquet_args& a) {
-  if (a.files.empty()) throw usage_error("give one or more Parquet files");
+  if (a.files.empty()) throw usage_error("give one or more Parquet files or folders");
   if (a.probes.empty() != a.column.empty())
     throw usage_error(a.column.empty() ? "--probe needs --column: the column whose filters answer"
                                        : "--column needs --probe: the values to ask its filters about");
-  json all = json::array();
-  for (const std::string& path : a.files) all.push_back(read_file(path, a));
+  const std::vector<std::string> paths = expand(a.files);
+  std::vector<parquet::file_report> all;
+  all.reserve(paths.size());
+  parquet::parquet_summary sum;
+  {
+    progress_bar bar(paths.size(), "files", paths.size() > 1);
+    const bool lines = paths.size() >= progress_every && ::isatty(STDERR_FILENO) == 0;
+    for (const std::string& path : paths) {
+      all.push_back(read_file(path, a));
+      sum.add(all.back().summary);
+      bar.at(all.size());
+      if (lines && (all.size() % progress_every == 0 || all.size() == paths.size()))
+        fmt::print(stderr, "bloomlab parquet: {} of {} files read\n", thousands(all.size()), thousands(paths.size()));
+    }
+  }
+  const int rc = sum.ruled_out > 0 ? 1 : 0;
   if (a.json) {
-    // A file's names and created_by need not be UTF-8: bytes that are not are written as U+FFFD.
-    fmt::print("{}\n", json{{"files", all}}.dump(-1, ' ', false, json::error_handler_t::replace));
-    return 0;
+    std::string files;
+    for (const parquet::file_report& r : all) files += (files.empty() ? "" : ",") + parquet::to_json(r);
+    fmt::print("{{\"files\":[{}],\"summary\":{}}}\n", files, parquet::to_json(sum));
+    return rc;
   }
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (i > 0) fmt::print("\n");
-    print_file(all[i], a);
+    print_file(all[i]);
   }
-  return 0;
+  fmt::print("\n{}\n", summary_line(sum));
+  return rc;
 }
 
 class parquet_command : public family_commands {
@@ -305,8 +197,9 @@ class parquet_command : public family_commands {
   explicit parquet_command(CLI::App& app) {
     sub_ = app.add_subcommand("parquet",
                               "The split-block Bloom filters in Parquet files: per row group and column, size, fill, "
-                              "the distinct values that implies and the rate; --probe asks them about values");
-    sub_->add_option("files", a_.files, "Parquet files")->required();
+                              "the distinct values that implies, the rate and a verdict against the writers' sizing; "
+                              "--probe asks them about values (exit 1 if any filter rules one out)");
+    sub_->add_option("files", a_.files, "Parquet files, or folders searched for *.parquet files")->required();
     sub_->add_option("--column", a_.column, "The column (its dotted path) whose filters --probe asks");
     sub_->add_option("--probe", a_.probes,
                      "Values to ask each row group's filter of --column about, read as the column's physical type "

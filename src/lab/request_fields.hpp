@@ -1,10 +1,12 @@
 // The page's requests, field by field: each named field read at most once
 // and checked with parse.hpp under its own name, unknown fields refused,
-// and the helpers their messages use. Private to requests.cpp.
+// and the helpers their messages use. Private to the lab's request files
+// (requests.cpp, parquet_request.cpp).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -23,6 +25,15 @@ using json = nlohmann::json;
 inline std::string shorten(std::string_view s) { return quoted_value(s); }
 
 inline std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// A request's JSON text, parsed; refused (input_error) when it nests past
+// max_request_depth or is not JSON. (requests.cpp)
+json parse_request(std::string_view text);
+
+// The report fn() gives, or the error object (requests.hpp) for what it
+// throws: a refusal, no memory, or an internal error of operation op.
+// Never throws. (requests.cpp)
+std::string run_guarded(std::string_view op, const std::function<std::string()>& fn) noexcept;
 
 // Characters (code points) of UTF-8 text. JSON text reaching here is valid
 // UTF-8, and a code point is never more than the page's count of it (one or

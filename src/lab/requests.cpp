@@ -406,6 +406,7 @@ std::string op_limits(const json& j) {
               {"stage_items", max_stage_items},
               {"bip37_items", max_bip37_items},
               {"cuckoo_buckets", max_cuckoo_buckets},
+              {"parquet_tail", max_page_parquet_tail},
               {"ranges", ranges},
               {"defaults", defaults}}
       .dump();
@@ -527,7 +528,9 @@ std::uint64_t nesting(std::string_view text) {
   return most;
 }
 
-json parse_request(std::string_view text) {
+}  // namespace
+
+json request::parse_request(std::string_view text) {
   if (const std::uint64_t depth = nesting(text); depth > max_request_depth)
     throw input_error("", shorten(text),
                       "the request nests lists and objects " + thousands(depth) + " deep; allowed: at most " +
@@ -551,6 +554,8 @@ json parse_request(std::string_view text) {
     throw input_error("", shorten(text), "the request is not valid JSON: " + why);
   }
 }
+
+namespace {
 
 const operation& find_operation(std::string_view op) {
   for (const operation& o : operations)
@@ -588,16 +593,15 @@ std::string failure_json(std::string_view op, const std::string& message) noexce
 }  // namespace
 
 counting_filter gate_filter_of(std::string_view request_json) {
-  const json j = parse_request(request_json);
+  const json j = request::parse_request(request_json);
   const gate_sim_request r =
       gate_request(fields(j, "gate_sim", {"banned", "keys", "traffic", "share", "p", "width", "seed", "unban"}));
   return gate_filter(r, gate_keys_of(r));
 }
 
-std::string run_request(std::string_view op, std::string_view request_json) {
+std::string request::run_guarded(std::string_view op, const std::function<std::string()>& fn) noexcept {
   try {
-    const operation& found = find_operation(op);
-    return found.run(parse_request(request_json));
+    return fn();
   } catch (const input_error& e) {
     try {
       return refusal_json(e);
@@ -615,6 +619,10 @@ std::string run_request(std::string_view op, std::string_view request_json) {
   } catch (...) {
     return failure_json(op, "the request could not be computed (internal error)");
   }
+}
+
+std::string run_request(std::string_view op, std::string_view request_json) {
+  return request::run_guarded(op, [&] { return find_operation(op).run(request::parse_request(request_json)); });
 }
 
 }  // namespace bloomlab::lab

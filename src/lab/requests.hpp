@@ -49,9 +49,14 @@
 //              probes=100000, kinds=[] (all that apply at p; which.hpp)
 //   drill      numbers (text: whole numbers), target=9, m=64, k=3,
 //              trials=1000, seed=1 (set_drill.hpp)
+//
+// And one with bytes beside its JSON (run_parquet_request below):
+//   parquet    name="file.parquet", column?, probe? (one value; with column)
+//              (parquet_report.hpp)
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -74,6 +79,10 @@ inline constexpr std::uint64_t max_growing_probes = 100'000;    // growing: prob
 inline constexpr std::uint64_t max_growing_lookups = 4'000'000;  // growing: rows * probes
 inline constexpr std::uint64_t max_growing_stages = 64;         // growing: stages n items may need
 inline constexpr std::uint64_t max_growing_bits = std::uint64_t{1} << 26;  // growing: bits of all stages
+// parquet: the page reads a file's last bytes, where writers put the
+// filters and the footer, up to this many (the largest filter is 128 MiB;
+// filters that large are rare, and the browser holds the bytes twice).
+inline constexpr std::uint64_t max_page_parquet_tail = std::uint64_t{64} << 20;
 
 // The bounds of the page's drawings, by input (section prefix "." field):
 // what fits on a screen, narrower than what the operations take. The
@@ -128,6 +137,15 @@ inline constexpr std::uint64_t max_request_depth = 32;
 // The report of operation `op` on `request_json`, or the error object.
 // Never throws.
 std::string run_request(std::string_view op, std::string_view request_json);
+
+// The parquet report (parquet_report.hpp's read_parquet) on a file of
+// `size` bytes of which head (its first bytes) and tail (its last, at most
+// max_page_parquet_tail) are given, for `request_json` (name, column,
+// probe). A file it cannot read gives the error object with "field":
+// "file"; a probe its column's type cannot hold, "probe"; a column the file
+// lacks, "column". Never throws.
+std::string run_parquet_request(std::uint64_t size, std::span<const std::uint8_t> head,
+                                std::span<const std::uint8_t> tail, std::string_view request_json);
 
 // The counting filter gate_sim builds for `request_json` (a gate_sim
 // request, checked as gate_sim checks it): the page's database worker asks

@@ -22,6 +22,7 @@
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/io/filter_file.hpp"
 #include "bloomlab/math.hpp"
+#include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/static_filter.hpp"
 #include "bloomlab/stats.hpp"
@@ -67,8 +68,8 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 }
 
 
-constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "cacheline", "counting", "cuckoo",
-                                     "scalable", "xor8",    "fuse8",      "fuse16",    "exact set"};
+constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "parquet", "cacheline", "counting", "cuckoo",
+                                     "scalable", "xor8",    "fuse8",      "fuse16",     "exact set"};
 
 // Where the static kinds' fixed rates leave them out.
 constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16";
@@ -200,6 +201,21 @@ which_report which(const which_request& r) {
   };
   if (wanted("blocked")) blocked(split_block_512{}, "blocked");
   if (wanted("blocked256")) blocked(split_block_256{}, "blocked256");
+  if (wanted("parquet")) {
+    // Parquet's split-block filter at the writers' sizing (Arrow's and
+    // parquet-java's: a power of two of bytes), the one a Parquet file holds.
+    const std::uint64_t bytes = parquet_filter::bytes_for(dn, r.p);
+    which_row row = start("parquet",
+                          thousands(bytes) + " bytes as Parquet writers size it (a power of two), 8 bits in one "
+                                             "256-bit block",
+                          true, false, true, false);
+    const auto t0 = clock_type::now();
+    parquet_filter f(bytes);
+    for (std::string_view x : items) f.add(x);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, f.m(), f.fpr_expected(dn), t);
+  }
   if (wanted("cacheline")) {
     const std::uint64_t m = cache_line_filter::bits_for(dn, r.p);  // throws if no m reaches p
     const unsigned k = k_best_block(static_cast<double>(m), dn, cache_line_filter::block_bits, cache_line_max_k);

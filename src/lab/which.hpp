@@ -8,7 +8,9 @@
 // stand beside them.
 //
 // Kinds: classic (size_for), blocked and blocked256 (size_split_block: 512-
-// and 256-bit blocks; blocked512 is taken for blocked),
+// and 256-bit blocks; blocked512 is taken for blocked), parquet (Parquet's
+// split-block filter at the writers' sizing, parquet_filter::bytes_for: a
+// power of two of bytes, so often well under p),
 // cacheline (size_block_k: k free bits in a 512-bit block, RocksDB's layout),
 // counting (the classic m and k, 4-bit counters), cuckoo (buckets_for(n),
 // the smallest fingerprint whose expected rate at the table's load meets
@@ -64,7 +66,7 @@ struct which_report {
 };
 
 // The rows of a report at target rate p, in table order: classic,
-// blocked, blocked256, counting, cuckoo, scalable, then each static kind
+// blocked, blocked256, parquet, cacheline, counting, cuckoo, scalable, then each static kind
 // whose fixed rate meets p (xor8 and fuse8 for p >= 2^-8, fuse16 for
 // p >= 2^-16), then "exact set". A page measures them one call each, to
 // show its progress.

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bloomlab/math.hpp"
+#include "bloomlab/parquet_filter.hpp"
 #include "run.hpp"
 
 using cli_test::expect_refused;
@@ -38,8 +39,8 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_NEAR(j["floor_bits_per_item"].get<double>(), std::log2(100.0), 1e-12);
   std::set<std::string> kinds;
   for (const auto& w : j["rows"]) kinds.insert(w["kind"]);
-  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked", "blocked256", "cacheline", "counting", "cuckoo",
-                                          "scalable", "xor8", "fuse8", "fuse16", "exact set"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline", "counting",
+                                          "cuckoo", "scalable", "xor8", "fuse8", "fuse16", "exact set"}));
 
   // size_for(20000, 1%): m = 191,702, k = 7; size_split_block: 202,240 and
   // 210,688 bits; counting: the classic m with 4-bit counters; cuckoo:
@@ -50,6 +51,10 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_EQ((*row(j, "classic"))["bits"], 191702);
   EXPECT_EQ((*row(j, "blocked"))["bits"], 202240);
   EXPECT_EQ((*row(j, "blocked256"))["bits"], 210688);
+  // Parquet's writers' sizing: -8 n / ln(1 - 0.01^(1/8)) = 193,656 bits,
+  // 24,207 bytes, up to a power of two: 32,768 bytes.
+  EXPECT_EQ((*row(j, "parquet"))["bits"], 32768 * 8);
+  EXPECT_NEAR((*row(j, "parquet"))["expected_fpr"].get<double>(), bloomlab::parquet_filter(32768).fpr_expected(20000), 1e-15);
   // size_block_k(20000, 1%): the least whole 512-bit blocks at the best k.
   const bloomlab::block_sizing cl = bloomlab::size_block_k(20000, 0.01, 512, bloomlab::cache_line_max_k);
   EXPECT_EQ((*row(j, "cacheline"))["bits"], cl.m);
@@ -99,6 +104,7 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_EQ(can("classic"), "a-m-");
   EXPECT_EQ(can("blocked"), "a-m-");
   EXPECT_EQ(can("cacheline"), "a-m-");
+  EXPECT_EQ(can("parquet"), "a-m-");
   EXPECT_EQ(can("counting"), "adm-");
   EXPECT_EQ(can("cuckoo"), "ad--");
   EXPECT_EQ(can("scalable"), "a--g");
@@ -139,8 +145,8 @@ TEST(Which, AListCountsEachItemOnceAndTheTextNamesEveryKind) {
 
   r = run({"which", "--n", "1000", "--probes", "5000"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* k : {"classic", "blocked", "blocked256", "cacheline", "counting", "cuckoo", "scalable", "xor8", "fuse8",
-                        "fuse16", "exact set", "bits/item", "1,000 items", "6.64 bits"})
+  for (const char* k : {"classic", "blocked", "blocked256", "parquet", "cacheline", "counting", "cuckoo", "scalable", "xor8",
+                        "fuse8", "fuse16", "exact set", "bits/item", "1,000 items", "6.64 bits"})
     EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
 }
 

@@ -1,11 +1,14 @@
 // libFuzzer target for the Parquet footer and BloomFilterHeader reader
-// (src/cli/parquet_footer.cpp), which `bloomlab parquet` runs on files it
-// did not write.
+// (src/lab/parquet_footer.cpp) and the report on it (parquet_report.cpp),
+// which `bloomlab parquet` and the page run on files they did not write.
 //
 // The input is a whole file: its footer is located and parsed, then every
 // filter location it names is read as `bloomlab parquet` reads it (the
 // header from the bytes at the offset, the bitset after it) into a parquet
-// filter; the input is also parsed as a BloomFilterHeader on its own.
+// filter; the input is also parsed as a BloomFilterHeader on its own, and
+// the whole report is made through the page's window_source, over the whole
+// input and over its first 4 and last half bytes, with a probe of the first
+// column (a refused probe is lab::input_error).
 // Whatever comes in: parquet_error or an answer that keeps its promises (a
 // header's size within its bytes, numBytes a multiple of 32 from 32 to
 // 128 MiB, every filter location inside the data), never a crash, undefined
@@ -18,6 +21,8 @@
 
 #include "bloomlab/parquet_filter.hpp"
 #include "parquet_footer.hpp"
+#include "parquet_report.hpp"
+#include "parse.hpp"
 
 namespace {
 
@@ -35,11 +40,37 @@ void check_header(std::span<const std::uint8_t> b) {
   }
 }
 
+void check_report(std::span<const std::uint8_t> file, std::size_t tail) {
+  namespace pq = bloomlab::parquet;
+  try {
+    const pq::window_source src(file.size(), file.first(file.size() < 4 ? file.size() : 4), file.last(tail));
+    pq::probe_request probe{"", {"42", "x"}};
+    const pq::file_report plain = pq::read_parquet(src, "fuzz");
+    if (!plain.row_groups.empty() && !plain.row_groups[0].columns.empty()) {
+      probe.column = plain.row_groups[0].columns[0].path;
+      const pq::file_report asked = pq::read_parquet(src, "fuzz", &probe);
+      require(asked.row_groups.size() == plain.row_groups.size());
+    }
+    for (const pq::row_group_report& g : plain.row_groups)
+      for (const pq::column_report& c : g.columns)
+        if (c.filter) {
+          require(c.filter->bytes >= 32 && c.filter->bytes % 32 == 0 && c.filter->fill >= 0 && c.filter->fill <= 1);
+          require(!c.filter->n || (c.filter->n_low && *c.filter->n_low <= *c.filter->n));
+          require(c.filter->plan.bytes >= 32);
+        }
+    static_cast<void>(pq::to_json(plain));
+  } catch (const pq::parquet_error&) {
+  } catch (const bloomlab::lab::input_error&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::uint8_t> file(data, size);
   check_header(file);
+  check_report(file, size);
+  check_report(file, size / 2);
   namespace pq = bloomlab::parquet;
   try {
     const pq::footer_extent ext = pq::locate_footer(file.first(size < 4 ? size : 4), file.last(size < 8 ? size : 8), size);

@@ -6,6 +6,12 @@
 //                                           DIR/mixed.parquet, DIR/plain.parquet; prints
 //                                           parquet_metadata's rows for them as JSON
 //   node duckdb_parquet.mjs write-small DIR  writes three small files (the fuzzer's seeds)
+//   node duckdb_parquet.mjs write-verdicts DIR
+//                                           writes DIR/oversized.parquet (a rate of 1e-9 for few
+//                                           values) and DIR/right.parquet (1%); prints
+//                                           parquet_metadata's rows for them as JSON
+//   node duckdb_parquet.mjs write-sample FILE
+//                                           writes the page's sample file
 //   node duckdb_parquet.mjs probe FILE COLUMN VALUE...
 //                                           prints [{value, excludes: [per row group]}] as JSON
 //
@@ -58,6 +64,38 @@ if (mode === 'write') {
   await con.run(`COPY (SELECT (i % 50)::BIGINT AS id FROM range(300) t(i)) TO ${quote(dir + '/none.parquet')}
       (FORMAT parquet, WRITE_BLOOM_FILTER false)`);
   console.log(JSON.stringify(['types.parquet', 'one.parquet', 'none.parquet']));
+} else if (mode === 'write-verdicts') {
+  // A filter far larger than its values need (the writers' sizing at 1%
+  // gives 512 bytes for 300 values, 64 for 50; a rate of 1e-9 asks for 8
+  // and 16 times that), beside ones sized at 1%, and a column of 2 values
+  // (32 bytes either way, the least a filter has).
+  const dir = args[0];
+  const files = {
+    'oversized.parquet': [`SELECT (i % 300)::BIGINT AS id, ((i % 50) / 4)::DOUBLE AS d, 'k' || (i % 2) AS s
+        FROM range(6000) t(i)`, '0.000000001'],
+    'right.parquet': [`SELECT (i % 1000)::BIGINT AS id, 'v' || (i % 900) AS s FROM range(9000) t(i)`, '0.01'],
+  };
+  const out = [];
+  for (const [name, [select, p]] of Object.entries(files)) {
+    const path = dir + '/' + name;
+    await con.run(`COPY (${select}) TO ${quote(path)} (FORMAT parquet, BLOOM_FILTER_FALSE_POSITIVE_RATIO ${p})`);
+    const r = await con.runAndReadAll(`SELECT row_group_id, path_in_schema, type, stats_distinct_count,
+        bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${quote(path)}) ORDER BY row_group_id, column_id`);
+    for (const row of r.getRowObjectsJson()) out.push({ file: name, ...row });
+  }
+  console.log(JSON.stringify(out));
+} else if (mode === 'write-sample') {
+  // The page's sample (web/sample.parquet, about 9 KB): 2,048 orders of a
+  // small shop in one row group, one column of each physical type DuckDB
+  // gives a filter. DuckDB sizes each filter at 0.01% for the column's
+  // distinct values, so the verdicts differ by column: the amounts come out
+  // 4 times the writers' sizing at 1% (oversized), the others 1 or 2 times.
+  const file = args[0];
+  await con.run(`COPY (SELECT (1000 + (i * 37) % 300)::BIGINT AS customer_id, 'P-' || lpad(((i * 13) % 120)::VARCHAR, 4, '0') AS product,
+      ((i * 7) % 90 + 10)::INTEGER AS quantity, ((i * 53) % 200) / 4::DOUBLE AS amount,
+      ['DE', 'FR', 'NL', 'US', 'JP', 'BR'][1 + (i % 6)] AS country
+      FROM range(2048) t(i)) TO ${quote(file)} (FORMAT parquet, ROW_GROUP_SIZE 1024, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.0001)`);
+  console.log(JSON.stringify([file]));
 } else if (mode === 'probe') {
   const [file, column, ...values] = args;
   const out = [];
@@ -68,6 +106,6 @@ if (mode === 'write') {
   }
   console.log(JSON.stringify(out));
 } else {
-  console.error('usage: duckdb_parquet.mjs write DIR | write-small DIR | probe FILE COLUMN VALUE...');
+  console.error('usage: duckdb_parquet.mjs write DIR | write-small DIR | write-verdicts DIR | write-sample FILE | probe FILE COLUMN VALUE...');
   process.exit(2);
 }

@@ -31,7 +31,7 @@ function bloomlab(...args) {
 const sample = readFileSync(new URL('data/sample.txt', root), 'utf8').split('\n').filter((l) => l.trim() !== '');
 
 // Fields that hold real numbers; every other number is a count or an index.
-const realField = /^(fpr_|fill|bits_per_item|ci_|k_optimal|rates$|one_in_|p$|x$|p0$|s$|r$|load_factor|scalable_|fixed_fpr|direct_fpr|a$|b$|union$|intersection$|[a-z]+_se$|share|probability$|rows_rechecked$|fpr$|decoys_|own_share|download_)/;
+const realField = /^(estimated_distinct|ratio$|n$|fpr_|fill|bits_per_item|ci_|k_optimal|rates$|one_in_|p$|x$|p0$|s$|r$|load_factor|scalable_|fixed_fpr|direct_fpr|a$|b$|union$|intersection$|[a-z]+_se$|share|probability$|rows_rechecked$|fpr$|decoys_|own_share|download_)/;
 
 function assertSame(got, want, path = '', key = '') {
   if (typeof want === 'number' && typeof got === 'number') {
@@ -350,7 +350,7 @@ test('which: every kind on the sample list, and one kind a call on generated ite
   const file = new URL('data/sample.txt', root).pathname;
   const whole = run('which', { items: sample, p: '1%', probes: 20000 });
   assert.equal(whole.error, undefined, whole.error && whole.error.message);
-  assert.equal(whole.rows.length, 11);
+  assert.equal(whole.rows.length, 12);
   sameWhich(whole, bloomlab('which', '--items', file, '--p', '1%', '--probes', '20000'));
   const cli = bloomlab('which', '--n', '5000', '--p', '0.5%', '--probes', '30000');
   const rows = cli.kinds.map((kind) => {
@@ -383,4 +383,37 @@ test('drill: the three problems with an exact set and with a filter, over seeded
   assert.equal(r.error, undefined, r.error && r.error.message);
   same(r, bloomlab('drill', '--numbers', numbers.replace(/ /g, ','), '--target', '9', '--m', '48', '--k', '3', '--trials', '3000', '--seed', '5'), 'drill');
   assert.ok(r.problems.every((d) => d.wrong > 0), 'a 48-bit filter for 10 numbers goes wrong in some trials of each problem');
+});
+
+test('parquet: the sample file DuckDB wrote, whole or only its end, as `bloomlab parquet`', () => {
+  const path = new URL('web/sample.parquet', root).pathname;
+  const bytes = new Uint8Array(readFileSync(path));
+  const parquet = (tail, request) => JSON.parse(engine.parquet(bytes.length, bytes.subarray(0, 4), tail, JSON.stringify(request)));
+  const want = bloomlab('parquet', path);
+  const whole = parquet(bytes, { name: path });
+  assert.equal(whole.error, undefined, whole.error && whole.error.message);
+  assertSame(whole, want.files[0], 'parquet');
+  // Only the end, from the first filter on: the same report. A byte less,
+  // and the first filter lies outside what was read.
+  const first = Math.min(...want.files[0].row_groups.flatMap((g) => g.columns.filter((c) => c.bloom_filter).map((c) => c.bloom_filter.offset)));
+  assertSame(parquet(bytes.subarray(first), { name: path }), want.files[0], 'parquet (its end)');
+  const short = parquet(bytes.subarray(first + 1), { name: 'sample.parquet' });
+  assert.equal(short.error.field, 'file');
+  assert.match(short.error.message, /^sample\.parquet: row_groups\[0\]\.columns\[\d\] \(\w+\): bytes \d+ to \d+ lie outside the bytes read/);
+  // A probe, as the CLI answers it (exit 1 when a filter rules it out).
+  for (const [column, value] of [['customer_id', '1000'], ['customer_id', '77'], ['product', 'P-0007'], ['amount', '2.25'], ['quantity', '5']]) {
+    let cliOut;
+    try {
+      cliOut = execFileSync(cli, ['parquet', path, '--column', column, '--probe', value, '--json'], { encoding: 'utf8' });
+    } catch (e) {
+      assert.equal(e.status, 1, `${column}=${value}: exit ${e.status}`);
+      cliOut = e.stdout;
+    }
+    assertSame(parquet(bytes, { name: path, column, probe: value }), JSON.parse(cliOut).files[0], `${column}=${value}`);
+  }
+  // Refusals name their field.
+  assert.equal(parquet(bytes, { name: 's', column: 'quantity', probe: '3000000000' }).error.field, 'probe');
+  assert.equal(parquet(bytes, { name: 's', column: 'nope', probe: '1' }).error.field, 'column');
+  assert.equal(parquet(bytes, { name: 's', probe: '1' }).error.field, 'column');
+  assert.equal(parquet(new Uint8Array(8), { name: 's' }).error.field, 'file');
 });

@@ -54,6 +54,14 @@ export function run(op, request) {
   return JSON.parse(module.run(op, JSON.stringify(request)));
 }
 
+// The report on a Parquet file's filters (the engine's parquet operation):
+// the file's size, its first bytes and its last (Uint8Arrays, read by the
+// page with the File API), and the request (name, column, probe).
+export function parquet(size, head, tail, request) {
+  if (!module) throw new Error('the engine is not loaded');
+  return JSON.parse(module.parquet(size, head, tail, JSON.stringify(request)));
+}
+
 // The report of op for request: given's when given (a report the worker
 // made while the section was set up, { request, report }) answers this very
 // request without an error; else computed now. A view draws its first

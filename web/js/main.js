@@ -19,6 +19,7 @@ import * as database from './views/database.js';
 import * as attack from './views/attack.js';
 import * as questions from './views/questions.js';
 import * as which from './views/which.js';
+import * as parquet from './views/parquet.js';
 import { checkTables, fitTables } from './tables.js';
 
 // drawn: section 1's set-up (mountSection's section) when boot.js has
@@ -59,6 +60,7 @@ export async function setUpAll(drawn) {
   mountOne('database', database, ['db_']);
   mountOne('attack', attack, ['at_']);
   mountOne('which', which, ['wh_', 'dr_']);
+  mountOne('parquet', parquet, []);
   await setUpInTurn(queue);
   document.body.classList.add('ready');
 }

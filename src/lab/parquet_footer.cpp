@@ -190,6 +190,21 @@ class reader {
 
 std::string index(std::uint64_t i) { return "[" + std::to_string(i) + "]"; }
 
+// Statistics (ColumnMetaData field 12): only distinct_count (field 4).
+void read_statistics(reader& r, unsigned depth, column_chunk& c) {
+  r.fields(depth, [&](int id, unsigned t) {
+    if (id == 4) {
+      reader::scope s(r, "distinct_count");
+      r.expect(t, w_i64, "distinct_count");
+      const std::int64_t v = r.i64();
+      if (v < 0) r.fail("negative (" + std::to_string(v) + ")");
+      c.distinct_count = v;
+    } else {
+      r.skip(t, depth);
+    }
+  });
+}
+
 void read_column_meta(reader& r, unsigned depth, column_chunk& c) {
   r.fields(depth, [&](int id, unsigned t) {
     switch (id) {
@@ -215,6 +230,12 @@ void read_column_meta(reader& r, unsigned depth, column_chunk& c) {
         r.expect(t, w_i64, "num_values");
         c.num_values = r.i64();
         if (c.num_values < 0) r.fail("negative (" + std::to_string(c.num_values) + ")");
+        break;
+      }
+      case 12: {
+        reader::scope s(r, "statistics");
+        r.expect(t, w_struct, "statistics");
+        read_statistics(r, depth + 1, c);
         break;
       }
       case 14: {

@@ -1,6 +1,7 @@
-// A bounded reader of what `bloomlab parquet` needs from a Parquet file: the
-// footer's FileMetaData (row groups, their column chunks: path, physical
-// type, value count, where the chunk's Bloom filter is) and a filter's
+// A bounded reader of what the Parquet report (parquet_report.hpp: `bloomlab
+// parquet` and the page) needs from a Parquet file: the footer's FileMetaData
+// (row groups, their column chunks: path, physical type, value count, the
+// writer's distinct count, where the chunk's Bloom filter is) and a filter's
 // BloomFilterHeader, both in the Thrift compact protocol.
 //
 // Nothing here trusts the bytes: every varint is at most 10 bytes, every
@@ -42,6 +43,7 @@ struct column_chunk {
   std::vector<std::string> path;  // path_in_schema
   int type = -1;                  // physical type code (-1: absent)
   std::int64_t num_values = 0;
+  std::optional<std::int64_t> distinct_count;  // statistics.distinct_count, where the writer set it
   std::optional<std::int64_t> bloom_offset;
   std::optional<std::int32_t> bloom_length;  // header and bitset together; absent in older writers
   std::string dotted() const;                // "a.b.c"
