@@ -17,6 +17,7 @@
 #include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/random.hpp"
 #include "duckdb_files.hpp"
+#include "probe_check.hpp"
 #include "parquet_footer.hpp"
 #include "run.hpp"
 
@@ -97,36 +98,8 @@ TEST(ParquetCommand, ReportsEachRowGroupsFilters) {
   EXPECT_NE(p.out.find("id INT64, 20,480 values, 700 distinct (footer): no Bloom filter"), std::string::npos) << p.out;
 }
 
-// bloomlab's answers and DuckDB's parquet_bloom_probe, value by value and
-// row group by row group: "no" exactly where DuckDB says the filter excludes it.
 void expect_probes_agree(const std::string& file, const std::string& column, const std::vector<std::string>& values) {
-  const files& fs = files::get();
-  std::vector<std::string> args = {"parquet", fs.path(file), "--json", "--column", column, "--probe"};
-  args.insert(args.end(), values.begin(), values.end());
-  const auto r = run(args);
-  ASSERT_TRUE(r.rc == 0 || r.rc == 1) << r.err;
-  const nlohmann::json ours = nlohmann::json::parse(r.out)["files"][0]["row_groups"];
-  std::string quoted;
-  for (const std::string& v : values) quoted += " " + quote(v);
-  const nlohmann::json theirs = duckdb("probe " + quote(fs.path(file)) + " " + quote(column) + quoted);
-  ASSERT_EQ(theirs.size(), values.size());
-  unsigned no = 0, maybe = 0;
-  for (std::size_t g = 0; g < ours.size(); ++g) {
-    const nlohmann::json* col = nullptr;
-    for (const nlohmann::json& c : ours[g]["columns"])
-      if (c["path"] == column) col = &c;
-    ASSERT_NE(col, nullptr);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const std::string answer = (*col)["probes"][i];
-      const bool excludes = theirs[i]["excludes"][g];
-      EXPECT_EQ(answer == "no", excludes) << file << " " << column << " row group " << g << " value " << values[i];
-      (answer == "no" ? no : maybe) += 1;
-    }
-  }
-  EXPECT_GT(no, 0u);
-  EXPECT_GT(maybe, 0u);
-  // Exit 1, as query's: some filter ruled a value out.
-  EXPECT_EQ(r.rc, 1);
+  expect_probes_agree_at(files::get().path(file), column, values);
 }
 
 TEST(ParquetCommand, ProbesAgreeWithDuckDbForMembersAndNonMembers) {
