@@ -14,8 +14,9 @@
 // What it trades against a Bloom filter: deletion and one or two cache lines
 // a lookup, for a table that can fill up and f bits a slot whether used or
 // not. How full it gets before inserts start failing grows with b: the
-// paper's measurements (500 kicks) give about 50% at b = 1, 84% at b = 2,
-// 95% at b = 4 and 98% at b = 8; load_for(b) is the load sizing plans for.
+// paper measured 84% at b = 2, 95% at b = 4 and 98% at b = 8 (500 kicks),
+// and one slot a bucket stops near 50% (two-choice cuckoo hashing's
+// threshold); load_for(b) is the load sizing plans for.
 // A larger b fills better and answers "maybe" more often (2b slots compared).
 //
 // False positives. A lookup compares fp(y) with the 2b slots of two buckets;
