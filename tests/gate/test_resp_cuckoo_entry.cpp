@@ -141,8 +141,8 @@ TEST(GateRespCuckooEntry, CompactMovesFingerprintsIntoOlderSubFiltersOfFewerBuck
   cuckoo_entry full;
   full.expansion = 1;
   for (std::size_t s = 0; s < 2; ++s) full.subs.emplace_back(8, cf_fingerprint_bits, 20, s + 1, std::nullopt, 2);
-  int n = 0;
-  while (full.subs[0].add("f-" + std::to_string(n))) ++n;  // the oldest is full: nothing can move
+  for (std::uint64_t i = 0; i < 8; ++i)  // every slot of the oldest taken: nothing can move
+    for (unsigned s = 0; s < 2; ++s) full.subs[0].set_slot(i, s, static_cast<std::uint32_t>(1 + 2 * i + s));
   ASSERT_TRUE(full.subs[1].add("newest"));
   EXPECT_EQ(bloomlab::gate::compact(full, false), 0u);
   EXPECT_EQ(full.subs.size(), 2u);
