@@ -33,8 +33,9 @@ fi
 if [ "${1:-}" = bench ]; then
   # The command line's peer (dcso's bloom, in Go) and GNU time for peak memory.
   packages+=(golang-github-dcso-bloom-cli time)
-  # The Redis port's peer (make bench-resp).
-  packages+=(redis-server)
+  # The Redis port's peer (make bench-resp), and what counts each server's
+  # system calls a request there (perf stat; strace where perf cannot).
+  packages+=(redis-server linux-perf strace)
 fi
 # Node.js and npm bundle the page; a machine that has them from elsewhere
 # keeps its own.

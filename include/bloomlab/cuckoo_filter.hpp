@@ -1,6 +1,7 @@
 // The cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo
 // Filter: Practically Better Than Bloom", CoNEXT 2014): a table of B buckets
-// of b = 4 slots, each slot empty or holding an f-bit fingerprint of an item.
+// of b slots (1 to 255, 4 unless asked), each slot empty or holding an f-bit
+// fingerprint of an item.
 //
 // Partial-key cuckoo hashing. An item x has a fingerprint fp (f bits of one
 // hash, 0 reserved for "empty", so a 0 becomes 1) and two candidate buckets
@@ -11,8 +12,12 @@
 // moves that to its other bucket, and so on, at most max_kicks times.
 //
 // What it trades against a Bloom filter: deletion and one or two cache lines
-// a lookup, for a table that can fill up (inserts start failing near 95% of
-// the slots with b = 4) and f bits a slot whether used or not.
+// a lookup, for a table that can fill up and f bits a slot whether used or
+// not. How full it gets before inserts start failing grows with b: the
+// paper measured 84% at b = 2, 95% at b = 4 and 98% at b = 8 (500 kicks),
+// and one slot a bucket stops near 50% (two-choice cuckoo hashing's
+// threshold); load_for(b) is the load sizing plans for.
+// A larger b fills better and answers "maybe" more often (2b slots compared).
 //
 // False positives. A lookup compares fp(y) with the 2b slots of two buckets;
 // each stored fingerprint matches with chance q, so
@@ -74,15 +79,19 @@
 
 namespace bloomlab {
 
-inline constexpr unsigned cuckoo_slots = 4;  // b, fingerprints a bucket
+inline constexpr unsigned cuckoo_slots_default = 4;  // b, fingerprints a bucket
+inline constexpr unsigned cuckoo_slots_min = 1;
+inline constexpr unsigned cuckoo_slots_max = 255;  // a file keeps b in one byte
 inline constexpr unsigned cuckoo_fingerprint_default = 12;
 inline constexpr unsigned cuckoo_kicks_default = 500;
 inline constexpr unsigned cuckoo_fingerprint_min = 4;   // f, bits a fingerprint
 inline constexpr unsigned cuckoo_fingerprint_max = 32;  // (a slot is one 32-bit word)
-// The most buckets a filter is built with (and a file holds): 2^32, whose
-// table of 32-bit slots (2^39 bits) stays within filter_max_m.
+// The most buckets a filter is built with (and a file holds): 2^32; and the
+// most slots, B * b, 2^34, whose table of 32-bit slots (2^39 bits) stays
+// within filter_max_m.
 inline constexpr std::uint64_t cuckoo_buckets_max = std::uint64_t{1} << 32;
-static_assert(cuckoo_buckets_max * cuckoo_slots * 32 <= filter_max_m);
+inline constexpr std::uint64_t cuckoo_table_slots_max = std::uint64_t{1} << 34;
+static_assert(cuckoo_table_slots_max * 32 <= filter_max_m);
 
 // One write of insert(): fingerprint `placed` went into (bucket, slot) and
 // `evicted` came out of it (0 when the slot was empty, the last move).
@@ -100,40 +109,55 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   static constexpr const char* kind_name = "cuckoo filter";
 
   // buckets: a power of two from 1 to cuckoo_buckets_max; fingerprint_bits f:
-  // cuckoo_fingerprint_min to cuckoo_fingerprint_max. Anything else throws
-  // std::invalid_argument before anything is allocated. key: a secret for
-  // SipHash-2-4 (keyed filter), or nullopt for the public MurmurHash3.
+  // cuckoo_fingerprint_min to cuckoo_fingerprint_max; slots_per_bucket b:
+  // cuckoo_slots_min to cuckoo_slots_max, with buckets * b at most
+  // cuckoo_table_slots_max. Anything else throws std::invalid_argument
+  // before anything is allocated. key: a secret for SipHash-2-4 (keyed
+  // filter), or nullopt for the public MurmurHash3.
   cuckoo_filter(std::uint64_t buckets, unsigned fingerprint_bits = cuckoo_fingerprint_default,
                 unsigned max_kicks = cuckoo_kicks_default, std::uint64_t seed = 1,
-                std::optional<sip_key> key = std::nullopt)
-      : buckets_(check(buckets, fingerprint_bits)),
+                std::optional<sip_key> key = std::nullopt, unsigned slots_per_bucket = cuckoo_slots_default)
+      : buckets_(check(buckets, fingerprint_bits, slots_per_bucket)),
         f_(fingerprint_bits),
+        b_(slots_per_bucket),
         max_kicks_(max_kicks),
-        slots_(buckets * cuckoo_slots, 0),
+        slots_(buckets * slots_per_bucket, 0),
         rng_(seed),
         key_(key) {}
 
-  // The smallest power-of-two bucket count that holds n items at 95% load.
+  // The load sizing plans for with b slots a bucket, below where inserts
+  // start failing (see above; measured here with 500 kicks on tables of
+  // 2^10 to 2^18 buckets, the first failure came at 49-50% for b = 1, 87%
+  // for b = 2, 93-94% for b = 3, 96-97% for b = 4 and 99% for b = 8): 0.45
+  // at b = 1, 0.84 at b = 2, 0.90 at b = 3, 0.95 at b = 4 to 7, 0.98 from
+  // b = 8. b outside 1 to 255 throws std::invalid_argument.
+  static double load_for(unsigned b) {
+    check_b(b);
+    return b >= 8 ? 0.98 : b >= 4 ? 0.95 : b == 3 ? 0.90 : b == 2 ? 0.84 : 0.45;
+  }
+
+  // The smallest power-of-two bucket count that holds n items at load_for(b).
   // n: 1 to 10^18, as for the other sizing calls (past 2^32 buckets the
   // answer is a size no constructor takes); anything else throws
   // std::invalid_argument.
-  static std::uint64_t buckets_for(std::uint64_t n) {
+  static std::uint64_t buckets_for(std::uint64_t n, unsigned b = cuckoo_slots_default) {
     detail::check_np("cuckoo filter", static_cast<double>(n), 0.5);
-    const auto need = static_cast<std::uint64_t>(
-        std::ceil(static_cast<double>(n) / (0.95 * cuckoo_slots)));
+    const auto need = static_cast<std::uint64_t>(std::ceil(static_cast<double>(n) / (load_for(b) * b)));
     return std::bit_ceil(std::max<std::uint64_t>(need, 1));
   }
 
   // The filter for n keys at rate p, as `bloomlab build --kind cuckoo`
-  // makes it: buckets_for(n) buckets and fingerprint_bits_for(p) bits.
-  static cuckoo_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt) {
+  // makes it: buckets_for(n, b) buckets and fingerprint_bits_for(p, b) bits.
+  static cuckoo_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt,
+                                unsigned b = cuckoo_slots_default) {
     detail::check_np("cuckoo filter", n, p);
-    return cuckoo_filter(buckets_for(static_cast<std::uint64_t>(std::ceil(n))), fingerprint_bits_for(p),
-                         cuckoo_kicks_default, 1, key);
+    return cuckoo_filter(buckets_for(static_cast<std::uint64_t>(std::ceil(n)), b), fingerprint_bits_for(p, b),
+                         cuckoo_kicks_default, 1, key, b);
   }
 
   std::uint64_t buckets() const { return buckets_; }
   unsigned fingerprint_bits() const { return f_; }
+  unsigned slots_per_bucket() const { return b_; }
   const std::optional<sip_key>& secret_key() const { return key_; }
   bool keyed() const { return key_.has_value(); }
   unsigned max_kicks() const { return max_kicks_; }
@@ -144,8 +168,9 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
 
   // The paper's bound 2b / 2^f, and the rate expected at the current load,
   // 1 - (1 - q)^(2b * load) with q = (2^f + 2) / 4^f.
-  double fpr_bound() const { return 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f_)); }
-  double fpr_expected() const { return rate_at(f_, load()); }
+  double fpr_bound() const { return bound_of(f_, b_); }
+  double fpr_expected() const { return rate_at(f_, b_, load()); }
+  static double bound_of(unsigned f, unsigned b) { return 2.0 * b / std::ldexp(1.0, static_cast<int>(f)); }
 
   // x's fingerprint (1 .. 2^f - 1) and its two buckets.
   std::uint32_t fingerprint(std::string_view x) const { return split(x).fp; }
@@ -155,39 +180,40 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   }
 
   // Sizing: f = ceil(log2(2b / p)) bits a fingerprint meets rate p at any
-  // load; bits_for(n, p) is buckets_for(n) * b * f, the table a packed
-  // layout would spend, and fpr_for(n, bits) the rate of n items in a
-  // table of buckets_for(n) buckets with the f that many bits allow.
-  // Throw std::invalid_argument for n < 1, p outside (0, 1), or an f
-  // outside cuckoo_fingerprint_min to cuckoo_fingerprint_max.
-  static unsigned fingerprint_bits_for(double p) {
+  // load; bits_for(n, p, b) is buckets_for(n, b) * b * f, the table a packed
+  // layout would spend, and fpr_for(n, bits, b) the rate of n items in a
+  // table of buckets_for(n, b) buckets with the f that many bits allow.
+  // Throw std::invalid_argument for n < 1, p outside (0, 1), b outside 1 to
+  // 255, or an f outside cuckoo_fingerprint_min to cuckoo_fingerprint_max.
+  static unsigned fingerprint_bits_for(double p, unsigned b = cuckoo_slots_default) {
     detail::check_np("cuckoo filter", 1, p);
-    const double f = std::ceil(std::log2(2.0 * cuckoo_slots / p));
+    check_b(b);
+    const double f = std::ceil(std::log2(2.0 * b / p));
     if (f > cuckoo_fingerprint_max)
       throw std::invalid_argument("cuckoo filter: p = " + detail::number(p) + " needs " + detail::number(f) +
                                   "-bit fingerprints (allowed: up to " + std::to_string(cuckoo_fingerprint_max) + ")");
     return std::max(cuckoo_fingerprint_min, static_cast<unsigned>(f));
   }
-  static std::uint64_t bits_for(double n, double p) {
+  static std::uint64_t bits_for(double n, double p, unsigned b = cuckoo_slots_default) {
     detail::check_np("cuckoo filter", n, p);
-    const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots;
-    const unsigned f = fingerprint_bits_for(p);
+    const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n)), b) * b;
+    const unsigned f = fingerprint_bits_for(p, b);
     if (slots > std::numeric_limits<std::uint64_t>::max() / f)
       throw std::invalid_argument("cuckoo filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
                                   " needs " + std::to_string(slots) + " slots of " + std::to_string(f) +
                                   " bits, more than 2^64 - 1 bits");
     return slots * f;
   }
-  static double fpr_for(double n, std::uint64_t bits) {
+  static double fpr_for(double n, std::uint64_t bits, unsigned b = cuckoo_slots_default) {
     detail::check_np("cuckoo filter", n, 0.5);
-    const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n))) * cuckoo_slots;
+    const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n)), b) * b;
     const std::uint64_t f = bits / slots;
     if (f < cuckoo_fingerprint_min || f > cuckoo_fingerprint_max)
       throw std::invalid_argument("cuckoo filter: " + std::to_string(bits) + " bits for " + std::to_string(slots) +
                                   " slots gives " + std::to_string(f) + "-bit fingerprints (allowed: " +
                                   std::to_string(cuckoo_fingerprint_min) + " to " +
                                   std::to_string(cuckoo_fingerprint_max) + ")");
-    return rate_at(static_cast<unsigned>(f), n / static_cast<double>(slots));
+    return rate_at(static_cast<unsigned>(f), b, n / static_cast<double>(slots));
   }
 
   // The memory the table holds: a 32-bit word a slot. packed_bits(): f bits
@@ -232,9 +258,9 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     last_moves_.clear();
   }
 
-  // Same buckets, fingerprint size, key and table.
+  // Same buckets, bucket size, fingerprint size, key and table.
   friend bool operator==(const cuckoo_filter& a, const cuckoo_filter& b) {
-    return a.buckets_ == b.buckets_ && a.f_ == b.f_ && a.key_ == b.key_ && a.slots_ == b.slots_;
+    return a.buckets_ == b.buckets_ && a.b_ == b.b_ && a.f_ == b.f_ && a.key_ == b.key_ && a.slots_ == b.slots_;
   }
 
   // Tracing: with it on, last_moves() lists the writes of the last add().
@@ -251,20 +277,26 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   const std::vector<cuckoo_move>& last_moves() const { return last_moves_; }
 
   // Slot s of bucket i: 0 when empty. words(): the table, bucket after bucket.
-  std::uint32_t slot(std::uint64_t i, unsigned s) const { return slots_[i * cuckoo_slots + s]; }
+  std::uint32_t slot(std::uint64_t i, unsigned s) const { return slots_[i * b_ + s]; }
   std::span<const std::uint32_t> words() const { return slots_; }
 
   // For loaders: sets a slot (0 or a fingerprint below 2^f) and keeps items().
   void set_slot(std::uint64_t i, unsigned s, std::uint32_t fp) {
     assert(f_ == 32 || fp < (std::uint64_t{1} << f_));
-    std::uint32_t& slot = slots_[i * cuckoo_slots + s];
+    std::uint32_t& slot = slots_[i * b_ + s];
     items_ += (fp != 0);
     items_ -= (slot != 0);
     slot = fp;
   }
 
  private:
-  static std::uint64_t check(std::uint64_t buckets, unsigned f) {
+  static void check_b(unsigned b) {
+    if (b < cuckoo_slots_min || b > cuckoo_slots_max)
+      throw std::invalid_argument("cuckoo filter: slots_per_bucket b = " + std::to_string(b) + " is out of range (" +
+                                  std::to_string(cuckoo_slots_min) + " to " + std::to_string(cuckoo_slots_max) + ")");
+  }
+
+  static std::uint64_t check(std::uint64_t buckets, unsigned f, unsigned b) {
     if (buckets < 1 || buckets > cuckoo_buckets_max || !std::has_single_bit(buckets))
       throw std::invalid_argument("cuckoo filter: " + std::to_string(buckets) +
                                   " buckets is not a power of two from 1 to " + std::to_string(cuckoo_buckets_max));
@@ -272,13 +304,18 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
       throw std::invalid_argument("cuckoo filter: fingerprint_bits = " + std::to_string(f) + " is out of range (" +
                                   std::to_string(cuckoo_fingerprint_min) + " to " +
                                   std::to_string(cuckoo_fingerprint_max) + ")");
+    check_b(b);
+    if (buckets * b > cuckoo_table_slots_max)
+      throw std::invalid_argument("cuckoo filter: " + std::to_string(buckets) + " buckets of " + std::to_string(b) +
+                                  " slots is " + std::to_string(buckets * b) + " slots (allowed: up to " +
+                                  std::to_string(cuckoo_table_slots_max) + ")");
     return buckets;
   }
 
   // 1 - (1 - q)^(2b * load), q = (2^f + 2) / 4^f.
-  static double rate_at(unsigned f, double load) {
+  static double rate_at(unsigned f, unsigned b, double load) {
     const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
-    return -std::expm1(2.0 * cuckoo_slots * load * std::log1p(-q));
+    return -std::expm1(2.0 * b * load * std::log1p(-q));
   }
 
   struct parts {
@@ -301,7 +338,7 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   }
 
   bool holds(parts p) const {
-    return find(p.i1, p.fp) < cuckoo_slots || find(alt_bucket(p.i1, p.fp), p.fp) < cuckoo_slots;
+    return find(p.i1, p.fp) < b_ || find(alt_bucket(p.i1, p.fp), p.fp) < b_;
   }
 
   bool add_parts(parts p) {
@@ -316,8 +353,8 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     std::uint64_t i = rng_.below(2) ? alt_bucket(i1, fp) : i1;
     std::uint32_t carry = fp;
     for (unsigned kick = 0; kick < max_kicks_; ++kick) {
-      const auto s = static_cast<unsigned>(rng_.below(cuckoo_slots));
-      std::uint32_t& slot = slots_[i * cuckoo_slots + s];
+      const auto s = static_cast<unsigned>(rng_.below(b_));
+      std::uint32_t& slot = slots_[i * b_ + s];
       last_moves_.push_back({i, s, carry, slot});
       std::swap(carry, slot);
       i = alt_bucket(i, carry);
@@ -329,7 +366,7 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     }
     // Undo: put every evicted fingerprint back where it was, last move first.
     for (auto it = last_moves_.rbegin(); it != last_moves_.rend(); ++it)
-      slots_[it->bucket * cuckoo_slots + it->slot] = it->evicted;
+      slots_[it->bucket * b_ + it->slot] = it->evicted;
     if (!tracing_) last_moves_.clear();
     return false;
   }
@@ -337,9 +374,9 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   std::uint64_t count_parts(parts p) const {
     const std::uint64_t i2 = alt_bucket(p.i1, p.fp);
     std::uint64_t n = 0;
-    for (unsigned s = 0; s < cuckoo_slots; ++s) {
-      n += slots_[p.i1 * cuckoo_slots + s] == p.fp;
-      if (i2 != p.i1) n += slots_[i2 * cuckoo_slots + s] == p.fp;
+    for (unsigned s = 0; s < b_; ++s) {
+      n += slots_[p.i1 * b_ + s] == p.fp;
+      if (i2 != p.i1) n += slots_[i2 * b_ + s] == p.fp;
     }
     return n;
   }
@@ -347,8 +384,8 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   bool remove_parts(parts p) {
     for (std::uint64_t i : {p.i1, alt_bucket(p.i1, p.fp)}) {
       const unsigned s = find(i, p.fp);
-      if (s < cuckoo_slots) {
-        slots_[i * cuckoo_slots + s] = 0;
+      if (s < b_) {
+        slots_[i * b_ + s] = 0;
         --items_;
         return true;
       }
@@ -357,21 +394,22 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   }
 
   unsigned find(std::uint64_t i, std::uint32_t fp) const {
-    for (unsigned s = 0; s < cuckoo_slots; ++s)
-      if (slots_[i * cuckoo_slots + s] == fp) return s;
-    return cuckoo_slots;
+    for (unsigned s = 0; s < b_; ++s)
+      if (slots_[i * b_ + s] == fp) return s;
+    return b_;
   }
 
   bool place(std::uint64_t i, std::uint32_t fp) {
     const unsigned s = find(i, 0);
-    if (s == cuckoo_slots) return false;
-    slots_[i * cuckoo_slots + s] = fp;
+    if (s == b_) return false;
+    slots_[i * b_ + s] = fp;
     if (tracing_) last_moves_.push_back({i, s, fp, 0});
     return true;
   }
 
   std::uint64_t buckets_;
   unsigned f_;
+  unsigned b_;
   unsigned max_kicks_;
   std::vector<std::uint32_t> slots_;
   rng rng_;

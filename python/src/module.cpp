@@ -882,7 +882,7 @@ struct sizer {
     d["bits"] = m;
   }
   void operator()(std::type_identity<cuckoo_filter>) const {
-    const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
+    const double best = cuckoo_filter::bound_of(cuckoo_fingerprint_max, cuckoo_slots_default);
     if (p < best)
       throw py::value_error("p: " + detail::number(p) + " is out of reach for a cuckoo filter (allowed: from " +
                             detail::number(best) + ", 2*4/2^32)");
@@ -893,9 +893,9 @@ struct sizer {
                             " buckets (allowed: at most 2^32)");
     d["buckets"] = buckets;
     d["fingerprint_bits"] = f;
-    d["fpr"] = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(f));
-    d["bits"] = buckets * cuckoo_slots * f;
-    d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots * f) / n;
+    d["fpr"] = cuckoo_filter::bound_of(f, cuckoo_slots_default);
+    d["bits"] = buckets * cuckoo_slots_default * f;
+    d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots_default * f) / n;
   }
   // Kinds size() does not size: scalable (its plan is its first stage's,
   // classic sizing) and the static kinds (the set sizes them).

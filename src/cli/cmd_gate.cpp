@@ -216,7 +216,11 @@ int run_resp_only(const gate_args& a, const gate::front_options& front_opts, gat
   ro.journal = journal.get();
   gate::resp_store store(ro);
   restore_or_refuse(store, journal.get(), log);
-  gate::resp_front resp(store, resp_options_of(front_opts), log);
+  // No database, so no thread waits on one: the pool gets no workers (16
+  // idle threads otherwise, each with its stack and malloc arena).
+  gate::resp_front_options resp_opts = resp_options_of(front_opts);
+  resp_opts.db_threads = 0;
+  gate::resp_front resp(store, resp_opts, log);
   store_clients(store, resp);
   bind_or_refuse([&] { resp.bind(a.host, resp_port); }, a.host, "--resp-port", resp_port);
   const bool v6 = a.host.find(':') != std::string::npos;

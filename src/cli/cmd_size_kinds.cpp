@@ -187,9 +187,9 @@ struct sizer {
     s.fpr = cuckoo_filter::fpr_for(dn, s.m);
     s.rate_note = " (expected at this load)";
     const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
-    s.more = {{"buckets", buckets}, {"slots_per_bucket", cuckoo_slots}};
+    s.more = {{"buckets", buckets}, {"slots_per_bucket", cuckoo_slots_default}};
     s.lines.push_back(fmt::format("{} buckets of {} slots, fingerprints of {} bits (as a packed table stores them)",
-                                  thousands(buckets), cuckoo_slots, *s.fingerprint_bits));
+                                  thousands(buckets), cuckoo_slots_default, *s.fingerprint_bits));
     return s;
   }
   template <class F>

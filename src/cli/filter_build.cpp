@@ -176,7 +176,7 @@ struct builder {
         lab::refuse("--p", a.p,
                     fmt::format("is out of reach: fingerprints of at most {} bits bound the rate at 2*{}/2^{} = "
                                 "{}; allowed: --p from {}",
-                                cuckoo_fingerprint_max, cuckoo_slots, cuckoo_fingerprint_max, at_least(best),
+                                cuckoo_fingerprint_max, cuckoo_slots_default, cuckoo_fingerprint_max, at_least(best),
                                 at_least(best)));
       f = cuckoo_filter::fingerprint_bits_for(p);
     }

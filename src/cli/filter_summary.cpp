@@ -66,7 +66,7 @@ json summary(const filter_file& file) {
           [&](const cuckoo_filter& f) {
             j["packed_bits"] = f.packed_bits();
             j["buckets"] = f.buckets();
-            j["slots_per_bucket"] = cuckoo_slots;
+            j["slots_per_bucket"] = f.slots_per_bucket();
             j["fingerprint_bits"] = f.fingerprint_bits();
             j["max_kicks"] = f.max_kicks();
             j["kick_seed"] = file.kick_seed;

@@ -43,20 +43,22 @@ struct bloom_entry {
 };
 
 // RedisBloom's cuckoo filter (CF.*), in the engine's terms: a chain of
-// sub-filters, each the engine's cuckoo_filter (buckets of cuckoo_slots = 4
+// sub-filters, each the engine's cuckoo_filter (buckets of BUCKETSIZE b
 // fingerprints of cf_fingerprint_bits), sub-filter i with buckets0 *
 // expansion^i buckets; resp_cuckoo.cpp says how items go in and out.
 inline constexpr std::uint64_t cf_default_capacity = 1024;
+inline constexpr unsigned cf_default_bucket_size = 2;  // RedisBloom's default BUCKETSIZE
+inline constexpr unsigned cf_max_bucket_size = cuckoo_slots_max;  // 255, as RedisBloom
 inline constexpr unsigned cf_default_max_iterations = 20;
 inline constexpr std::uint64_t cf_default_expansion = 1;
 inline constexpr std::uint64_t cf_max_capacity = std::uint64_t{1} << 30;  // RedisBloom's cf-initial-size bound
 inline constexpr unsigned cf_max_iterations = 65535;
 inline constexpr std::uint64_t cf_max_expansion = 32768;
 inline constexpr std::size_t cf_max_filters = 32;  // sub-filters; RedisBloom's cf-max-expansions
-inline constexpr unsigned cf_bucket_size = cuckoo_slots;
 // A slot is a 32-bit word in the engine whatever f is, so the whole word is
-// fingerprint: the lowest rate the memory buys (8 / 2^32 a full sub-filter).
+// fingerprint: the lowest rate the memory buys (2b / 2^32 a full sub-filter).
 inline constexpr unsigned cf_fingerprint_bits = 32;
+inline constexpr std::uint64_t cf_slot_bytes = 4;  // a 32-bit word a slot
 
 struct cuckoo_entry {
   static constexpr const char* type = "MBbloomCF";  // RedisBloom's name, which TYPE answers
@@ -64,12 +66,13 @@ struct cuckoo_entry {
   std::uint64_t capacity = cf_default_capacity;  // as asked
   std::uint64_t expansion = cf_default_expansion;  // a power of two, or 0: never grows
   unsigned max_iterations = cf_default_max_iterations;
-  std::uint64_t deletes = 0;   // CF.DELs that removed a fingerprint
+  std::uint64_t deletes = 0;   // CF.DELs that removed a fingerprint since the last compaction
   std::uint64_t changes = 0;   // writes so far: a dump's chunks must all come from one state
   std::uint64_t load_tag = 0;  // while CF.LOADCHUNK fills it: the state the dump was taken at,
   std::uint64_t load_next = 0;  // and the iterator of the next chunk (0: not loading)
 
   bool loading() const { return load_next != 0; }
+  unsigned bucket_size() const { return subs.front().slots_per_bucket(); }
   std::uint64_t items() const {
     std::uint64_t n = 0;
     for (const auto& f : subs) n += f.items();
@@ -80,8 +83,18 @@ struct cuckoo_entry {
     for (const auto& f : subs) n += f.buckets();
     return n;
   }
-  std::uint64_t bytes() const { return buckets() * cuckoo_slots * 4; }  // the tables: a 32-bit word a slot
+  std::uint64_t bytes() const { return buckets() * bucket_size() * cf_slot_bytes; }  // the tables
 };
+
+// RedisBloom's compaction (CF.COMPACT, and CF.DEL once deletes pass a tenth
+// of the items): from the newest sub-filter down to the second, each
+// fingerprint moves to a free slot of its two buckets in an older sub-filter
+// where there is one; the newest sub-filter is freed once empty. With
+// go_on false it stops at the first sub-filter it cannot empty (the older
+// ones could not be freed after it anyway). Resets `deletes`. Every item
+// keeps its answer and its count: a fingerprint only moves between the
+// buckets of its own item. Returns the fingerprints moved.
+std::uint64_t compact(cuckoo_entry& e, bool go_on);
 
 // Every kind a key can hold.
 struct resp_store::entry {

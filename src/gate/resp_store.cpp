@@ -95,7 +95,7 @@ std::vector<std::string> resp_store::names() const {
 bool resp_store::logged(const std::vector<std::string>& args) const {
   static const char* const changes[] = {"BF.RESERVE", "BF.ADD",  "BF.MADD",   "BF.INSERT",  "BF.LOADCHUNK",
                                         "CF.RESERVE", "CF.ADD",  "CF.ADDNX",  "CF.INSERT",  "CF.INSERTNX",
-                                        "CF.DEL",     "CF.LOADCHUNK", "DEL", "UNLINK", "FLUSHALL", "FLUSHDB"};
+                                        "CF.DEL",     "CF.COMPACT", "CF.LOADCHUNK", "DEL", "UNLINK", "FLUSHALL", "FLUSHDB"};
   const std::string cmd = upper(args[0]);
   if (std::find(std::begin(changes), std::end(changes), cmd) == std::end(changes)) return false;
   // The table's changes are the database's to keep.

@@ -84,10 +84,13 @@ payload_need cuckoo_params(const raw_header& h) {
   if (h.fingerprint < cuckoo_fingerprint_min || h.fingerprint > cuckoo_fingerprint_max)
     fail("fingerprint size " + n(h.fingerprint) + " bits is out of range (" + n(cuckoo_fingerprint_min) + " to " +
          n(cuckoo_fingerprint_max) + ")");
-  if (h.slots != cuckoo_slots)
-    fail("buckets of " + n(h.slots) + " slots are not supported (this bloomlab uses " + n(cuckoo_slots) + ")");
+  if (h.slots < cuckoo_slots_min || h.slots > cuckoo_slots_max)
+    fail("slots per bucket " + n(h.slots) + " is out of range (" + n(cuckoo_slots_min) + " to " +
+         n(cuckoo_slots_max) + ")");
+  if (h.buckets * h.slots > cuckoo_table_slots_max)
+    fail(n(h.buckets) + " buckets of " + n(h.slots) + " slots is more than " + n(cuckoo_table_slots_max) + " slots");
   if (h.kicks > max_kicks) fail("max kicks " + n(h.kicks) + " is out of range (0 to " + n(max_kicks) + ")");
-  return {h.buckets * cuckoo_slots * 4, n(h.buckets) + " buckets of " + n(cuckoo_slots) + " slots"};
+  return {h.buckets * h.slots * 4, n(h.buckets) + " buckets of " + n(h.slots) + " slots"};
 }
 
 payload_need scalable_params_of(const raw_header& h) {
@@ -220,16 +223,16 @@ filter_file build_counting(const raw_header& h, std::span<const std::uint8_t> pa
 }
 
 filter_file build_cuckoo(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
-  const std::uint64_t slots = h.buckets * cuckoo_slots;
+  const std::uint64_t slots = h.buckets * h.slots;
   cuckoo_filter f(h.buckets, h.fingerprint, h.kicks, h.kick_seed,
-                  h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
+                  h.keyed ? std::optional<sip_key>(h.key) : std::nullopt, h.slots);
   const std::uint64_t top = h.fingerprint == 32 ? 0xffffffffull : (std::uint64_t{1} << h.fingerprint) - 1;
   for (std::uint64_t i = 0; i < slots; ++i) {
     std::uint32_t v = 0;
     for (int b = 0; b < 4; ++b) v |= std::uint32_t{payload[i * 4 + static_cast<std::size_t>(b)]} << (8 * b);
     if (v > top)
       fail("slot " + n(i) + " holds " + n(v) + ", wider than a " + n(h.fingerprint) + "-bit fingerprint");
-    if (v != 0) f.set_slot(i / cuckoo_slots, static_cast<unsigned>(i % cuckoo_slots), v);
+    if (v != 0) f.set_slot(i / h.slots, static_cast<unsigned>(i % h.slots), v);
   }
   if (f.items() != items)
     fail("the item count says " + n(items) + " but " + n(f.items()) + " slots hold fingerprints");

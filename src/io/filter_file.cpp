@@ -105,7 +105,7 @@ struct params_writer {
   std::uint64_t operator()(const cuckoo_filter& f) {
     w.u64(f.buckets());
     w.u8(f.fingerprint_bits());
-    w.u8(cuckoo_slots);
+    w.u8(f.slots_per_bucket());
     w.u32(f.max_kicks());
     w.u64(file.kick_seed);
     return f.words().size() * 4;

@@ -60,7 +60,7 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
       rep.lost.push_back(in.text);
   }
   rep.buckets = f.buckets();
-  rep.slots = cuckoo_slots;
+  rep.slots = f.slots_per_bucket();
   rep.fingerprint_bits = f.fingerprint_bits();
   rep.load_factor = f.load();
   rep.fpr_bound = f.fpr_bound();

@@ -243,11 +243,11 @@ which_report which(const which_request& r) {
   if (wanted("cuckoo")) {
     // The smallest f whose expected rate at this load meets p.
     const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
-    const double load = dn / static_cast<double>(buckets * cuckoo_slots);
+    const double load = dn / static_cast<double>(buckets * cuckoo_slots_default);
     unsigned f_bits = cuckoo_fingerprint_min;
     const auto expected = [&](unsigned f) {
       const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
-      return -std::expm1(2.0 * cuckoo_slots * load * std::log1p(-q));
+      return -std::expm1(2.0 * cuckoo_slots_default * load * std::log1p(-q));
     };
     while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > r.p) ++f_bits;
     which_row row = start("cuckoo",
@@ -260,7 +260,7 @@ which_report which(const which_request& r) {
     const double t = ns_since(t0);
     measure(row, f, items, probes);
     row.missed = std::max(row.missed, failed);
-    finish(row, buckets * cuckoo_slots * f_bits, expected(f_bits), t);
+    finish(row, buckets * cuckoo_slots_default * f_bits, expected(f_bits), t);
   }
   if (wanted("scalable")) {
     scalable_params sp;

@@ -67,11 +67,23 @@ def main(port):
     assert info.insertedNum == 5, info.insertedNum
     assert info.deletedNum == 1, info.deletedNum
     assert info.filterNum == 1, info.filterNum
-    assert info.bucketNum == 256, info.bucketNum  # 1000 / 4, up to a power of two
-    assert info.bucketSize == 4, info.bucketSize
+    assert info.bucketNum == 512, info.bucketNum  # 1000 / 2, up to a power of two
+    assert info.bucketSize == 2, info.bucketSize  # RedisBloom's default BUCKETSIZE
     assert info.expansionRate == 1, info.expansionRate
     assert info.maxIteration == 20, info.maxIteration
     assert r.type("pycf") == "MBbloomCF"
+    # BUCKETSIZE through the client's own argument; CF.COMPACT, which
+    # redis-py has no method for, as a plain command.
+    assert cf.create("pycf4", 64, bucket_size=4, expansion=1) in (True, "OK")
+    assert cf.insert("pycf4", [f"c{i}" for i in range(300)]) == [1] * 300
+    info4 = cf.info("pycf4")
+    assert info4.bucketSize == 4, info4.bucketSize
+    assert info4.bucketNum == 16, info4.bucketNum  # 64 / 4
+    assert info4.filterNum > 1, info4.filterNum
+    assert cf.delete("pycf4", "c0") == 1
+    assert r.execute_command("CF.COMPACT", "pycf4") in (True, "OK")
+    assert cf.info("pycf4").deletedNum == 0
+    assert cf.mexists("pycf4", *[f"c{i}" for i in range(1, 300)]) == [1] * 299
     try:
         cf.delete("nocf", "alice")
         raise AssertionError("a delete from a missing key was accepted")

@@ -2,6 +2,7 @@
 // snapshot writer keeps for a named cuckoo filter. A round trip gives the
 // same filter and the same bytes again; a missing or wrong key, a flipped
 // byte, a cut and bytes past the end are refused, saying what is wrong.
+// And compact(), the entry's compaction, on sub-filters of growing size.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -91,6 +92,61 @@ TEST(GateRespCuckooEntry, RefusesWrongKeysAndDamagedBytes) {
   EXPECT_EQ(refusal({}, std::nullopt).rfind("cuckoo entry: truncated", 0), 0u);
   EXPECT_EQ(refusal(std::vector<std::uint8_t>(100, 0), std::nullopt),
             "cuckoo entry: not a bloomlab cuckoo filter (no BLCUCKOO magic)");
+}
+
+}  // namespace
+
+namespace {
+
+// compact() on sub-filters of growing size (expansion 2): a fingerprint of
+// a sub-filter of 64 buckets finds its item's buckets in one of 16 or 32 by
+// the low bits alone. With room made in the older ones, every fingerprint
+// of the newest moves (to the oldest with room in the item's buckets), the
+// newest is freed, and every item keeps its answer and its count; with
+// go_on false compaction stops at the first sub-filter it cannot empty.
+TEST(GateRespCuckooEntry, CompactMovesFingerprintsIntoOlderSubFiltersOfFewerBuckets) {
+  for (const unsigned b : {1u, 4u}) {
+    cuckoo_entry e;
+    e.expansion = 2;
+    int n = 0;
+    std::vector<std::string> kept, gone;
+    for (std::size_t s = 0; s < 3; ++s) {
+      e.subs.emplace_back(std::uint64_t{16} << s, cf_fingerprint_bits, 20, s + 1, std::nullopt, b);
+      // A third of each sub-filter's slots: room left everywhere.
+      for (std::uint64_t i = 0; i < e.subs.back().capacity() / 3; ++i) {
+        const std::string x = "item-" + std::to_string(n++);
+        ASSERT_TRUE(e.subs.back().add(x));
+        (s == 1 ? gone : kept).push_back(x);
+      }
+    }
+    // Sub-filter 1 loses its items: room for the newest's.
+    for (const auto& x : gone) ASSERT_TRUE(e.subs[1].remove(x));
+    e.deletes = gone.size();
+    const auto count = [&](const std::string& x) {
+      std::uint64_t c = 0;
+      for (const auto& f : e.subs) c += f.count(x);
+      return c;
+    };
+    std::vector<std::uint64_t> counts;
+    for (const auto& x : kept) counts.push_back(count(x));
+    const std::uint64_t items = e.items(), newest = e.subs[2].items();
+    EXPECT_GE(bloomlab::gate::compact(e, true), newest) << "b " << b;
+    EXPECT_LE(e.subs.size(), 2u) << "b " << b;  // the newest is freed
+    EXPECT_EQ(e.items(), items);
+    EXPECT_EQ(e.deletes, 0u);
+    for (std::size_t i = 0; i < kept.size(); ++i) EXPECT_EQ(count(kept[i]), counts[i]) << kept[i] << " b " << b;
+  }
+
+  // go_on false: a newest sub-filter that cannot empty stops it.
+  cuckoo_entry full;
+  full.expansion = 1;
+  for (std::size_t s = 0; s < 2; ++s) full.subs.emplace_back(8, cf_fingerprint_bits, 20, s + 1, std::nullopt, 2);
+  for (std::uint64_t i = 0; i < 8; ++i)  // every slot of the oldest taken: nothing can move
+    for (unsigned s = 0; s < 2; ++s) full.subs[0].set_slot(i, s, static_cast<std::uint32_t>(1 + 2 * i + s));
+  ASSERT_TRUE(full.subs[1].add("newest"));
+  EXPECT_EQ(bloomlab::gate::compact(full, false), 0u);
+  EXPECT_EQ(full.subs.size(), 2u);
+  EXPECT_TRUE(full.subs[1].contains("newest"));
 }
 
 }  // namespace

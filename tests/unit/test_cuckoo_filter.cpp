@@ -205,8 +205,8 @@ namespace {
 // what f-bit slots would take, the figure bits_for sizes.
 TEST(CuckooFilter, BitsIsTheMemoryHeldAndPackedBitsTheFBitTable) {
   const bloomlab::cuckoo_filter c(1024, 12);
-  EXPECT_EQ(c.bits(), 1024u * bloomlab::cuckoo_slots * 32);
-  EXPECT_EQ(c.packed_bits(), 1024u * bloomlab::cuckoo_slots * 12);
+  EXPECT_EQ(c.bits(), 1024u * bloomlab::cuckoo_slots_default * 32);
+  EXPECT_EQ(c.packed_bits(), 1024u * bloomlab::cuckoo_slots_default * 12);
   EXPECT_EQ(c.words().size() * 32, c.bits());
   EXPECT_EQ(bloomlab::cuckoo_filter::bits_for(3000, 0.002), c.packed_bits());  // 1024 buckets, f = ceil(log2(4000)) = 12
 }
