@@ -1,5 +1,6 @@
 #include "rocksdb_sst.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
@@ -253,6 +254,51 @@ filter_trailer read_filter_trailer(std::span<const std::uint8_t> block) {
     t.legacy_lines = le32(block, len + 1);
   } else {
     t.detail = "trailer marker " + std::to_string(marker) + " (RocksDB reads it as a filter that always says maybe)";
+  }
+  return t;
+}
+
+std::vector<std::uint8_t> memory_source::read(std::uint64_t at, std::uint64_t n) const {
+  if (at > b_.size() || n > b_.size() - at) fail("read past the end: " + u64s(n) + " bytes at " + u64s(at));
+  const auto from = b_.begin() + static_cast<std::ptrdiff_t>(at);
+  return {from, from + static_cast<std::ptrdiff_t>(n)};
+}
+
+table read_table(const byte_source& src) {
+  table t;
+  const std::uint64_t size = src.size();
+  const std::uint64_t tail_bytes = std::min<std::uint64_t>(size, footer_bytes);
+  const std::vector<std::uint8_t> tail = src.read(size - tail_bytes, tail_bytes);
+  t.foot = parse_footer(tail, size);
+  const std::uint64_t data_end = size - t.foot.bytes;
+  const auto block = [&](const block_handle& h, const std::string& what) {
+    check_handle(h, data_end, what);
+    std::vector<std::uint8_t> b = src.read(h.offset, h.size + block_trailer_bytes);
+    check_block(b, t.foot.checksum, what);
+    b.resize(b.size() - block_trailer_bytes);
+    if (t.foot.checksum != 0) t.checked.push_back(what);
+    return b;
+  };
+  if (t.foot.metaindex.size > max_meta_block_bytes)
+    fail("footer: metaindex handle size " + u64s(t.foot.metaindex.size) + " is more than a meta block may hold here (" +
+         u64s(max_meta_block_bytes) + ")");
+  t.meta = parse_metaindex(block(t.foot.metaindex, "metaindex block"));
+  if (t.meta.properties) {
+    if (t.meta.properties->size > max_meta_block_bytes)
+      fail("metaindex block: rocksdb.properties: size " + u64s(t.meta.properties->size) +
+           " is more than a meta block may hold here (" + u64s(max_meta_block_bytes) + ")");
+    t.props = parse_properties(block(*t.meta.properties, "properties block"));
+  }
+  if (t.meta.filter) {
+    const filter_entry& e = *t.meta.filter;
+    if (e.form == filter_form::partitioned)
+      fail("metaindex block: " + e.name + ": a partitioned filter (one filter block a partition), which is not read");
+    if (e.form == filter_form::block_based)
+      fail("metaindex block: " + e.name + ": a block-based filter (RocksDB before 6.x, one filter a data block), "
+           "which is not read");
+    if (e.handle.size > 0xffffffc0U + block_trailer_bytes)
+      fail("metaindex block: " + e.name + ": size " + u64s(e.handle.size) + " is more than RocksDB's largest filter");
+    t.filter_block = block(e.handle, "filter block");
   }
   return t;
 }

@@ -125,4 +125,35 @@ struct filter_trailer {
 filter_trailer read_filter_trailer(std::span<const std::uint8_t> block);
 std::string impl_name(filter_impl impl);
 
+// Bytes at offsets: a file (the command) or memory (the fuzzer, the tests).
+// read() is only asked for bytes the reader has checked lie inside size().
+class byte_source {
+ public:
+  virtual ~byte_source() = default;
+  virtual std::uint64_t size() const = 0;
+  virtual std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const = 0;
+};
+class memory_source : public byte_source {
+ public:
+  explicit memory_source(std::span<const std::uint8_t> b) : b_(b) {}
+  std::uint64_t size() const override { return b_.size(); }
+  std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const override;
+
+ private:
+  std::span<const std::uint8_t> b_;
+};
+
+// What `bloomlab rocksdb` reads from a table: the footer, the metaindex,
+// the properties (when the table has them) and the full filter's block
+// (checked, without its trailer; empty when the table has no filter). A
+// partitioned or block-based filter is refused by name.
+struct table {
+  footer foot;
+  metaindex meta;
+  std::optional<properties> props;
+  std::vector<std::uint8_t> filter_block;
+  std::vector<std::string> checked;  // the blocks whose checksums were checked
+};
+table read_table(const byte_source& src);
+
 }  // namespace bloomlab::rocksdb_sst
