@@ -81,8 +81,11 @@ tickers ask(const std::string& dir, const std::string& table, const std::vector<
   const std::uint64_t useful0 = opt.statistics->getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
   const std::uint64_t pos0 = opt.statistics->getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
   const std::uint64_t true0 = opt.statistics->getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
+  t.maybe.reserve(keys.size());
   for (const std::string& k : keys) {
+    const std::uint64_t before = opt.statistics->getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
     const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), k, &value);
+    t.maybe.push_back(opt.statistics->getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE) > before);
     if (s.ok()) ++t.found;
     else if (!s.IsNotFound()) check(s, "get");
   }

@@ -28,6 +28,7 @@ struct tickers {
   std::uint64_t full_positive = 0;       // rocksdb.bloom.filter.full.positive: it said maybe
   std::uint64_t full_true_positive = 0;  // rocksdb.bloom.filter.full.true.positive: maybe, and the key was there
   std::uint64_t found = 0;               // Get()s that found their key
+  std::vector<bool> maybe;               // each key's answer: full.positive counted at its Get()
 };
 // Opens a new DB in dir (which must not exist) with statistics on and the
 // same filter policy, ingests the table, and Get()s each key.
