@@ -164,9 +164,12 @@ json read_file(const std::string& path, const rocksdb_args& a) {
 std::string count(const json& v) { return v.is_null() ? "unknown" : thousands(v.get<std::uint64_t>()); }
 
 void print_file(const json& j, const rocksdb_args& a) {
-  fmt::print("{}: format_version {}, {} keys ({} in the filter), checksums {} ({} checked)\n",
-             j["file"].get<std::string>(), j["format_version"].get<unsigned>(), count(j["keys"]),
-             count(j["filter_keys"]), j["checksum"].get<std::string>(), j["checksums_checked"].size());
+  const std::string sums = j["checksum"] == "none"
+                               ? std::string("no checksums recorded")
+                               : fmt::format("{} checksums of {} blocks checked", j["checksum"].get<std::string>(),
+                                             j["checksums_checked"].size());
+  fmt::print("{}: format_version {}, {} keys ({} in the filter), {}\n", j["file"].get<std::string>(),
+             j["format_version"].get<unsigned>(), count(j["keys"]), count(j["filter_keys"]), sums);
   const json& f = j["filter"];
   if (f.is_null()) {
     fmt::print("  no filter\n");
@@ -175,7 +178,8 @@ void print_file(const json& j, const rocksdb_args& a) {
   fmt::print("  {}: {}, {} bytes", f["name"].get<std::string>(), f["implementation"].get<std::string>(),
              thousands(f["bytes"].get<std::uint64_t>()));
   if (f.contains("probes"))
-    fmt::print(", {} probes, {} cache lines", f["probes"].get<unsigned>(), thousands(f["cache_lines"].get<std::uint64_t>()));
+    fmt::print(", {} probes, {} cache line{}", f["probes"].get<unsigned>(),
+               thousands(f["cache_lines"].get<std::uint64_t>()), f["cache_lines"] == 1 ? "" : "s");
   fmt::print("\n");
   if (f.contains("fill")) {
     fmt::print("  fill {}, rate {} at that fill", percent(f["fill"].get<double>(), 1),

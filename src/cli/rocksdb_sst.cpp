@@ -193,7 +193,9 @@ block_handle decode_handle(std::string_view value, const std::string& what) {
 
 metaindex parse_metaindex(std::span<const std::uint8_t> block) {
   metaindex m;
-  for (const auto& [name, value] : parse_entries(block, "metaindex block")) {
+  for (const auto& entry : parse_entries(block, "metaindex block")) {
+    const std::string& name = entry.first;  // (not a structured binding: clang 14 cannot capture one)
+    const std::string& value = entry.second;
     m.names.push_back(name);
     const auto starts = [&name](std::string_view p) { return name.size() > p.size() && name.starts_with(p); };
     const std::string what = "metaindex block: " + name;
@@ -212,8 +214,10 @@ metaindex parse_metaindex(std::span<const std::uint8_t> block) {
 
 properties parse_properties(std::span<const std::uint8_t> block) {
   properties p;
-  for (const auto& [name, value] : parse_entries(block, "properties block")) {
-    const auto number = [&name = name, &value = value] {
+  for (const auto& entry : parse_entries(block, "properties block")) {
+    const std::string& name = entry.first;
+    const std::string& value = entry.second;
+    const auto number = [&name, &value] {
       const std::span<const std::uint8_t> b(reinterpret_cast<const std::uint8_t*>(value.data()), value.size());
       std::size_t pos = 0;
       const std::uint64_t v = varint(b, pos, 64, "properties block: " + name);

@@ -17,6 +17,7 @@ struct table_options {
   bool compress = false;   // true: Options' default compression (snappy in Debian's build)
   int format_version = 5;  // below 5: the legacy Bloom filter
   bool ribbon = false;     // NewRibbonFilterPolicy in place of NewBloomFilterPolicy
+  bool no_checksum = false;  // kNoChecksum in place of the default XXH3 (fuzz seeds whose changes reach the parsers)
 };
 
 // Writes the sorted, distinct keys (each given a 1-byte value) to a table file.
