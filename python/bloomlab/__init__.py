@@ -106,6 +106,8 @@ def sized(kind="classic", *, n, p, key=None):
     blocked, blocked256: the fewest blocks whose split-block rate
         sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p;
     cacheline: the fewest 512-bit blocks that reach p at their best k;
+    rocksdb: RocksDB's own sizing (NewBloomFilterPolicy) at the least bits a
+        key, in thousandths, whose k from RocksDB's table reaches p;
     cuckoo: f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two
         buckets that hold n at 95% load;
     scalable: a first stage for n keys at p (it grows past n).

@@ -102,12 +102,10 @@ std::uint64_t hash64(std::string_view bytes) { return rocksdb::Hash64(bytes.data
 std::vector<std::string> member_keys(std::uint64_t n, std::uint64_t seed) {
   std::vector<std::string> keys = {"m", "m~"};
   std::uint64_t state = seed;
-  while (keys.size() < n) {
-    keys.push_back(key_of(state, '-'));
-    if (keys.size() == n || keys.size() % 4096 == 0) {
-      std::sort(keys.begin(), keys.end());
-      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    }
+  while (keys.size() < n) {  // fill, then drop repeats, until n distinct keys remain
+    while (keys.size() < n) keys.push_back(key_of(state, '-'));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   }
   return keys;
 }
