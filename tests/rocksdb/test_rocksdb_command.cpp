@@ -139,4 +139,31 @@ TEST(RocksDBCommand, HostileFilesAreRefusedByFileAndField) {
   cli_test::check_refused(run({"rocksdb", "/nonexistent.sst"}), {"/nonexistent.sst", "cannot open"}, "missing");
 }
 
+TEST(RocksDBCommand, SizeAndBuildFlags) {
+  const auto sz = run({"size", "--kind", "rocksdb", "--n", "1000", "--p", "0.01", "--json"});
+  ASSERT_EQ(sz.rc, 0) << sz.err;
+  const nlohmann::json j = nlohmann::json::parse(sz.out);
+  EXPECT_EQ(j["m"], 10240);
+  EXPECT_EQ(j["k"], 6);
+  EXPECT_DOUBLE_EQ(j["bits_per_key_asked"].get<double>(), 9.896);
+  const std::string list = cli_test::sample_list;
+  const std::filesystem::path out = temp_dir::get().path / "flags.blf";
+  cli_test::check_refused(run({"build", "--kind", "classic", "--bits-per-key", "10", list, "-o", out}),
+                          {"--bits-per-key", "does not apply to --kind classic"}, "classic");
+  cli_test::check_refused(run({"build", "--kind", "rocksdb", "--bits-per-key", "10", "--p", "0.01", "--n", "5", list,
+                               "-o", out}),
+                          {"--bits-per-key or --p"}, "both");
+  cli_test::check_refused(run({"build", "--kind", "rocksdb", "--bits-per-key", "101", "--n", "5", list, "-o", out}),
+                          {"--bits-per-key", "'101'", "1 to 100"}, "range");
+  cli_test::check_refused(run({"build", "--kind", "rocksdb", "--m", "1000", "--k", "6", list, "-o", out}),
+                          {"--m", "512"}, "blocks");
+  cli_test::check_refused(run({"build", "--kind", "rocksdb", "--m", "1024", "--k", "31", list, "-o", out}),
+                          {"--k", "1 to 30"}, "k");
+  const auto b = run({"build", "--kind", "rocksdb", "--bits-per-key", "12", list, "-o", out});
+  ASSERT_EQ(b.rc, 0) << b.err;
+  const auto info = run({"info", out});
+  ASSERT_EQ(info.rc, 0) << info.err;
+  EXPECT_NE(info.out.find("k: 8 (RocksDB's FastLocalBloom)"), std::string::npos) << info.out;  // 12 bits a key: k = 8
+}
+
 }  // namespace
