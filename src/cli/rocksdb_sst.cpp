@@ -160,6 +160,7 @@ std::vector<std::pair<std::string, std::string>> parse_entries(std::span<const s
   std::vector<std::pair<std::string, std::string>> out;
   std::string key;
   std::size_t pos = 0;
+  std::uint64_t stored = 0;
   while (pos < data.size()) {
     const std::string at = what + ": entry " + u64s(out.size());
     if (out.size() >= max_entries) fail(at + ": more than " + u64s(max_entries) + " entries");
@@ -171,7 +172,10 @@ std::vector<std::pair<std::string, std::string>> parse_entries(std::span<const s
     if (own > data.size() - pos || value > data.size() - pos - own)
       fail(at + ": key length " + u64s(own) + " and value length " + u64s(value) + " run past the entries (" +
            u64s(data.size() - pos) + " bytes left)");
-    if (shared + own > max_meta_block_bytes) fail(at + ": a key longer than " + u64s(max_meta_block_bytes) + " bytes");
+    stored += shared + own + value;
+    if (stored > max_entry_bytes)
+      fail(at + ": the keys and values so far hold more than " + u64s(max_entry_bytes) +
+           " bytes once their shared prefixes are expanded");
     key.resize(static_cast<std::size_t>(shared));
     key.append(reinterpret_cast<const char*>(data.data() + pos), static_cast<std::size_t>(own));
     pos += own;

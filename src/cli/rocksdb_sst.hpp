@@ -8,8 +8,10 @@
 // Nothing here trusts the bytes: every varint is at most 5 or 10 bytes,
 // every handle lies inside the data before the footer, every length inside
 // its block, a block's restart array inside it, a key's shared prefix within
-// the previous key, and a meta block holds at most max_meta_block_bytes and
-// max_entries entries (so nothing loops or allocates past the input). Each
+// the previous key, and a meta block holds at most max_meta_block_bytes,
+// max_entries entries and max_entry_bytes of keys and values once their
+// shared prefixes are expanded (so nothing loops or allocates without
+// bound). Each
 // block's checksum is checked (crc32c, xxHash32, xxHash64 or XXH3, as the
 // footer says). RocksDB 7.8 never compresses these blocks (only data and
 // some index blocks, which are not read); a compressed one is refused
@@ -42,6 +44,9 @@ inline constexpr std::uint64_t block_trailer_bytes = 5;   // compression type, c
 inline constexpr std::uint32_t max_format_version = 5;
 inline constexpr std::uint64_t max_meta_block_bytes = std::uint64_t{16} << 20;
 inline constexpr std::size_t max_entries = 100'000;
+// The keys and values of one meta block together, as parsed: shared
+// prefixes let a small block describe far longer keys.
+inline constexpr std::uint64_t max_entry_bytes = std::uint64_t{64} << 20;
 inline constexpr std::string_view full_filter_prefix = "fullfilter.";
 inline constexpr std::string_view partitioned_filter_prefix = "partitionedfilter.";
 inline constexpr std::string_view block_filter_prefix = "filter.";
