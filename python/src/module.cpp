@@ -262,8 +262,19 @@ decltype(auto) unlocked(H& h, Fn&& fn) {
   }
 }
 
-py::bytes to_bytes(const io::filter_file& f) {
-  const std::vector<std::uint8_t> bytes = io::encode(f);
+// format= of to_bytes() and save(): "bloomlab", or the kind's own system's
+// layout (io::kind_info::own_form, "parquet" for a ParquetFilter).
+io::layout layout_arg(const io::filter_file& f, const std::string& format) {
+  if (format == "bloomlab") return io::layout::bloomlab;
+  const io::kind_info& row = io::row_of(f.filter);
+  if (!row.own_form.empty() && row.own_form == format) return io::layout::own;
+  throw py::value_error("format: '" + format + "' is not a layout of a " + std::string(row.name) +
+                        " filter (allowed for it: bloomlab" + (row.own_form.empty() ? "" : ", ") +
+                        std::string(row.own_form) + ")");
+}
+
+py::bytes to_bytes(const io::filter_file& f, io::layout as = io::layout::bloomlab) {
+  const std::vector<std::uint8_t> bytes = as == io::layout::own ? io::encode_own(f) : io::encode(f);
   return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
@@ -478,19 +489,23 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
           fpr_doc)
       .def(
           "to_bytes",
-          [](const H& h) {
+          [](const H& h, const std::string& format) {
             std::shared_lock guard(h.lock);
-            return to_bytes(h.file);
+            return to_bytes(h.file, layout_arg(h.file, format));
           },
-          "The filter in bloomlab's file format (docs/format.md): what save() writes.")
+          py::kw_only(), "format"_a = "bloomlab",
+          "The filter in bloomlab's file format (docs/format.md): what save() writes. format='parquet' (a "
+          "ParquetFilter only): as a Parquet file stores it, the Thrift header and the bitset.")
       .def(
           "save",
-          [](const H& h, const std::string& path) {
-            unlocked<false>(h, [&] { io::save(path, h.file); });
+          [](const H& h, const std::string& path, const std::string& format) {
+            const io::layout as = layout_arg(h.file, format);
+            unlocked<false>(h, [&] { io::save(path, h.file, as); });
           },
-          "path"_a,
+          "path"_a, py::kw_only(), "format"_a = "bloomlab",
           "Writes the filter to path in bloomlab's file format (atomically: a temporary file renamed over path); "
-          "`bloomlab info/query PATH` reads it.")
+          "`bloomlab info/query PATH` reads it. format='parquet' (a ParquetFilter only) writes the layout a Parquet "
+          "file stores; load() reads either.")
       .def(
           "__eq__",
           [](const H& a, const py::object& other) -> py::object {

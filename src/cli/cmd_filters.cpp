@@ -77,9 +77,9 @@ filter_file load_filter(const std::string& path, const std::optional<sip_key>& k
   }
 }
 
-void save_filter(const std::string& path, const filter_file& f) {
+void save_filter(const std::string& path, const filter_file& f, io::layout as = io::layout::bloomlab) {
   try {
-    io::save(path, f);
+    io::save(path, f, as);
   } catch (const io::write_error& e) {
     throw usage_error(e.what());
   }
@@ -239,6 +239,7 @@ distinct_items count_distinct(line_reader& in, progress_mode mode) {
 
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
+  const io::layout as = layout_of(a, k.key().has_value());
   if (is_static_kind(a.kind)) return build_static(a, k.key());
   const progress_mode mode = parse_progress(a.progress);
   // Without --n (or --m and --k), n is the list's number of distinct items,
@@ -290,9 +291,10 @@ int run_build(const build_args& a, const key_args& k) {
       progress.at(in->lines(), in->bytes());
     }
   }
-  save_filter(a.out, *f);
+  save_filter(a.out, *f, as);
   json j = summary(*f);
   j["file"] = a.out;
+  j["format"] = a.format;
   j["lines"] = items;
   std::string sized;
   if (n_from_list) {
@@ -303,8 +305,10 @@ int run_build(const build_args& a, const key_args& k) {
                                          thousands(distinct.n), 300 * distinct_counter::relative_error);
   }
   report(j, a.json,
-         fmt::format("Built a {} filter from {} lines{}; wrote {}.", j["kind"].get<std::string>(), thousands(items),
-                     sized, a.out));
+         fmt::format("Built a {} filter from {} lines{}; wrote {}{}.", j["kind"].get<std::string>(), thousands(items),
+                     sized, a.out,
+                     as == io::layout::own ? fmt::format(" as {} stores it (no item count, no checksum)", a.format)
+                                           : std::string()));
   return 0;
 }
 
@@ -544,6 +548,11 @@ class commands final : public filter_commands {
                                    scalable_tighten_default));
     build_->add_flag("--prime", b_.prime, "Round m up to the next prime (classic, counting, scalable)");
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
+    build_->add_option("--format", b_.format,
+                       fmt::format("The file's layout: bloomlab (its own file: header, filter, checksum) or the "
+                                   "kind's own system's ({}); info and query read either",
+                                   io::layout_names()))
+        ->capture_default_str();
     build_->footer(build_footer());
     json_flag(build_, b_.json);
     progress_flag(build_, b_.progress);

@@ -1,5 +1,6 @@
 #include "filter_build.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <tuple>
 #include <type_traits>
@@ -36,6 +37,25 @@ constexpr double max_growth = 100;
 constexpr double max_tighten = 0.99;
 
 }  // namespace
+
+io::layout layout_of(const build_args& a, bool keyed) {
+  if (a.format == "bloomlab") return io::layout::bloomlab;
+  const io::kind_info* row = io::find_kind(a.kind);
+  if (row != nullptr && !row->own_form.empty() && row->own_form == a.format) {
+    if (keyed)
+      lab::refuse("--format", a.format,
+                  "cannot hold a keyed filter: its readers hash with the public hash; drop --key-file, or use "
+                  "--format bloomlab");
+    return io::layout::own;
+  }
+  const bool known = std::any_of(std::begin(io::kinds), std::end(io::kinds),
+                                 [&](const io::kind_info& i) { return !i.own_form.empty() && i.own_form == a.format; });
+  if (known && row != nullptr)
+    lab::refuse("--format", a.format,
+                fmt::format("is not a layout of a {} filter (allowed for it: bloomlab{}{})", row->name,
+                            row->own_form.empty() ? "" : ", ", row->own_form));
+  lab::refuse("--format", a.format, fmt::format("is not a layout; allowed: {}", io::layout_names()));
+}
 
 std::string build_footer() {
   return fmt::format(

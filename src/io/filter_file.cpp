@@ -317,7 +317,8 @@ constexpr bool row_matches() {
          row.combines == requires(F& a, const F& b) {
            a |= b;
            a &= b;
-         };
+         } &&
+         row.own_form.empty() != has_own_form<F>;
 }
 template <class... F>
 constexpr bool all_rows_match(std::variant<F...>*) {
@@ -350,6 +351,29 @@ std::optional<std::uint64_t> key_id_of(const any_filter& f) {
 
 std::uint64_t item_count(const filter_file& f) {
   return std::visit([](const auto& g) -> std::uint64_t { return g.items(); }, f.filter);
+}
+
+std::vector<std::uint8_t> encode_own(const filter_file& f) {
+  const kind_info& row = row_of(f.filter);
+  if (row.own_form.empty())
+    throw format_error("a " + std::string(row.name) + " filter has no other system's layout (--format bloomlab only; " +
+                       "kinds with one: " + own_form_kinds() + ")");
+  if (key_of(f.filter) != nullptr)
+    throw format_error("a keyed filter cannot be written as " + std::string(row.own_form) +
+                       " stores it: that layout has no key, and its readers hash with the public hash");
+  return std::visit(
+      [](const auto& g) -> std::vector<std::uint8_t> {
+        if constexpr (has_own_form<std::decay_t<decltype(g)>>) return g.stored();
+        else throw format_error("no own layout");  // not reached: the row says it has one (checked above)
+      },
+      f.filter);
+}
+
+std::string layout_names() {
+  std::string out = "bloomlab";
+  for (const kind_info& i : kinds)
+    if (!i.own_form.empty()) out.append(", ").append(i.own_form);
+  return out;
 }
 
 std::vector<std::uint8_t> encode(const filter_file& f) {
@@ -445,7 +469,9 @@ save_target target_of(const std::string& path) {
 
 }  // namespace
 
-void save(const std::string& path, const filter_file& f) {
+void save(const std::string& path, const filter_file& f, layout as) {
+  // (An own layout is encoded whole first: it is checked before the file is touched.)
+  const std::vector<std::uint8_t> own = as == layout::own ? encode_own(f) : std::vector<std::uint8_t>{};
   const save_target target = target_of(path);
   const std::filesystem::path dir = target.file.parent_path().empty() ? "." : target.file.parent_path();
   std::string tmp = (dir / ("." + target.file.filename().string() + ".tmp-XXXXXX")).string();
@@ -464,9 +490,10 @@ void save(const std::string& path, const filter_file& f) {
   const mode_t mask = ::umask(0);
   ::umask(mask);
   if (::fchmod(fd, target.exists ? (target.mode & 07777) : (0666 & ~mask)) != 0) undo(std::strerror(errno));
-  // Streamed: the filter goes out a block at a time, never whole in memory twice.
+  // Streamed: the filter goes out a block at a time, never whole in memory
+  // twice (an own layout, at most what its kind allows, goes from memory).
   int failed = 0;
-  byte_sink sink([&](std::span<const std::uint8_t> b) {
+  const auto write_all = [&](std::span<const std::uint8_t> b) {
     std::size_t done = 0;
     while (failed == 0 && done < b.size()) {
       const ssize_t wrote = ::write(fd, b.data() + done, b.size() - done);
@@ -476,8 +503,13 @@ void save(const std::string& path, const filter_file& f) {
       }
       done += static_cast<std::size_t>(wrote);
     }
-  });
-  encode_to(sink, f);
+  };
+  if (as == layout::own) {
+    write_all(own);
+  } else {
+    byte_sink sink(write_all);
+    encode_to(sink, f);
+  }
   if (failed != 0) undo(std::strerror(failed));
   if (::fsync(fd) != 0) undo(std::strerror(errno));
   if (::close(fd) != 0) {

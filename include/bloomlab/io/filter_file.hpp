@@ -84,6 +84,9 @@ struct kind_info {
   bool grows;     // takes items past its plan without its rate climbing
   bool fills_up;  // add() can fail (a full table)
   bool adds;      // add() after the build; the static kinds are solved for their whole set at once
+  // The system whose own layout the kind can also be written in and read
+  // from (encode_own, decode), as that system stores it; "" for none.
+  std::string_view own_form = "";
 };
 inline constexpr kind_info kinds[] = {
     {kind::classic, "classic", "", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
@@ -108,10 +111,10 @@ inline constexpr kind_info kinds[] = {
      false, false, true},
     {kind::parquet, "parquet", "sbbf", 256,
      "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
-     false, true},
+     false, true, "parquet"},
     {kind::rocksdb, "rocksdb", "", 512,
      "RocksDB's FastLocalBloom: k bits in one 512-bit block, its Hash64, sized from bits a key as RocksDB sizes it",
-     false, true, false, false, true},
+     false, true, false, false, true, ""},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -222,6 +225,19 @@ std::optional<std::uint64_t> key_id_of(const any_filter& f);
 
 std::vector<std::uint8_t> encode(const filter_file& f);
 
+// The layouts a file can have: bloomlab's own (docs/format.md), or the one
+// the kind's own system stores (kind_info::own_form: a Parquet filter as a
+// column chunk holds it, header and bitset). decode() and load() tell them
+// apart by their first bytes; an own form carries no item count, no key and
+// no checksum, so an item count read from one is 0 and a keyed filter has
+// none (encode_own refuses it).
+enum class layout { bloomlab, own };
+// The filter in its kind's own system's layout; format_error when the kind
+// has none or the filter is keyed (that system could not ask it).
+std::vector<std::uint8_t> encode_own(const filter_file& f);
+// "bloomlab" and each own_form of the registry, as --format spells them.
+std::string layout_names();
+
 // Throws format_error, with a message that does not name a file. `key` is
 // the secret a keyed filter was built with: a keyed file read with no key,
 // or with a key whose id is not the file's, is refused, and so is an
@@ -247,6 +263,6 @@ filter_file load(const std::string& path, const std::optional<sip_key>& key = st
 // not a regular file (a device, a FIFO, a socket, a directory) is refused.
 // A replaced file keeps its permissions. Throws write_error, leaving no
 // temporary file behind.
-void save(const std::string& path, const filter_file& f);
+void save(const std::string& path, const filter_file& f, layout as = layout::bloomlab);
 
 }  // namespace bloomlab::io
