@@ -36,7 +36,7 @@ struct temp_dir {
 inline std::filesystem::path table(std::uint64_t n, std::uint64_t seed, const bloomlab::rocksdb_oracle::table_options& o) {
   const std::string name = "t-" + std::to_string(n) + "-" + std::to_string(seed) + "-" + std::to_string(o.bits_per_key) +
                            (o.compress ? "-c" : "-u") + "-f" + std::to_string(o.format_version) +
-                           (o.ribbon ? "-ribbon" : "") + ".sst";
+                           (o.ribbon ? "-ribbon" : "") + "-s" + std::to_string(o.checksum) + ".sst";
   const std::filesystem::path p = temp_dir::get().path / name;
   if (!std::filesystem::exists(p)) bloomlab::rocksdb_oracle::write_table(p, bloomlab::rocksdb_oracle::member_keys(n, seed), o);
   return p;

@@ -30,7 +30,7 @@ rocksdb::Options options_for(const table_options& o) {
   t.filter_policy.reset(o.ribbon ? rocksdb::NewRibbonFilterPolicy(o.bits_per_key)
                                  : rocksdb::NewBloomFilterPolicy(o.bits_per_key));
   t.format_version = static_cast<std::uint32_t>(o.format_version);
-  if (o.no_checksum) t.checksum = rocksdb::kNoChecksum;
+  t.checksum = static_cast<rocksdb::ChecksumType>(o.checksum);
   opt.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   if (!o.compress) opt.compression = rocksdb::kNoCompression;
   return opt;

@@ -17,7 +17,7 @@ struct table_options {
   bool compress = false;   // true: Options' default compression (snappy in Debian's build)
   int format_version = 5;  // below 5: the legacy Bloom filter
   bool ribbon = false;     // NewRibbonFilterPolicy in place of NewBloomFilterPolicy
-  bool no_checksum = false;  // kNoChecksum in place of the default XXH3 (fuzz seeds whose changes reach the parsers)
+  int checksum = 4;        // ChecksumType: 0 none, 1 crc32c, 2 xxHash, 3 xxHash64, 4 XXH3 (RocksDB 7.8's default)
 };
 
 // Writes the sorted, distinct keys (each given a 1-byte value) to a table file.

@@ -2,7 +2,8 @@
 // implementation, bytes, probes, cache lines, keys, bits a key, fill and
 // rates), --probe answers equal to RocksDB's own for each key (its
 // full.positive ticker at that key's Get()), the legacy Bloom named and the
-// Ribbon filter refused by name, and hostile files (truncated at many
+// Ribbon filter refused by name, every checksum type RocksDB writes checked
+// (crc32c, xxHash, xxHash64, XXH3), and hostile files (truncated at many
 // points, every byte of the footer and of the meta blocks' trailers changed,
 // a handle past the end, not a table at all): refused with exit 2 and a
 // message naming the file and the field, never a crash or a hang.
@@ -137,6 +138,35 @@ TEST(RocksDBCommand, HostileFilesAreRefusedByFileAndField) {
   b[good.size() - 53 + 6] = 0x40;
   refused(b, {"footer: metaindex handle"}, "handle past the end");
   cli_test::check_refused(run({"rocksdb", "/nonexistent.sst"}), {"/nonexistent.sst", "cannot open"}, "missing");
+}
+
+// Every checksum type RocksDB writes is checked (none: nothing to check),
+// and a changed byte of the filter's bitset fails it, naming the block.
+TEST(RocksDBCommand, ChecksumsOfEveryTypeAreChecked) {
+  const std::vector<std::string> names = {"none", "crc32c", "xxhash", "xxhash64", "xxh3"};
+  for (int type = 0; type <= 4; ++type) {
+    oracle::table_options o{10, false};
+    o.checksum = type;
+    const std::filesystem::path p = table(500, 4, o);
+    const auto r = run({"rocksdb", p, "--json"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out)["files"][0];
+    EXPECT_EQ(j["checksum"], names[static_cast<std::size_t>(type)]);
+    EXPECT_EQ(j["checksums_checked"].size(), type == 0 ? 0u : 3u) << type;
+    if (type == 0) continue;
+    std::vector<std::uint8_t> b = bytes_of(p);
+    const std::uint64_t at = j["filter"]["bytes"].get<std::uint64_t>() / 2;  // inside the bitset: the filter block
+    // The filter block ends 5 bytes before the metaindex block; find it by its trailer's marker.
+    std::size_t filter_end = 0;
+    for (std::size_t i = 0; i + 10 < b.size(); ++i)
+      if (b[i] == 0xff && b[i + 1] == 0 && b[i + 2] == 6 && b[i + 3] == 0 && b[i + 4] == 0) filter_end = i;
+    ASSERT_GT(filter_end, at);
+    b[filter_end - at] ^= 0x10;
+    const std::filesystem::path bad = temp_dir::get().path / "flipped.sst";
+    write_bytes(bad, b);
+    cli_test::check_refused(run({"rocksdb", bad}), {bad.string(), "filter block", names[static_cast<std::size_t>(type)] + " checksum"},
+                            names[static_cast<std::size_t>(type)]);
+  }
 }
 
 TEST(RocksDBCommand, SizeAndBuildFlags) {
