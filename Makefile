@@ -1,7 +1,7 @@
 # bloomlab: the two commands a user types are `make run` and `make test`.
 # Both install what is missing (Debian packages), then build.
 
-.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate bench-resp bench-parquet screenshots install clean
+.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate bench-resp bench-parquet bench-rocksdb screenshots install clean
 
 BUILD := build/release
 BLOOMLAB := $(BUILD)/src/bloomlab
@@ -135,6 +135,19 @@ bench-parquet: build npm
 	@mkdir -p bench/results
 	@out=bench/results/parquet-$$(date -u +%Y-%m-%d).md; \
 	/usr/bin/python3 bench/parquet_bench.py --bloomlab $(BLOOMLAB) >$$out; cat $$out
+
+# RocksDB's Bloom filter as RocksDB counts it (bench/rocksdb_rate.cpp): for
+# 9.5 to 10.2 bits a key, a table of 1,000,000 keys written by Debian's
+# librocksdb and 1,000,000 Get()s of absent keys in its range; the rate from
+# its tickers beside bloomlab's count, formula and RocksDB's estimate, and
+# the least bits a key for 1% (bench/results/rocksdb-DATE.md; a few minutes).
+bench-rocksdb: build deps-test
+	@$(STEP) "build bench_rocksdb_rate" cmake --build --preset release --target bench_rocksdb_rate
+	@mkdir -p bench/results
+	@out=bench/results/rocksdb-$$(date -u +%Y-%m-%d).md; \
+	{ echo "# RocksDB's filter rate, counted by RocksDB"; echo; \
+	  $(BUILD)/bench/bench_rocksdb_rate $(BUILD)/bench-rocksdb 1000000 1000000 9.5 9.6 9.7 9.8 9.9 10 10.1 10.2; \
+	} >$$out; rm -rf $(BUILD)/bench-rocksdb; cat $$out
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).

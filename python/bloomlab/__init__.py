@@ -8,6 +8,7 @@ fpr, len(), ==, save/to_bytes and pickling; | and & where the engine defines the
     BlockedFilter(m)              one 512-bit block a key (BlockedFilter256: 256-bit blocks)
     CacheLineFilter(m, k)         k bits anywhere in one 512-bit block (RocksDB's layout)
     ParquetFilter(nbytes)         Parquet's split-block filter, bit for bit (bitset(), from_bitset())
+    RocksDBFilter(nbytes, k)      RocksDB's FastLocalBloom, bit for bit (for_bits_per_key(), block(), from_block())
     CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
     ScalableFilter(n0, p0)        grows in classic stages
 
@@ -32,6 +33,7 @@ from ._bloomlab import (
     FormatError,
     Fuse8Filter,
     ParquetFilter,
+    RocksDBFilter,
     Fuse16Filter,
     ScalableFilter,
     WriteError,
@@ -61,6 +63,7 @@ __all__ = [
     "Fuse8Filter",
     "Fuse16Filter",
     "ParquetFilter",
+    "RocksDBFilter",
     "ScalableFilter",
     "WriteError",
     "Xor8Filter",
@@ -103,6 +106,8 @@ def sized(kind="classic", *, n, p, key=None):
     blocked, blocked256: the fewest blocks whose split-block rate
         sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p;
     cacheline: the fewest 512-bit blocks that reach p at their best k;
+    rocksdb: RocksDB's own sizing (NewBloomFilterPolicy) at the least bits a
+        key, in thousandths, whose k from RocksDB's table reaches p;
     cuckoo: f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two
         buckets that hold n at 95% load;
     scalable: a first stage for n keys at p (it grows past n).

@@ -12,6 +12,7 @@ from ._bloomlab import (
     Fuse8Filter as Fuse8Filter,
     Fuse16Filter as Fuse16Filter,
     ParquetFilter as ParquetFilter,
+    RocksDBFilter as RocksDBFilter,
     ScalableFilter as ScalableFilter,
     WriteError as WriteError,
     Xor8Filter as Xor8Filter,

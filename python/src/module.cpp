@@ -289,7 +289,7 @@ template <class F>
 inline constexpr bool is_bound =
     std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
     std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter> ||
-    std::is_same_v<F, parquet_filter>;
+    std::is_same_v<F, parquet_filter> || std::is_same_v<F, rocksdb_filter>;
 
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
@@ -317,6 +317,7 @@ std::string kind_label() {
   else if constexpr (std::is_same_v<F, blocked_filter>) return "BlockedFilter";
   else if constexpr (std::is_same_v<F, cache_line_filter>) return "CacheLineFilter";
   else if constexpr (std::is_same_v<F, parquet_filter>) return "ParquetFilter";
+  else if constexpr (std::is_same_v<F, rocksdb_filter>) return "RocksDBFilter";
   else return "BlockedFilter256";
 }
 
@@ -881,6 +882,15 @@ struct sizer {
     d["fpr"] = parquet_filter::fpr_for(n, m);
     d["bits"] = m;
   }
+  void operator()(std::type_identity<rocksdb_filter>) const {
+    const std::uint64_t m = rocksdb_filter::bits_for(n, p);
+    const unsigned k = rocksdb_filter::probes_for(rocksdb_filter::millibits_per_key(rocksdb_filter::bits_per_key_for(p)));
+    d["m"] = m;
+    d["k"] = k;
+    d["bits_per_item"] = static_cast<double>(m) / n;
+    d["fpr"] = fpr_block_k(static_cast<double>(m), n, rocksdb_filter::block_bits, k);
+    d["bits"] = m;
+  }
   void operator()(std::type_identity<cuckoo_filter>) const {
     const double best = cuckoo_filter::bound_of(cuckoo_fingerprint_max, cuckoo_slots_default);
     if (p < best)
@@ -1133,6 +1143,73 @@ void bind(py::module_& m) {
       });
   bind_combine(parquet);
   bind_clear(parquet);
+
+  // rocksdb
+  auto rocks = bind_common<rocksdb_filter>(
+      m,
+      "RocksDB's Bloom filter for its table files (FastLocalBloom, format_version 5), bit for bit: a key's k bits "
+      "in one 512-bit block, placed by RocksDB's Hash64 (its preview of XXH3; str/bytes: the bytes; int: its 8 "
+      "little-endian bytes). RocksDBFilter(nbytes, k, key=None): nbytes a multiple of 64, k 1 to 30. "
+      "RocksDBFilter.for_bits_per_key(n, bits_per_key) sizes as RocksDB's NewBloomFilterPolicy(bits_per_key) does "
+      "for n keys; block() gives the filter block an SST file stores (bitset and 5-byte trailer), "
+      "RocksDBFilter.from_block(b) reads one.",
+      "Estimated rate from the filter's state: the mean over blocks of (ones / 512)^k.");
+  rocks
+      .def(py::init([](const py_whole& bytes_in, const py_whole& k_in, const std::optional<py::bytes>& key) {
+             return std::make_unique<handle<rocksdb_filter>>(
+                 rocksdb_filter(whole("nbytes", bytes_in, rocksdb_filter::block_bytes, rocksdb_filter::max_bytes),
+                                whole32("k", k_in, 1, rocksdb_filter::max_k), key_arg(key)));
+           }),
+           "nbytes"_a, "k"_a, py::kw_only(), "key"_a = py::none())
+      .def_static(
+          "for_bits_per_key",
+          [](const py_whole& n_in, double bits_per_key, const std::optional<py::bytes>& key) {
+            try {
+              return std::make_unique<handle<rocksdb_filter>>(rocksdb_filter::for_bits_per_key(
+                  whole("n", n_in, 1, 1'000'000'000'000), bits_per_key, key_arg(key)));
+            } catch (const std::invalid_argument& e) {
+              throw py::value_error(e.what());
+            }
+          },
+          "n"_a, "bits_per_key"_a, py::kw_only(), "key"_a = py::none(),
+          "The filter RocksDB's NewBloomFilterPolicy(bits_per_key) makes for n distinct keys (1 to 100 bits a key).")
+      .def_static(
+          "from_block",
+          [](const py::bytes& b) {
+            const std::string_view s = b;
+            const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+            try {
+              return std::make_unique<handle<rocksdb_filter>>(rocksdb_filter::from_block(bytes));
+            } catch (const std::invalid_argument& e) {
+              throw py::value_error(e.what());
+            }
+          },
+          "block"_a, "A filter from a FastLocalBloom filter block (items() is 0: a block does not count them).")
+      .def(
+          "block",
+          [](const handle<rocksdb_filter>& h) {
+            std::shared_lock guard(h.lock);
+            const std::vector<std::uint8_t> b = h.f().block();
+            return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+          },
+          "The filter block as an SST file stores it: the bitset, then 0xff, 0, k, 0, 0.")
+      .def_static(
+          "hash", [](const py::bytes& b) { return rocksdb_filter::hash(std::string_view(b)); }, "key"_a,
+          "RocksDB's Hash64 of the bytes (the preview XXH3, seed 0).")
+      .def_property_readonly("m", [](const handle<rocksdb_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<rocksdb_filter>& h) { return h.f().k(); })
+      .def_property_readonly("blocks", [](const handle<rocksdb_filter>& h) { return h.f().blocks(); })
+      .def_property_readonly_static("block_bits", [](const py::object&) { return rocksdb_filter::block_bits; })
+      .def("bits_set", [](const handle<rocksdb_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
+      .def(
+          "estimate_n", [](const handle<rocksdb_filter>& h) { return h.f().estimate_n(); },
+          "The keys the fill implies: ln(1 - fill) / (k ln(1 - 1/m)).")
+      .def("__repr__", [](const handle<rocksdb_filter>& h) {
+        return "RocksDBFilter(nbytes=" + std::to_string(h.f().bytes_size()) + ", k=" + std::to_string(h.f().k()) +
+               ", items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(rocks);
+  bind_clear(rocks);
 
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(

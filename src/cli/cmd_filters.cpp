@@ -527,6 +527,8 @@ class commands final : public filter_commands {
     build_->add_option("--m", b_.m, fmt::format("Bits (counters for counting filters), 1 to {}", lab::max_m_built));
     build_->add_option("--k", b_.k, "Hashes per item (1 to 64)");
     build_->add_option("--kind", b_.kind, io::kind_names())->capture_default_str();
+    build_->add_option("--bits-per-key", b_.bits_per_key,
+                       "rocksdb: bits a key, 1 to 100, as RocksDB's NewBloomFilterPolicy(B) takes them");
     build_->add_option("--hash", b_.hash,
                       "murmur3, murmur128 or fnv1a (default: murmur3, or murmur128 for a classic or counting "
                       "filter whose m and k would let murmur3's 32-bit pair add over 1% to its rate)");

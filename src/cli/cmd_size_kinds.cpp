@@ -180,6 +180,27 @@ struct sizer {
                                   thousands(s.m / 8)));
     return s;
   }
+  // RocksDB's FastLocalBloom: the least bits a key (in thousandths) whose k
+  // meets p, then RocksDB's own sizing for n keys at those bits a key.
+  sized size(std::type_identity<rocksdb_filter>) const {
+    using F = rocksdb_filter;
+    sized s;
+    s.m = F::bits_for(dn, *p);
+    const double bpk = F::bits_per_key_for(*p);
+    const int millibits = F::millibits_per_key(bpk);
+    s.k = F::probes_for(millibits);
+    s.fpr = fpr_block_k(static_cast<double>(s.m), dn, F::block_bits, *s.k);
+    s.more = {{"block_bits", F::block_bits},
+              {"blocks", s.m / F::block_bits},
+              {"bytes", s.m / 8},
+              {"bits_per_key_asked", bpk},
+              {"fpr_rocksdb_estimate", F::rocksdb_fpr_estimate(dn, s.m / 8, *s.k)}};
+    s.lines.push_back(fmt::format("RocksDB's NewBloomFilterPolicy({:g}): {} blocks of {} bits ({} bytes), k = {} from "
+                                  "RocksDB's table; RocksDB's own estimate of the rate {}",
+                                  bpk, thousands(s.m / F::block_bits), F::block_bits, thousands(s.m / 8), *s.k,
+                                  percent_sig(F::rocksdb_fpr_estimate(dn, s.m / 8, *s.k))));
+    return s;
+  }
   sized size(std::type_identity<cuckoo_filter>) const {
     sized s;
     s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);

@@ -77,6 +77,11 @@ std::string build_footer() {
       "  parquet            --n N (1 to {}) --p P sized as Arrow and parquet-java size it\n"
       "                     (-8N/ln(1-P^(1/8)) bits, up to a power of two, 32 bytes to 128 MiB),\n"
       "                     or --m M, a whole number of 256-bit blocks up to 2^30 bits; k is 8.\n"
+      "  rocksdb            --n N (1 to {}) --bits-per-key B (1 to 100) sized as RocksDB sizes it\n"
+      "                     (ceil(N x B) bits in whole bytes, up to whole 64-byte blocks; k from\n"
+      "                     RocksDB's table); or --p P: the least B (in thousandths) whose k meets P;\n"
+      "                     or --m M --k K (whole 512-bit blocks, k 1 to 30). Without --n, N is\n"
+      "                     the list's distinct items, as RocksDB counts a table's keys.\n"
       "  fuse8, fuse16, xor8\n"
       "                     static: sized by the list itself (no --n, --m, --k); the rate is\n"
       "                     2^-8 (fuse8, xor8) or 2^-16 (fuse16), and --p only checks it.\n"
@@ -84,7 +89,7 @@ std::string build_footer() {
       "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
       "at 8-bit counters); a size past that is refused before anything is allocated.\n"
       "--hash and --scheme apply to classic, counting and scalable filters; cuckoo, blocked,\n"
-      "cacheline and parquet filters have their own fixed hashing.\n"
+      "cacheline, parquet and rocksdb filters have their own fixed hashing.\n"
       "Keyed: with --key-file FILE (or the file named by BLOOMLAB_KEY_FILE) every kind hashes\n"
       "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
       "the file records the key's id, never the key, and reading it needs the same key.",
@@ -92,7 +97,7 @@ std::string build_footer() {
       thousands(max_n0_scalable), scalable_growth_default, max_growth, scalable_tighten_default, max_tighten,
       io::max_stages, thousands(lab::max_m_built),
       thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(max_n_blocked),
-      thousands(lab::max_m_built),
+      thousands(max_n_blocked), thousands(lab::max_m_built),
       thousands(lab::max_m_built));
 }
 
@@ -141,6 +146,8 @@ struct builder {
       not_for("--scheme", a.scheme, "its hashing is fixed");
     }
     if (!std::is_same_v<F, counting_filter>) not_for("--width", a.width, "only counting filters have counters");
+    if (!std::is_same_v<F, rocksdb_filter>)
+      not_for("--bits-per-key", a.bits_per_key, "only rocksdb filters are sized by bits a key");
     if (!std::is_same_v<F, cuckoo_filter>)
       not_for("--fingerprint", a.fingerprint, "only cuckoo filters have fingerprints");
     if (!std::is_same_v<F, scalable_filter>) {
@@ -274,6 +281,40 @@ struct builder {
     const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
     const double p = parse_rate("--p", a.p);
     return {parquet_filter::for_rate(static_cast<double>(n), p, key)};
+  }
+
+  // RocksDB's FastLocalBloom: RocksDB's sizing from --bits-per-key, the
+  // least bits a key that meet --p, or --m and --k as given.
+  filter_file make(std::type_identity<rocksdb_filter>) const {
+    if (!a.bits_per_key.empty() && (!a.p.empty() || by_mk()))
+      throw usage_error("give --n with either --bits-per-key or --p, or --m and --k, not two of them");
+    if (by_mk()) {
+      const auto [m, k] = parse_mk(rocksdb_filter::max_k);
+      if (m % rocksdb_filter::block_bits != 0 || m > rocksdb_filter::max_m)
+        lab::refuse("--m", a.m, "is not a whole number of 512-bit blocks up to " + thousands(rocksdb_filter::max_m) +
+                                    "; allowed: a multiple of 512");
+      return {rocksdb_filter(m / 8, k, key)};
+    }
+    need(a.n, "--n", "--bits-per-key or --p (or give --m and --k)");
+    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
+    double bits_per_key;
+    if (!a.bits_per_key.empty()) {
+      bits_per_key = parse_real("--bits-per-key", a.bits_per_key, rocksdb_filter::min_bits_per_key,
+                                rocksdb_filter::max_bits_per_key, false);
+    } else {
+      if (a.p.empty()) throw usage_error("--bits-per-key or --p is required with --n for --kind rocksdb");
+      const double p = parse_rate("--p", a.p);
+      try {
+        bits_per_key = rocksdb_filter::bits_per_key_for(p);
+      } catch (const std::invalid_argument& e) {
+        lab::refuse("--p", a.p, std::string("is out of reach: ") + e.what());
+      }
+    }
+    const std::uint64_t bytes = rocksdb_filter::bytes_for_keys(n, rocksdb_filter::millibits_per_key(bits_per_key));
+    if (bytes * 8 > max_m)
+      lab::refuse("--n", a.n, fmt::format("is out of range at {} bits a key: it needs {} bytes; allowed: at most {} bits",
+                                          bits_per_key, thousands(bytes), thousands(max_m)));
+    return {rocksdb_filter::for_bits_per_key(n, bits_per_key, key)};
   }
 
   // The classic and counting filters: m and k from --n and --p, or as given.

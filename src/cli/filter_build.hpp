@@ -12,6 +12,7 @@ namespace bloomlab::cli {
 
 struct build_args {
   std::string file = "-", n, p, m, k, kind = "classic", hash, scheme, width, fingerprint;
+  std::string bits_per_key;  // --bits-per-key (rocksdb)
   std::string growth, tighten, out;
   std::string format = "bloomlab";  // --format: bloomlab's file, or the kind's own system's layout
   std::string progress = "auto";  // --progress (stream.hpp)

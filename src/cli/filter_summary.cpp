@@ -148,6 +148,22 @@ json summary(const filter_file& file) {
             j["estimated_items"] = f.estimate_n();
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
+          [&](const rocksdb_filter& f) {
+            j["block_bits"] = rocksdb_filter::block_bits;
+            j["blocks"] = f.blocks();
+            j["bytes"] = f.bytes_size();
+            j["m"] = f.m();
+            j["k"] = f.k();
+            j["hash"] = f.keyed() ? "siphash" : "rocksdb-hash64";
+            const std::uint64_t set = f.bits_set();
+            j["bits_set"] = set;
+            j["fill"] = f.fill();
+            // A bit stays 0 with chance (1 - 1/m)^(k n): rocksdb_filter.hpp.
+            j["estimated_items"] = f.estimate_n();
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
+            j["fpr_rocksdb_estimate"] = rocksdb_filter::rocksdb_fpr_estimate(static_cast<double>(items),
+                                                                             f.bytes_size(), f.k());
+          },
           [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
             j["block_bits"] = L::block_bits;
             j["blocks"] = f.blocks();
@@ -260,6 +276,12 @@ void print_kind(std::type_identity<parquet_filter>, const json& j) {
   fmt::print("m: {} bits ({} bytes) in {} blocks of {} bits, k: {} (one bit in each 32-bit word of a block)\n",
              num(j["m"]), num(j["bytes"]), num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("hash: {} (Parquet's: XXH64 of the plain encoding, unless keyed)\n", j["hash"].get<std::string>());
+}
+void print_kind(std::type_identity<rocksdb_filter>, const json& j) {
+  fmt::print("m: {} bits ({} bytes) in {} blocks of {} bits, k: {} (RocksDB's FastLocalBloom)\n", num(j["m"]),
+             num(j["bytes"]), num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
+  fmt::print("hash: {} (RocksDB's Hash64, the preview XXH3, unless keyed); RocksDB's own estimate of the rate {}\n",
+             j["hash"].get<std::string>(), pct(j["fpr_rocksdb_estimate"]));
 }
 template <class Layout>
 void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j) {

@@ -16,6 +16,7 @@
 #include "cmd_family.hpp"
 #include "cmd_filters.hpp"
 #include "cmd_parquet.hpp"
+#include "cmd_rocksdb.hpp"
 #include "cmd_pgbloom.hpp"
 #include "cmd_drill.hpp"
 #include "cmd_which.hpp"
@@ -207,6 +208,7 @@ int main(int argc, char** argv) {
   const auto family = register_family_commands(app);
   const auto pgbloom = register_pgbloom_command(app);
   const auto parquet = register_parquet_command(app);
+  const auto rocksdb = register_rocksdb_command(app);
   const auto attack = register_attack_command(app);
   const auto which = register_which_command(app);
   const auto drill = register_drill_command(app);
@@ -214,7 +216,7 @@ int main(int argc, char** argv) {
   const auto named = [&](const CLI::App* s) { return s->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
     fmt::print(stderr, "bloomlab: '{}' is not a command; allowed: size, analyze, hash, positions, measure, "
-               "trials, serve, gate, build, query, add, remove, info, merge, intersect, removal, combine, bip37, pgbloom, parquet, attack, which, drill (see 'bloomlab --help')\n", argv[1]);
+               "trials, serve, gate, build, query, add, remove, info, merge, intersect, removal, combine, bip37, pgbloom, parquet, rocksdb, attack, which, drill (see 'bloomlab --help')\n", argv[1]);
     return 2;
   }
   try {
@@ -252,6 +254,7 @@ int main(int argc, char** argv) {
     if (const auto rc = family->run(sub)) return *rc;
     if (const auto rc = pgbloom->run(sub)) return *rc;
     if (const auto rc = parquet->run(sub)) return *rc;
+    if (const auto rc = rocksdb->run(sub)) return *rc;
     if (const auto rc = attack->run(sub)) return *rc;
     if (const auto rc = which->run(sub)) return *rc;
     if (const auto rc = drill->run(sub)) return *rc;

@@ -151,6 +151,15 @@ payload_need parquet_params(const raw_header& h) {
   return {h.blocks * parquet_filter::block_bytes, n(h.blocks) + " blocks of 256 bits"};
 }
 
+payload_need rocksdb_params(const raw_header& h) {
+  constexpr std::uint64_t most = rocksdb_filter::max_bytes / rocksdb_filter::block_bytes;
+  if (h.blocks < 1 || h.blocks > most)
+    fail("block count " + n(h.blocks) + " is out of range (1 to " + n(most) + " for a rocksdb filter)");
+  if (h.kk < 1 || h.kk > rocksdb_filter::max_k)
+    fail("k = " + n(h.kk) + " is out of range (1 to " + n(rocksdb_filter::max_k) + " for a rocksdb filter)");
+  return {h.blocks * rocksdb_filter::block_bytes, n(h.blocks) + " blocks of 512 bits"};
+}
+
 // The three static kinds, each from its engine type.
 template <class F>
 payload_need static_params(const raw_header& h) {
@@ -186,6 +195,7 @@ payload_need params_of(const raw_header& h) {
       fail("block size " + n(h.block_bits) + " bits is not supported (256 or 512)");
     case kind::cacheline: return cache_line_params(h);
     case kind::parquet: return parquet_params(h);
+    case kind::rocksdb: return rocksdb_params(h);
     case kind::fuse8: return static_params<fuse8_filter>(h);
     case kind::fuse16: return static_params<fuse16_filter>(h);
     case kind::xor8: return static_params<xor8_filter>(h);
@@ -284,6 +294,13 @@ filter_file build_parquet(const raw_header& h, std::span<const std::uint8_t> pay
   return {std::move(f)};
 }
 
+filter_file build_rocksdb(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  rocksdb_filter f(h.blocks * rocksdb_filter::block_bytes, h.kk, h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
+  copy_words(payload, f.words_to_restore());
+  f.set_items(items);
+  return {std::move(f)};
+}
+
 template <class F>
 filter_file build_static(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   using Fp = typename F::fingerprint_type;
@@ -359,6 +376,10 @@ raw_header read_params(reader& r, kind k, unsigned version) {
     case kind::parquet:  // its hash is Parquet's (XXH64), or SipHash-2-4 when keyed: no string-hash code
       h.blocks = r.u64("the block count");
       break;
+    case kind::rocksdb:  // its hash is RocksDB's (Hash64), or SipHash-2-4 when keyed: no string-hash code
+      h.blocks = r.u64("the block count");
+      h.kk = r.u8("k");
+      break;
     case kind::fuse8:
     case kind::fuse16:
     case kind::xor8:
@@ -418,7 +439,8 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
     fail(keyed == 1 ? "the filter says it is keyed but its hash code is " + n(out.h.hash) +
                           " (a keyed filter hashes with code 2, siphash)"
                     : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
-  if (!indexed && code != 3 && code != static_cast<unsigned>(kind::parquet) && version >= 3) {
+  const bool own_hash = code == static_cast<unsigned>(kind::parquet) || code == static_cast<unsigned>(kind::rocksdb);
+  if (!indexed && code != 3 && !own_hash && version >= 3) {
     if (out.h.strings > string_hash_code_max)
       fail("unknown string hash code " + n(out.h.strings) + " (known: " + string_hash_codes + ")");
     if ((out.h.strings == 2) != (keyed == 1))
@@ -498,6 +520,7 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
         return build_blocked<split_block_256>(p.h, payload, p.items);
       case kind::cacheline: return build_cache_line(p.h, payload, p.items);
       case kind::parquet: return build_parquet(p.h, payload, p.items);
+      case kind::rocksdb: return build_rocksdb(p.h, payload, p.items);
       case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
       case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
       case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);

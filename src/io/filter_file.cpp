@@ -148,6 +148,11 @@ struct params_writer {
     w.u64(f.blocks());
     return f.bytes_size();
   }
+  std::uint64_t operator()(const rocksdb_filter& f) {
+    w.u64(f.blocks());
+    w.u8(f.k());
+    return f.bytes_size();
+  }
   template <class Fp, class Geometry>
   std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
     const static_shape s = shape_of(f);
@@ -176,6 +181,7 @@ struct payload_writer {
   }
   void operator()(const cache_line_filter& f) { out.little(f.words()); }
   void operator()(const parquet_filter& f) { out.little(f.words()); }  // the bitset as Parquet stores it
+  void operator()(const rocksdb_filter& f) { out.little(f.words()); }  // the bitset as an SST file stores it
   template <class Fp, class Geometry>
   void operator()(const basic_static_filter<Fp, Geometry>& f) {
     out.little(f.fingerprints());

@@ -233,7 +233,7 @@ TEST(Files, MismatchedMergeNamesEveryDifferingField) {
   expect_refused({"merge", dir / "w8.blf", dir / "w4.blf", "-o", dir / "c.blf"}, {"width 8 vs 4"});
   expect_refused({"merge", dir / "a.blf", dir / "w4.blf", "-o", dir / "c.blf"}, {"kind classic vs counting"});
   build("cuckoo", dir / "k.blf");
-  expect_refused({"merge", dir / "k.blf", dir / "k.blf", "-o", dir / "c.blf"}, {"cuckoo", "classic, counting, blocked, blocked256, cacheline or parquet"});
+  expect_refused({"merge", dir / "k.blf", dir / "k.blf", "-o", dir / "c.blf"}, {"cuckoo", "classic, counting, blocked, blocked256, cacheline, parquet or rocksdb"});
 }
 
 TEST(Files, RoundTripEveryKind) {
@@ -329,9 +329,9 @@ TEST(Files, UnknownCodesAreRefused) {
   build("classic", dir / "f.blf");
   const std::string good = bytes(dir / "f.blf");
   std::string b = good;
-  b[10] = 11;  // kind
+  b[10] = 12;  // kind
   write_bytes(dir / "f.blf", with_checksum(b));
-  expect_refused({"info", dir / "f.blf"}, {"unknown kind code 11"});
+  expect_refused({"info", dir / "f.blf"}, {"unknown kind code 12"});
   b = good;
   b[20] = 7;  // hash code, after m (8 bytes) and k (1)
   write_bytes(dir / "f.blf", with_checksum(b));

@@ -257,8 +257,8 @@ TEST(StaticFiles, CorruptFilesAreRefusedWithAClearMessage) {
     put_u64(b, at_length, u64_at(good, at_length) + 8);
     refused(with_checksum(b), {"do not fit the payload"}, "payload length");
     b = good;
-    b[at_kind] = 11;
-    refused(with_checksum(b), {"unknown kind code 11", "6 fuse8, 7 fuse16, 8 xor8, 9 cacheline, 10 parquet"}, "kind 11");
+    b[at_kind] = 12;
+    refused(with_checksum(b), {"unknown kind code 12", "6 fuse8, 7 fuse16, 8 xor8, 9 cacheline, 10 parquet, 11 rocksdb"}, "kind 12");
     b = good;
     b[8] = 1;  // version 1: no static kinds then
     refused(with_checksum(b), {"format version 1"}, "version 1");
@@ -316,7 +316,7 @@ TEST(SizeKinds, ClassicIsUnchangedAndBadValuesAreRefused) {
   expect_refused({"size", "--n", "20"}, {"--p is required", "classic"});
   expect_refused({"size", "--kind", "bogus", "--n", "20", "--p", "0.01"},
                  {"--kind", "'bogus'",
-                  "classic, counting, cuckoo, scalable, blocked, blocked256, fuse8, fuse16, xor8, cacheline, parquet, bip37"});
+                  "classic, counting, cuckoo, scalable, blocked, blocked256, fuse8, fuse16, xor8, cacheline, parquet, rocksdb, bip37"});
   // --layout 256 was the 256-bit blocked filter: the message says where it went.
   expect_refused({"size", "--kind", "blocked", "--layout", "256", "--n", "20", "--p", "0.01"},
                  {"--layout", "'256'", "--kind blocked256"});

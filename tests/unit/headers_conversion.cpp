@@ -15,6 +15,7 @@
 #include "bloomlab/math.hpp"
 #include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/random.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
 #include "bloomlab/static_filter.hpp"

@@ -28,6 +28,7 @@
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
 #include "bloomlab/static_filter.hpp"
@@ -49,6 +50,7 @@ enum class kind : std::uint8_t {
   fuse8 = 6, fuse16 = 7, xor8 = 8,  // static: built once from a whole set
   cacheline = 9,
   parquet = 10,  // Parquet's split-block filter, its bitset as a Parquet file stores it
+  rocksdb = 11,  // RocksDB's FastLocalBloom, its bitset as an SST file stores it
 };
 
 // Limits a file may not pass (the loader refuses larger values before it
@@ -62,7 +64,7 @@ inline constexpr double max_n0 = 1e15;                                // scalabl
 
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
                                 blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter,
-                                cache_line_filter, parquet_filter>;
+                                cache_line_filter, parquet_filter, rocksdb_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
 // --kind and its help, `info`, the rules of merge, intersect and remove,
@@ -110,6 +112,9 @@ inline constexpr kind_info kinds[] = {
     {kind::parquet, "parquet", "sbbf", 256,
      "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
      false, true, "parquet"},
+    {kind::rocksdb, "rocksdb", "", 512,
+     "RocksDB's FastLocalBloom: k bits in one 512-bit block, its Hash64, sized from bits a key as RocksDB sizes it",
+     false, true, false, false, true, ""},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -131,6 +136,7 @@ template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
 template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
 template <> inline constexpr kind kind_code<parquet_filter> = kind::parquet;
+template <> inline constexpr kind kind_code<rocksdb_filter> = kind::rocksdb;
 
 // Calls fn(std::type_identity<F>{}) with the engine type of a kind's row
 // and returns what fn returns: how a front end turns a kind named by a user
@@ -153,6 +159,7 @@ decltype(auto) with_type(const kind_info& row, Fn&& fn) {
     case kind::xor8: return fn(std::type_identity<xor8_filter>{});
     case kind::cacheline: return fn(std::type_identity<cache_line_filter>{});
     case kind::parquet: return fn(std::type_identity<parquet_filter>{});
+    case kind::rocksdb: return fn(std::type_identity<rocksdb_filter>{});
   }
   throw std::logic_error("io::with_type: kind byte " + std::to_string(static_cast<unsigned>(k)) +
                          " has no engine type");
