@@ -24,6 +24,7 @@
 #include "bloomlab/io/filter_file.hpp"
 #include "filter_summary.hpp"
 #include "format.hpp"
+#include "guava_files.hpp"
 #include "input.hpp"
 #include "key_file.hpp"
 #include "lab.hpp"
@@ -56,6 +57,7 @@ struct items_args {
   std::string only, progress = "auto";  // query --only, query and add --progress
   bool count = false;                   // query --count
   bool ints = false;                    // query --int: the items are 64-bit integer keys
+  std::string format, funnel;           // query and info: --format bloomlab|guava, --funnel string|long
 };
 
 struct pair_args {
@@ -159,6 +161,8 @@ void add_batch(filter_file& f, std::span<const std::string_view> items, const st
                                             "relocations ({} items in); nothing was written; build a larger one "
                                             "with a larger --n",
                                             where, x, g.max_kicks(), thousands(io::item_count(f))));
+        } else if constexpr (std::is_same_v<F, guava_filter>) {
+          guava_add(g, items);  // through its funnel: strings, or Java longs
         } else if constexpr (requires { g.add_many(items); }) {
           g.add_many(items);
         } else {
@@ -172,6 +176,7 @@ void add_batch(filter_file& f, std::span<const std::string_view> items, const st
 
 // The answers for a batch of items, into out[0, items.size()).
 void contains_batch(const filter_file& f, std::span<const std::string_view> items, bool* out) {
+  if (const auto* g = std::get_if<guava_filter>(&f.filter)) return guava_contains(*g, items, out);
   std::visit([&](const auto& g) { g.contains_many(items, std::span<bool>(out, items.size())); }, f.filter);
 }
 
@@ -290,9 +295,12 @@ int run_build(const build_args& a, const key_args& k) {
       progress.at(in->lines(), in->bytes());
     }
   }
-  save_filter(a.out, *f);
+  const bool guava_layout = parse_format(a.format) == file_format::guava;
+  if (guava_layout) save_guava_file(a.out, *f);
+  else save_filter(a.out, *f);
   json j = summary(*f);
   j["file"] = a.out;
+  j["format"] = guava_layout ? "guava" : "bloomlab";
   j["lines"] = items;
   std::string sized;
   if (n_from_list) {
@@ -335,7 +343,7 @@ answers_shown parse_only(const std::string& value) {
 int run_query(const items_args& a) {
   const answers_shown shown = parse_only(a.only);
   const progress_mode mode = parse_progress(a.progress);
-  const filter_file f = load_filter(a.filter, a.key.key());
+  const filter_file f = load_as(a.filter, a.key.key(), parse_format(a.format), parse_funnel(a.funnel));
   // Answers are written as they come through a large buffer; the first MiB
   // is held back, so a refusal part way through a short list prints nothing.
   output_buffer out;
@@ -435,9 +443,11 @@ int run_remove(const items_args& a) {
 }
 
 int run_info(const items_args& a) {
-  const filter_file f = load_filter(a.filter, a.key.key());
+  const file_format format = parse_format(a.format);
+  const filter_file f = load_as(a.filter, a.key.key(), format, parse_funnel(a.funnel));
   json j = summary(f);
   j["file"] = a.filter;
+  j["format"] = format == file_format::guava ? "guava" : "bloomlab";
   report(j, a.json, "");
   return 0;
 }
@@ -542,6 +552,11 @@ class commands final : public filter_commands {
                                    scalable_tighten_default));
     build_->add_flag("--prime", b_.prime, "Round m up to the next prime (classic, counting, scalable)");
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
+    build_->add_option("--format", b_.format,
+                       "bloomlab (default) or guava: Guava's BloomFilter.writeTo bytes (--kind guava only)");
+    build_->add_option("--funnel", b_.funnel,
+                       "Guava's funnel of the items: string (default; the line's bytes) or long (each line a Java "
+                       "long in decimal); --kind guava only, recorded in a bloomlab file");
     build_->footer(build_footer());
     json_flag(build_, b_.json);
     progress_flag(build_, b_.progress);
@@ -555,6 +570,7 @@ class commands final : public filter_commands {
     query_->add_flag("--int", q_.ints,
                      "Ask for 64-bit integer keys (decimal, 0 to 2^64 - 1), as a filter built from integers "
                      "(C++ add(std::uint64_t), Python uint64 arrays) holds them; without it each item is a string");
+    guava_flags(query_, q_);
     json_flag(query_, q_.json);
     progress_flag(query_, q_.progress);
     key_flag(query_, q_.key, "The key of a keyed filter");
@@ -577,6 +593,7 @@ class commands final : public filter_commands {
 
     info_ = app.add_subcommand("info", "What a filter file holds: kind, parameters, items, fill, rates");
     info_->add_option("filter", in_.filter, "The filter file")->required();
+    guava_flags(info_, in_);
     json_flag(info_, in_.json);
     key_flag(info_, in_.key, "The key of a keyed filter");
 
@@ -613,6 +630,13 @@ class commands final : public filter_commands {
     c->add_option("--progress", mode,
                   fmt::format("Progress of a long list on stderr: {} (auto: on a terminal)", progress_modes))
         ->capture_default_str();
+  }
+  static void guava_flags(CLI::App* c, items_args& a) {
+    c->add_option("--format", a.format,
+                  "The file's layout: bloomlab (default) or guava (the bytes Guava's BloomFilter.writeTo wrote)");
+    c->add_option("--funnel", a.funnel,
+                  "A guava filter's funnel: string or long (items as Java longs in decimal); for --format guava "
+                  "(default string), else what the file records");
   }
   static void key_flag(CLI::App* c, key_args& k, const std::string& what) {
     k.option = c->add_option("--key-file", k.file,

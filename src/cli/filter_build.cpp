@@ -11,6 +11,7 @@
 #include "bloomlab/filter_of.hpp"
 #include "bloomlab/math.hpp"
 #include "format.hpp"
+#include "guava_files.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::cli {
@@ -57,6 +58,10 @@ std::string build_footer() {
       "  parquet            --n N (1 to {}) --p P sized as Arrow and parquet-java size it\n"
       "                     (-8N/ln(1-P^(1/8)) bits, up to a power of two, 32 bytes to 128 MiB),\n"
       "                     or --m M, a whole number of 256-bit blocks up to 2^30 bits; k is 8.\n"
+      "  guava              --n N (1 to {}) --p P sized as Guava's BloomFilter.create sizes it\n"
+      "                     ((long)(-N ln P / (ln 2)^2) bits, up to whole 64-bit longs; k =\n"
+      "                     round(bits/N ln 2)), or --m M --k K (1 to 255) as given. --funnel string|long,\n"
+      "                     --format bloomlab|guava (Guava's writeTo bytes).\n"
       "  fuse8, fuse16, xor8\n"
       "                     static: sized by the list itself (no --n, --m, --k); the rate is\n"
       "                     2^-8 (fuse8, xor8) or 2^-16 (fuse16), and --p only checks it.\n"
@@ -64,7 +69,7 @@ std::string build_footer() {
       "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
       "at 8-bit counters); a size past that is refused before anything is allocated.\n"
       "--hash and --scheme apply to classic, counting and scalable filters; cuckoo, blocked,\n"
-      "cacheline and parquet filters have their own fixed hashing.\n"
+      "cacheline, parquet and guava filters have their own fixed hashing.\n"
       "Keyed: with --key-file FILE (or the file named by BLOOMLAB_KEY_FILE) every kind hashes\n"
       "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
       "the file records the key's id, never the key, and reading it needs the same key.",
@@ -72,7 +77,7 @@ std::string build_footer() {
       thousands(max_n0_scalable), scalable_growth_default, max_growth, scalable_tighten_default, max_tighten,
       io::max_stages, thousands(lab::max_m_built),
       thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(max_n_blocked),
-      thousands(lab::max_m_built),
+      thousands(max_n_blocked), thousands(lab::max_m_built),
       thousands(lab::max_m_built));
 }
 
@@ -126,6 +131,17 @@ struct builder {
     if (!std::is_same_v<F, scalable_filter>) {
       not_for("--growth", a.growth, "only scalable filters grow");
       not_for("--tighten", a.tighten, "only scalable filters grow");
+    }
+    if (!std::is_same_v<F, guava_filter>) {
+      not_for("--funnel", a.funnel, "only guava filters funnel their items");
+      if (parse_format(a.format) == file_format::guava)
+        lab::refuse("--format", a.format, "writes Guava's BloomFilter bytes, which hold a guava filter only "
+                                          "(--kind guava)");
+    } else {
+      parse_funnel(a.funnel);
+      if (parse_format(a.format) == file_format::guava && key)
+        lab::refuse("--format", a.format, "cannot hold a keyed filter (Guava hashes with MurmurHash3 and its bytes "
+                                          "have no place for a key id); write it with --format bloomlab");
     }
     if (a.prime && !indexed)
       throw usage_error(
@@ -254,6 +270,31 @@ struct builder {
     const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
     const double p = parse_rate("--p", a.p);
     return {parquet_filter::for_rate(static_cast<double>(n), p, key)};
+  }
+
+  // Guava's BloomFilter.create sizing, or --m bits (up to whole longs) and --k as given.
+  filter_file make(std::type_identity<guava_filter>) const {
+    const guava_funnel funnel = parse_funnel(a.funnel).value_or(guava_funnel::string);
+    if (by_mk()) {
+      const auto [m, k] = parse_mk(guava_filter::max_k);
+      return {guava_filter(m, k, funnel, key)};
+    }
+    need(a.n, "--n", "--p (or give --m and --k)");
+    need(a.p, "--p", "--n");
+    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
+    const double p = parse_rate("--p", a.p);
+    const double bits = -static_cast<double>(n) * std::log(p) / (std::log(2.0) * std::log(2.0));
+    if (!(bits <= static_cast<double>(max_m)))
+      lab::refuse("--n", a.n,
+                  fmt::format("is out of range at --p {}: Guava's sizing asks for {:.4g} bits; allowed: filters of "
+                              "at most {} bits",
+                              a.p, bits, thousands(max_m)));
+    if (!(bits >= 1))
+      lab::refuse("--p", a.p,
+                  fmt::format("gives {} items {:.3g} bits by Guava's sizing, and Guava refuses a filter of 0 bits; "
+                              "allowed: a smaller --p or a larger --n",
+                              thousands(n), bits));
+    return {guava_filter::for_rate(static_cast<double>(n), p, funnel, key)};
   }
 
   // The classic and counting filters: m and k from --n and --p, or as given.

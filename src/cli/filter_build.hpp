@@ -13,6 +13,7 @@ namespace bloomlab::cli {
 struct build_args {
   std::string file = "-", n, p, m, k, kind = "classic", hash, scheme, width, fingerprint;
   std::string growth, tighten, out;
+  std::string funnel, format;     // guava: --funnel string|long, --format bloomlab|guava (guava_files.hpp)
   std::string progress = "auto";  // --progress (stream.hpp)
   bool prime = false, json = false;
 };

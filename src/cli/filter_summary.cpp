@@ -148,6 +148,18 @@ json summary(const filter_file& file) {
             j["estimated_items"] = f.estimate_n();
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
+          [&](const guava_filter& f) {
+            j["m"] = f.m();
+            j["k"] = f.k();
+            j["longs"] = f.words().size();
+            j["funnel"] = guava_funnel_name(f.funnel());
+            j["hash"] = f.keyed() ? "siphash" : "murmur3_x64_128";
+            j["bits_set"] = f.bits_set();
+            j["fill"] = f.fill();
+            // Guava's approximateElementCount, -m ln(1 - fill) / k: guava_filter.hpp.
+            j["estimated_items"] = f.estimate_n();
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
+          },
           [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
             j["block_bits"] = L::block_bits;
             j["blocks"] = f.blocks();
@@ -260,6 +272,11 @@ void print_kind(std::type_identity<parquet_filter>, const json& j) {
   fmt::print("m: {} bits ({} bytes) in {} blocks of {} bits, k: {} (one bit in each 32-bit word of a block)\n",
              num(j["m"]), num(j["bytes"]), num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("hash: {} (Parquet's: XXH64 of the plain encoding, unless keyed)\n", j["hash"].get<std::string>());
+}
+void print_kind(std::type_identity<guava_filter>, const json& j) {
+  fmt::print("m: {} bits ({} longs), k: {}\n", num(j["m"]), num(j["longs"]), num(j["k"]));
+  fmt::print("positions: Guava's MURMUR128_MITZ_64 over {}; funnel: {}\n", j["hash"].get<std::string>(),
+             j["funnel"].get<std::string>());
 }
 template <class Layout>
 void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j) {

@@ -148,6 +148,12 @@ struct params_writer {
     w.u64(f.blocks());
     return f.bytes_size();
   }
+  std::uint64_t operator()(const guava_filter& f) {
+    w.u64(f.words().size());
+    w.u8(f.k());
+    w.u8(static_cast<std::uint8_t>(f.funnel()));
+    return f.words().size() * 8;
+  }
   template <class Fp, class Geometry>
   std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
     const static_shape s = shape_of(f);
@@ -176,6 +182,7 @@ struct payload_writer {
   }
   void operator()(const cache_line_filter& f) { out.little(f.words()); }
   void operator()(const parquet_filter& f) { out.little(f.words()); }  // the bitset as Parquet stores it
+  void operator()(const guava_filter& f) { out.little(f.words()); }    // Guava's longs, little-endian here
   template <class Fp, class Geometry>
   void operator()(const basic_static_filter<Fp, Geometry>& f) {
     out.little(f.fingerprints());
@@ -439,7 +446,11 @@ save_target target_of(const std::string& path) {
 
 }  // namespace
 
-void save(const std::string& path, const filter_file& f) {
+namespace {
+
+// Writes what `encode` hands to its writer atomically to path (save()'s
+// promise, for either layout).
+void save_with(const std::string& path, const std::function<void(const byte_sink::flush_fn&)>& encode) {
   const save_target target = target_of(path);
   const std::filesystem::path dir = target.file.parent_path().empty() ? "." : target.file.parent_path();
   std::string tmp = (dir / ("." + target.file.filename().string() + ".tmp-XXXXXX")).string();
@@ -460,7 +471,7 @@ void save(const std::string& path, const filter_file& f) {
   if (::fchmod(fd, target.exists ? (target.mode & 07777) : (0666 & ~mask)) != 0) undo(std::strerror(errno));
   // Streamed: the filter goes out a block at a time, never whole in memory twice.
   int failed = 0;
-  byte_sink sink([&](std::span<const std::uint8_t> b) {
+  const byte_sink::flush_fn write = [&](std::span<const std::uint8_t> b) {
     std::size_t done = 0;
     while (failed == 0 && done < b.size()) {
       const ssize_t wrote = ::write(fd, b.data() + done, b.size() - done);
@@ -470,8 +481,8 @@ void save(const std::string& path, const filter_file& f) {
       }
       done += static_cast<std::size_t>(wrote);
     }
-  });
-  encode_to(sink, f);
+  };
+  encode(write);
   if (failed != 0) undo(std::strerror(failed));
   if (::fsync(fd) != 0) undo(std::strerror(errno));
   if (::close(fd) != 0) {
@@ -489,6 +500,63 @@ void save(const std::string& path, const filter_file& f) {
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+}  // namespace
+
+void save(const std::string& path, const filter_file& f) {
+  save_with(path, [&f](const byte_sink::flush_fn& write) {
+    byte_sink sink(write);
+    encode_to(sink, f);
+  });
+}
+
+// ---- Guava's layout -------------------------------------------------------------
+
+guava_filter decode_guava(std::span<const std::uint8_t> bytes, guava_funnel funnel) {
+  try {
+    return guava_filter::from_guava_bytes(bytes, funnel);
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+}
+
+guava_filter load_guava(const std::string& path, guava_funnel funnel) {
+  const auto refuse = [&](const std::string& what) -> void { throw format_error(path + ": " + what); };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) refuse("no such file");
+    refuse(std::string("cannot be read (") + std::strerror(errno) + ")");
+  }
+  const fd_closer closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse(std::string("cannot be read (") + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) refuse("is a directory, not a filter file");
+  constexpr std::uint64_t most = guava_filter::header_bytes + guava_filter::max_words * 8;
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > most)
+    refuse("Guava BloomFilter bytes: " + n(static_cast<std::uint64_t>(st.st_size)) + " bytes, more than the " +
+           n(most) + " its largest filter (2^31 - 1 longs) takes");
+  file_bytes bytes;
+  try {
+    read_to(fd, bytes, guava_filter::header_bytes);
+    if (bytes.size() == guava_filter::header_bytes && bytes[0] == guava_filter::strategy && bytes[1] != 0) {
+      // The header says how many longs follow: read those and one byte more.
+      const std::uint32_t count = std::uint32_t{bytes[2]} << 24 | std::uint32_t{bytes[3]} << 16 |
+                                  std::uint32_t{bytes[4]} << 8 | std::uint32_t{bytes[5]};
+      if (count >= 1 && count <= guava_filter::max_words)
+        read_to(fd, bytes, guava_filter::header_bytes + std::uint64_t{count} * 8 + 1);
+    }
+    return decode_guava(std::span<const std::uint8_t>(bytes.data(), bytes.size()), funnel);
+  } catch (const format_error& e) {
+    throw format_error(path + ": " + e.what());
+  }
+}
+
+void save_guava(const std::string& path, const guava_filter& f) {
+  if (f.keyed())
+    throw write_error(path + ": a keyed filter cannot be written in Guava's layout (Guava hashes with "
+                             "MurmurHash3, and its bytes have no place for a key id)");
+  save_with(path, [&f](const byte_sink::flush_fn& write) { write(f.guava_bytes()); });
 }
 
 }  // namespace bloomlab::io

@@ -27,6 +27,7 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/guava_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/siphash.hpp"
@@ -49,6 +50,7 @@ enum class kind : std::uint8_t {
   fuse8 = 6, fuse16 = 7, xor8 = 8,  // static: built once from a whole set
   cacheline = 9,
   parquet = 10,  // Parquet's split-block filter, its bitset as a Parquet file stores it
+  guava = 12,    // Guava's BloomFilter (MURMUR128_MITZ_64); 11 is left to RocksDB's filter
 };
 
 // Limits a file may not pass (the loader refuses larger values before it
@@ -62,7 +64,7 @@ inline constexpr double max_n0 = 1e15;                                // scalabl
 
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
                                 blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter,
-                                cache_line_filter, parquet_filter>;
+                                cache_line_filter, parquet_filter, guava_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
 // --kind and its help, `info`, the rules of merge, intersect and remove,
@@ -107,6 +109,9 @@ inline constexpr kind_info kinds[] = {
     {kind::parquet, "parquet", "sbbf", 256,
      "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
      false, true},
+    {kind::guava, "guava", "", 0,
+     "Guava's BloomFilter: k bits by MurmurHash3_x64_128 double hashing, its writeTo bytes in and out", false, true,
+     false, false, true},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -128,6 +133,7 @@ template <> inline constexpr kind kind_code<fuse16_filter> = kind::fuse16;
 template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
 template <> inline constexpr kind kind_code<parquet_filter> = kind::parquet;
+template <> inline constexpr kind kind_code<guava_filter> = kind::guava;
 
 // Calls fn(std::type_identity<F>{}) with the engine type of a kind's row
 // and returns what fn returns: how a front end turns a kind named by a user
@@ -150,6 +156,7 @@ decltype(auto) with_type(const kind_info& row, Fn&& fn) {
     case kind::xor8: return fn(std::type_identity<xor8_filter>{});
     case kind::cacheline: return fn(std::type_identity<cache_line_filter>{});
     case kind::parquet: return fn(std::type_identity<parquet_filter>{});
+    case kind::guava: return fn(std::type_identity<guava_filter>{});
   }
   throw std::logic_error("io::with_type: kind byte " + std::to_string(static_cast<unsigned>(k)) +
                          " has no engine type");
@@ -241,5 +248,15 @@ filter_file load(const std::string& path, const std::optional<sip_key>& key = st
 // A replaced file keeps its permissions. Throws write_error, leaving no
 // temporary file behind.
 void save(const std::string& path, const filter_file& f);
+
+// Guava's own layout (BloomFilter.writeTo; guava_filter.hpp, docs/format.md):
+// a guava filter from the bytes, with the funnel its keys went through (the
+// bytes do not record it), or throws format_error naming the field; from a
+// file, reading no more than its header promises and one byte (errors
+// "PATH: ..."); and written atomically as save() writes (a keyed filter is
+// refused: write_error).
+guava_filter decode_guava(std::span<const std::uint8_t> bytes, guava_funnel funnel = guava_funnel::string);
+guava_filter load_guava(const std::string& path, guava_funnel funnel = guava_funnel::string);
+void save_guava(const std::string& path, const guava_filter& f);
 
 }  // namespace bloomlab::io
