@@ -29,6 +29,8 @@ if [ "${1:-}" = test ]; then
   packages+=(python3-pytest python3-dask python3-distributed python3-pandas python3-flor)
   # `pip install .` into a virtual environment, offline (python/tests/test_packaging.py).
   packages+=(python3-pip python3-venv)
+  # Guava's own BloomFilter, which the guava kind is checked against (tests/guava).
+  packages+=(openjdk-17-jdk-headless libguava-java)
 fi
 if [ "${1:-}" = bench ]; then
   # The command line's peer (dcso's bloom, in Go) and GNU time for peak memory.
