@@ -278,7 +278,7 @@ template <class F>
 inline constexpr bool is_bound =
     std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
     std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter> ||
-    std::is_same_v<F, parquet_filter>;
+    std::is_same_v<F, parquet_filter> || std::is_same_v<F, guava_filter>;
 
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
@@ -306,6 +306,7 @@ std::string kind_label() {
   else if constexpr (std::is_same_v<F, blocked_filter>) return "BlockedFilter";
   else if constexpr (std::is_same_v<F, cache_line_filter>) return "CacheLineFilter";
   else if constexpr (std::is_same_v<F, parquet_filter>) return "ParquetFilter";
+  else if constexpr (std::is_same_v<F, guava_filter>) return "GuavaFilter";
   else return "BlockedFilter256";
 }
 
@@ -866,6 +867,17 @@ struct sizer {
     d["fpr"] = parquet_filter::fpr_for(n, m);
     d["bits"] = m;
   }
+  void operator()(std::type_identity<guava_filter>) const {
+    const std::uint64_t requested = guava_filter::requested_bits(n, p);
+    const std::uint64_t m = guava_filter::bits_for(n, p);
+    const unsigned k = guava_filter::k_for(n, requested);
+    d["m"] = m;
+    d["k"] = k;
+    d["requested_bits"] = requested;
+    d["bits_per_item"] = static_cast<double>(m) / n;
+    d["fpr"] = guava_filter::fpr_for(n, m, k);
+    d["bits"] = m;
+  }
   void operator()(std::type_identity<cuckoo_filter>) const {
     const double best = 2.0 * cuckoo_slots / std::ldexp(1.0, static_cast<int>(cuckoo_fingerprint_max));
     if (p < best)
@@ -1119,6 +1131,63 @@ void bind(py::module_& m) {
   bind_combine(parquet);
   bind_clear(parquet);
 
+  // guava
+  auto guava = bind_common<guava_filter>(
+      m,
+      "Guava's BloomFilter (com.google.common.hash, strategy MURMUR128_MITZ_64), bit for bit: a key's k positions "
+      "from the two halves of MurmurHash3_x64_128 (seed 0) of its funnelled bytes (str: UTF-8, as "
+      "Funnels.stringFunnel(UTF_8); bytes as they are; int: 8 bytes little-endian, as Funnels.longFunnel() writes a "
+      "Java long, so a negative long is passed as x % 2**64). GuavaFilter(m, k, funnel='string', key=None): m bits "
+      "rounded up to 64-bit longs, k from 1 to 255; sized(n, p, kind='guava') sizes as BloomFilter.create. "
+      "guava_bytes() is what Guava's writeTo writes; GuavaFilter.from_guava(b, funnel) and load(path, "
+      "format='guava') read it. funnel records which of Guava's funnels the keys went through.",
+      "Guava's expectedFpp(): (bits set / m)^k.");
+  guava
+      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::string& funnel,
+                       const std::optional<py::bytes>& key) {
+             const std::optional<guava_funnel> f = guava_funnel_named(funnel);
+             if (!f) throw py::value_error("funnel: '" + funnel + "' is not a Guava funnel (allowed: string or long)");
+             return std::make_unique<handle<guava_filter>>(
+                 guava_filter(whole("m", m_in, 1, guava_filter::max_m),
+                              static_cast<unsigned>(whole("k", k_in, 1, guava_filter::max_k)), *f, key_arg(key)));
+           }),
+           "m"_a, "k"_a, "funnel"_a = "string", py::kw_only(), "key"_a = py::none())
+      .def_static(
+          "from_guava",
+          [](const py::bytes& b, const std::string& funnel) {
+            const std::optional<guava_funnel> f = guava_funnel_named(funnel);
+            if (!f) throw py::value_error("funnel: '" + funnel + "' is not a Guava funnel (allowed: string or long)");
+            const std::string_view s = b;
+            const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+            return std::make_unique<handle<guava_filter>>(io::decode_guava(bytes, *f));
+          },
+          "data"_a, "funnel"_a = "string",
+          "A filter from the bytes Guava's BloomFilter.writeTo wrote, with the funnel its keys went through (the "
+          "bytes do not say). FormatError names a bad field. items() is 0: the bytes do not count keys.")
+      .def(
+          "guava_bytes",
+          [](const handle<guava_filter>& h) {
+            std::shared_lock guard(h.lock);
+            if (h.f().keyed()) throw py::value_error("a keyed filter has no Guava form (Guava hashes with MurmurHash3)");
+            const std::vector<std::uint8_t> b = h.f().guava_bytes();
+            return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+          },
+          "What Guava's writeTo writes: strategy 1, k, the count of longs (big-endian int), the longs big-endian; "
+          "Guava's readFrom reads it.")
+      .def_property_readonly("m", [](const handle<guava_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<guava_filter>& h) { return h.f().k(); })
+      .def_property_readonly("funnel", [](const handle<guava_filter>& h) { return guava_funnel_name(h.f().funnel()); })
+      .def("bits_set", [](const handle<guava_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
+      .def(
+          "estimate_n", [](const handle<guava_filter>& h) { return h.f().estimate_n(); },
+          "Guava's approximateElementCount() before its rounding: -m ln(1 - fill) / k.")
+      .def("__repr__", [](const handle<guava_filter>& h) {
+        return "GuavaFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) + ", funnel='" +
+               guava_funnel_name(h.f().funnel()) + "', items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(guava);
+  bind_clear(guava);
+
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(
       m,
@@ -1207,18 +1276,26 @@ void bind(py::module_& m) {
   // files
   m.def(
       "load",
-      [](const std::string& path, const std::optional<py::bytes>& key) {
+      [](const std::string& path, const std::optional<py::bytes>& key, const std::string& format,
+         const std::string& funnel) {
         const auto secret = key_arg(key);
+        if (format != "bloomlab" && format != "guava")
+          throw py::value_error("format: '" + format + "' is not a filter file layout (allowed: bloomlab or guava)");
+        const std::optional<guava_funnel> f_guava = guava_funnel_named(funnel);
+        if (!f_guava) throw py::value_error("funnel: '" + funnel + "' is not a Guava funnel (allowed: string or long)");
+        if (format == "guava" && secret) throw py::value_error("key: Guava's layout holds no keyed filter");
         std::optional<io::filter_file> f;
         {
           py::gil_scoped_release no_gil;
-          f.emplace(io::load(path, secret));
+          if (format == "guava") f.emplace(io::filter_file{io::load_guava(path, *f_guava)});
+          else f.emplace(io::load(path, secret));
         }
         return wrap(std::move(*f));
       },
-      "path"_a, py::kw_only(), "key"_a = py::none(),
+      "path"_a, py::kw_only(), "key"_a = py::none(), "format"_a = "bloomlab", "funnel"_a = "string",
       "Reads a filter file (bloomlab's format, as `bloomlab build` and save() write it); returns the filter object "
-      "of its kind. A keyed filter needs its 16-byte key.");
+      "of its kind. A keyed filter needs its 16-byte key. format='guava' reads the bytes Guava's "
+      "BloomFilter.writeTo wrote as a GuavaFilter, with funnel 'string' or 'long' (the bytes do not record it).");
   m.def(
       "from_bytes",
       [](const py::bytes& data, const std::optional<py::bytes>& key) { return wrap(from_bytes(data, key_arg(key))); },

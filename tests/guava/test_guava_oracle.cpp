@@ -70,7 +70,7 @@ std::vector<oracle_case> cases() {
   out.push_back(strings("strings-3000-1e-6", 3000, "0.000001", 3000, 20'000));
   out.push_back(longs("longs-1-half", 1, "0.5", 1, 1000));
   out.push_back(strings("strings-over-full", 500, "0.05", 5000, 20'000));  // ten times its n
-  // The file python/tests reads (tests/guava/strings-200.guava): checked here
+  // The file python/tests reads (python/tests/data/strings-200.guava): checked here
   // against what Guava writes now.
   oracle_case fixture{"strings-200", guava_funnel::string, 200, "0.01", {}, {}};
   for (int i = 0; i < 200; ++i) fixture.members.push_back("guava-" + std::to_string(i));
