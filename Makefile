@@ -1,7 +1,7 @@
 # bloomlab: the two commands a user types are `make run` and `make test`.
 # Both install what is missing (Debian packages), then build.
 
-.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate bench-resp screenshots install clean
+.PHONY: all deps deps-test deps-bench npm build build-asan wasm site run test bench bench-gate bench-resp bench-parquet screenshots install clean
 
 BUILD := build/release
 BLOOMLAB := $(BUILD)/src/bloomlab
@@ -126,6 +126,15 @@ bench-resp: build deps-bench deps-test
 	@mkdir -p bench/results
 	@out=bench/results/resp-$$(date -u +%Y-%m-%d).md; \
 	/usr/bin/python3 bench/resp_bench.py --bloomlab $(BLOOMLAB) >$$out; cat $$out
+
+# Reading the filters of 1,000 Parquet files DuckDB wrote, bloomlab beside
+# DuckDB's parquet_metadata and parquet_bloom_probe in the same run, whole
+# processes, seconds and peak memory (bench/parquet_bench.py; about a
+# minute; bench/results/parquet-DATE.md).
+bench-parquet: build npm
+	@mkdir -p bench/results
+	@out=bench/results/parquet-$$(date -u +%Y-%m-%d).md; \
+	/usr/bin/python3 bench/parquet_bench.py --bloomlab $(BLOOMLAB) >$$out; cat $$out
 
 # Installs the engine's headers, its CMake package and the bloomlab command
 # (PREFIX=/usr/local by default).

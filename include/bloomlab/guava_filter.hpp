@@ -46,8 +46,8 @@
 //
 // Guava's serialized form (writeTo / readFrom): the strategy's ordinal as a
 // byte (1: MURMUR128_MITZ_64), k as an unsigned byte, the count of longs as
-// a big-endian 32-bit int, then the longs, each big-endian. from_guava_bytes
-// checks each field and the length before it allocates.
+// a big-endian 32-bit int, then the longs, each big-endian: stored() writes
+// it, from_stored() checks each field and the length before it allocates.
 //
 // Keyed: a filter made with a key hashes with the 128-bit SipHash-2-4 under
 // that secret in place of MurmurHash3 (as every bloomlab kind does; such a
@@ -220,9 +220,9 @@ class guava_filter : public detail::one_at_a_time<guava_filter> {
   std::span<const std::uint64_t> words() const { return words_; }
   std::span<std::uint64_t> words_to_restore() { return words_; }
 
-  // Guava's writeTo(): strategy 1, k, the count of longs (big-endian int),
-  // the longs big-endian.
-  std::vector<std::uint8_t> guava_bytes() const {
+  // The filter as Guava stores it, writeTo(): strategy 1, k, the count of
+  // longs (big-endian int), the longs big-endian.
+  std::vector<std::uint8_t> stored() const {
     std::vector<std::uint8_t> out(header_bytes + words_.size() * 8);
     out[0] = strategy;
     out[1] = static_cast<std::uint8_t>(k_);
@@ -233,34 +233,56 @@ class guava_filter : public detail::one_at_a_time<guava_filter> {
         out[header_bytes + i * 8 + j] = static_cast<std::uint8_t>(words_[i] >> (56 - 8 * j));
     return out;
   }
+  // Where the longs of Guava's bytes start (6) and how many bytes they
+  // take, from the first 6 bytes; std::nullopt when they do not begin as
+  // Guava's do: the first byte is strategy 1, or 0 (Guava's older
+  // MURMUR128_MITZ_32) followed by a k and a count of longs in range, so
+  // that a file read by its first bytes (zeros, another layout) is Guava's
+  // only if it starts so. Throws std::invalid_argument naming the field,
+  // its value and the allowed range: strategy 0 (not read here), fewer than
+  // 6 bytes, k of 0, a count of longs outside 1 .. 2^31 - 1.
+  struct stored_extent {
+    std::uint64_t header_bytes, num_bytes;
+  };
+  static std::optional<stored_extent> stored_extent_of(std::span<const std::uint8_t> b) {
+    if (b.empty() || b[0] > strategy) return std::nullopt;
+    const std::int32_t count =
+        b.size() < header_bytes ? 0
+                                : static_cast<std::int32_t>(std::uint32_t{b[2]} << 24 | std::uint32_t{b[3]} << 16 |
+                                                            std::uint32_t{b[4]} << 8 | std::uint32_t{b[5]});
+    if (b[0] != strategy) {
+      if (count < 1 || b[1] == 0) return std::nullopt;
+      bad_bytes("strategy byte 0 (MURMUR128_MITZ_32) is not read; allowed: 1 (MURMUR128_MITZ_64, what "
+                "BloomFilter.create writes)");
+    }
+    if (b.size() < header_bytes)
+      bad_bytes(std::to_string(b.size()) +
+                " bytes, too short for the 6-byte header (strategy, hash count, count of longs)");
+    if (b[1] == 0) bad_bytes("hash count 0 is out of range (1 to 255)");
+    if (count < 1) bad_bytes("count of longs " + std::to_string(count) + " is out of range (1 to 2147483647)");
+    return stored_extent{header_bytes, static_cast<std::uint64_t>(count) * 8};
+  }
   // What Guava's readFrom() reads, with the funnel its keys went through
   // (Guava's bytes do not say). Throws std::invalid_argument naming the
-  // field, its value and the allowed range: a strategy other than 1, k of
-  // 0, a count of longs outside 1 .. 2^31 - 1 or other than the bytes that
-  // follow. items() is 0: Guava's bytes do not count keys.
-  static guava_filter from_guava_bytes(std::span<const std::uint8_t> b, guava_funnel funnel = guava_funnel::string) {
-    const auto bad = [](const std::string& what) {
-      throw std::invalid_argument("Guava BloomFilter bytes: " + what);
-    };
-    if (b.size() < header_bytes)
-      bad(std::to_string(b.size()) + " bytes, too short for the 6-byte header (strategy, hash count, count of longs)");
-    if (b[0] != strategy)
-      bad("strategy byte " + std::to_string(static_cast<int>(static_cast<std::int8_t>(b[0]))) +
-          (b[0] == 0 ? " (MURMUR128_MITZ_32) is not read" : " is unknown") +
-          "; allowed: 1 (MURMUR128_MITZ_64, what BloomFilter.create writes)");
-    if (b[1] == 0) bad("hash count 0 is out of range (1 to 255)");
-    const std::int32_t count = static_cast<std::int32_t>(std::uint32_t{b[2]} << 24 | std::uint32_t{b[3]} << 16 |
-                                                         std::uint32_t{b[4]} << 8 | std::uint32_t{b[5]});
-    if (count < 1) bad("count of longs " + std::to_string(count) + " is out of range (1 to 2147483647)");
+  // field as stored_extent_of() does, and for longs that run past the bytes
+  // given or bytes after the last long. items() is 0: Guava's bytes do not
+  // count keys.
+  static guava_filter from_stored(std::span<const std::uint8_t> b, guava_funnel funnel = guava_funnel::string) {
+    const std::optional<stored_extent> e = stored_extent_of(b);
+    if (!e)
+      bad_bytes("strategy byte " + std::to_string(b.empty() ? 0 : static_cast<int>(static_cast<std::int8_t>(b[0]))) +
+                (b.empty() ? " missing (0 bytes)" : " is unknown") +
+                "; allowed: 1 (MURMUR128_MITZ_64, what BloomFilter.create writes)");
+    const std::uint64_t count = e->num_bytes / 8;
     const std::uint64_t rest = b.size() - header_bytes;
-    const std::uint64_t need = static_cast<std::uint64_t>(count) * 8;
+    const std::uint64_t need = e->num_bytes;
     if (need > rest)
-      bad("count of longs " + std::to_string(count) + " needs " + std::to_string(need) + " bytes but " +
+      bad_bytes("count of longs " + std::to_string(count) + " needs " + std::to_string(need) + " bytes but " +
           std::to_string(rest) + " follow the header (truncated, or not Guava's writeTo)");
     if (need < rest)
-      bad(std::to_string(rest - need) + " bytes follow the last of the " + std::to_string(count) +
+      bad_bytes(std::to_string(rest - need) + " bytes follow the last of the " + std::to_string(count) +
           " longs (allowed: none; not one of Guava's writeTo)");
-    guava_filter f(static_cast<std::uint64_t>(count) * 64, b[1], funnel);
+    guava_filter f(count * 64, b[1], funnel);
     for (std::size_t i = 0; i < f.words_.size(); ++i) {
       std::uint64_t w = 0;
       for (unsigned j = 0; j < 8; ++j) w = w << 8 | b[header_bytes + i * 8 + j];
@@ -296,6 +318,9 @@ class guava_filter : public detail::one_at_a_time<guava_filter> {
   }
 
  private:
+  [[noreturn]] static void bad_bytes(const std::string& what) {
+    throw std::invalid_argument("Guava BloomFilter bytes: " + what);
+  }
   // Calls fn(position) for the k positions in order while it returns true;
   // whether it always did.
   template <class Fn>

@@ -227,6 +227,75 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
     return f;
   }
 
+  // The filter as a Parquet file stores it at a column chunk's
+  // bloom_filter_offset: a Thrift-compact BloomFilterHeader, then bytes().
+  // The header is numBytes (field 1, i32) and three unions, each holding
+  // its one empty struct: algorithm BLOCK, hash XXHASH, compression
+  // UNCOMPRESSED. Check: 2,048 bytes give the 16 bytes
+  // 15 80 20 1c 1c 00 00 1c 1c 00 00 1c 1c 00 00 00, as DuckDB writes them.
+  static std::vector<std::uint8_t> stored_header(std::uint64_t bytes) {
+    checked_words(bytes);
+    std::vector<std::uint8_t> out{0x15};  // field 1, i32
+    for (std::uint64_t z = bytes << 1; ; z >>= 7) {  // zigzag of a positive i32, then a varint
+      out.push_back(static_cast<std::uint8_t>((z & 0x7f) | (z > 0x7f ? 0x80 : 0)));
+      if (z <= 0x7f) break;
+    }
+    out.insert(out.end(), stored_unions.begin(), stored_unions.end());
+    return out;
+  }
+  std::vector<std::uint8_t> stored() const {
+    std::vector<std::uint8_t> out = stored_header(bytes_size());
+    const std::vector<std::uint8_t> bits = bytes();
+    out.insert(out.end(), bits.begin(), bits.end());
+    return out;
+  }
+  // Where a stored filter's bitset starts and how long it is, read from its
+  // first bytes; std::nullopt when they do not begin as a header does (the
+  // first byte is not 0x15). A header in any other shape than the one above,
+  // or a numBytes out of range, throws std::invalid_argument naming the field.
+  // (Writers emit this one shape; `bloomlab parquet` reads a Parquet file's
+  // headers with a general Thrift reader.)
+  struct stored_extent {
+    std::uint64_t header_bytes, num_bytes;
+  };
+  static std::optional<stored_extent> stored_extent_of(std::span<const std::uint8_t> b) {
+    if (b.empty() || b[0] != 0x15) return std::nullopt;
+    const auto refuse = [](const std::string& what) {
+      throw std::invalid_argument("Parquet BloomFilterHeader: " + what);
+    };
+    std::uint64_t z = 0;
+    std::size_t i = 1;
+    for (unsigned shift = 0;; shift += 7, ++i) {
+      if (i >= b.size()) refuse("numBytes: truncated");
+      if (shift > 28) refuse("numBytes: a varint longer than an i32's 5 bytes");
+      z |= std::uint64_t{b[i] & 0x7fU} << shift;
+      if ((b[i] & 0x80) == 0) break;
+    }
+    ++i;
+    if ((z & 1) != 0) refuse("numBytes: negative");
+    const std::uint64_t num = z >> 1;
+    if (num < min_bytes || num > max_bytes || num % block_bytes != 0)
+      refuse("numBytes: " + std::to_string(num) + " is out of range (a multiple of 32 from 32 to " +
+             std::to_string(max_bytes) + ")");
+    if (b.size() - i < stored_unions.size()) refuse("truncated after numBytes");
+    if (std::memcmp(b.data() + i, stored_unions.data(), stored_unions.size()) != 0)
+      refuse("the fields after numBytes are not algorithm BLOCK, hash XXHASH, compression UNCOMPRESSED (1c 1c 00 00 "
+             "three times, then 00)");
+    return stored_extent{i + stored_unions.size(), num};
+  }
+
+  // A filter from its stored form (header, then exactly numBytes bytes);
+  // std::invalid_argument naming what is wrong otherwise.
+  static parquet_filter from_stored(std::span<const std::uint8_t> b) {
+    const std::optional<stored_extent> e = stored_extent_of(b);
+    if (!e) throw std::invalid_argument("Parquet BloomFilterHeader: it does not start with 0x15 (field 1, numBytes)");
+    if (b.size() - e->header_bytes != e->num_bytes)
+      throw std::invalid_argument("the bitset should be " + std::to_string(e->num_bytes) + " bytes (numBytes) after the " +
+                                  std::to_string(e->header_bytes) + "-byte header, but " +
+                                  std::to_string(b.size() - e->header_bytes) + " follow");
+    return from_bytes(b.subspan(static_cast<std::size_t>(e->header_bytes)));
+  }
+
   void clear() {
     std::fill(words_.begin(), words_.end(), 0U);
     items_ = 0;
@@ -253,6 +322,10 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
   }
 
  private:
+  // Fields 2, 3 and 4 of the stored header, each a union holding its field
+  // 1, an empty struct; then the header's stop byte.
+  static constexpr std::array<std::uint8_t, 13> stored_unions = {0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00,
+                                                                0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
   static std::uint64_t hash_le(std::uint64_t v, unsigned width) {
     unsigned char b[8];
     for (unsigned i = 0; i < width; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));

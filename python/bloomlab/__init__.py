@@ -8,7 +8,7 @@ fpr, len(), ==, save/to_bytes and pickling; | and & where the engine defines the
     BlockedFilter(m)              one 512-bit block a key (BlockedFilter256: 256-bit blocks)
     CacheLineFilter(m, k)         k bits anywhere in one 512-bit block (RocksDB's layout)
     ParquetFilter(nbytes)         Parquet's split-block filter, bit for bit (bitset(), from_bitset())
-    GuavaFilter(m, k, funnel)     Guava's BloomFilter, bit for bit (guava_bytes(), from_guava())
+    GuavaFilter(m, k, funnel)     Guava's BloomFilter, bit for bit (to_bytes(format="guava"))
     CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
     ScalableFilter(n0, p0)        grows in classic stages
 
@@ -19,7 +19,8 @@ items, fpr, ==, pickling, save, to_bytes; no add):
 
 sized(kind, n=, p=) makes one sized as `bloomlab build --kind KIND --n N --p P`
 makes it; size() and analyze() give the sizing and rates; load(path) reads a
-filter file (load(path, format="guava") a file Guava's writeTo wrote). bloomlab.dask builds filters over Dask collections.
+filter file (one Guava's writeTo wrote too: load(path, funnel="long") for
+longs). bloomlab.dask builds filters over Dask collections.
 """
 
 from . import _bloomlab

@@ -262,8 +262,19 @@ decltype(auto) unlocked(H& h, Fn&& fn) {
   }
 }
 
-py::bytes to_bytes(const io::filter_file& f) {
-  const std::vector<std::uint8_t> bytes = io::encode(f);
+// format= of to_bytes() and save(): "bloomlab", or the kind's own system's
+// layout (io::kind_info::own_form, "parquet" for a ParquetFilter).
+io::layout layout_arg(const io::filter_file& f, const std::string& format) {
+  if (format == "bloomlab") return io::layout::bloomlab;
+  const io::kind_info& row = io::row_of(f.filter);
+  if (!row.own_form.empty() && row.own_form == format) return io::layout::own;
+  throw py::value_error("format: '" + format + "' is not a layout of a " + std::string(row.name) +
+                        " filter (allowed for it: bloomlab" + (row.own_form.empty() ? "" : ", ") +
+                        std::string(row.own_form) + ")");
+}
+
+py::bytes to_bytes(const io::filter_file& f, io::layout as = io::layout::bloomlab) {
+  const std::vector<std::uint8_t> bytes = as == io::layout::own ? io::encode_own(f) : io::encode(f);
   return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
@@ -271,6 +282,29 @@ io::filter_file from_bytes(const py::bytes& data, const std::optional<sip_key>& 
   const std::string_view s = data;
   const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
   return io::decode(bytes, key);
+}
+
+// funnel= of load() and from_bytes(): a Guava funnel by name, or none.
+std::optional<guava_funnel> funnel_arg(const std::optional<std::string>& name) {
+  if (!name) return std::nullopt;
+  const std::optional<guava_funnel> f = guava_funnel_named(*name);
+  if (!f) throw py::value_error("funnel: '" + *name + "' is not a Guava funnel (allowed: string or long)");
+  return f;
+}
+
+// A Guava filter read from Guava's own bytes takes the funnel given (they do
+// not record one); one read from a bloomlab file keeps its own, which a
+// funnel given must match. Another kind takes no funnel.
+void with_funnel(io::filter_file& f, std::optional<guava_funnel> funnel) {
+  auto* g = std::get_if<guava_filter>(&f.filter);
+  if (g == nullptr) {
+    if (funnel) throw py::value_error("funnel: only a Guava filter has one");
+    return;
+  }
+  if (f.from == io::layout::own) g->set_funnel(funnel.value_or(guava_funnel::string));
+  else if (funnel && *funnel != g->funnel())
+    throw py::value_error(std::string("funnel: '") + guava_funnel_name(*funnel) + "' differs from the file's, '" +
+                          guava_funnel_name(g->funnel()) + "'");
 }
 
 // The kinds this module binds (a file may hold another the codec knows).
@@ -478,19 +512,23 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
           fpr_doc)
       .def(
           "to_bytes",
-          [](const H& h) {
+          [](const H& h, const std::string& format) {
             std::shared_lock guard(h.lock);
-            return to_bytes(h.file);
+            return to_bytes(h.file, layout_arg(h.file, format));
           },
-          "The filter in bloomlab's file format (docs/format.md): what save() writes.")
+          py::kw_only(), "format"_a = "bloomlab",
+          "The filter in bloomlab's file format (docs/format.md): what save() writes. format='parquet' (a "
+          "ParquetFilter only): as a Parquet file stores it, the Thrift header and the bitset.")
       .def(
           "save",
-          [](const H& h, const std::string& path) {
-            unlocked<false>(h, [&] { io::save(path, h.file); });
+          [](const H& h, const std::string& path, const std::string& format) {
+            const io::layout as = layout_arg(h.file, format);
+            unlocked<false>(h, [&] { io::save(path, h.file, as); });
           },
-          "path"_a,
+          "path"_a, py::kw_only(), "format"_a = "bloomlab",
           "Writes the filter to path in bloomlab's file format (atomically: a temporary file renamed over path); "
-          "`bloomlab info/query PATH` reads it.")
+          "`bloomlab info/query PATH` reads it. format='parquet' (a ParquetFilter only) writes the layout a Parquet "
+          "file stores; load() reads either.")
       .def(
           "__eq__",
           [](const H& a, const py::object& other) -> py::object {
@@ -1139,8 +1177,9 @@ void bind(py::module_& m) {
       "Funnels.stringFunnel(UTF_8); bytes as they are; int: 8 bytes little-endian, as Funnels.longFunnel() writes a "
       "Java long, so a negative long is passed as x % 2**64). GuavaFilter(m, k, funnel='string', key=None): m bits "
       "rounded up to 64-bit longs, k from 1 to 255; sized(n, p, kind='guava') sizes as BloomFilter.create. "
-      "guava_bytes() is what Guava's writeTo writes; GuavaFilter.from_guava(b, funnel) and load(path, "
-      "format='guava') read it. funnel records which of Guava's funnels the keys went through.",
+      "to_bytes(format='guava') and save(path, format='guava') write what Guava's writeTo writes (readFrom reads "
+      "it); load() and from_bytes() read it, with funnel='long' for a filter of longs. funnel records which of "
+      "Guava's funnels the keys went through.",
       "Guava's expectedFpp(): (bits set / m)^k.");
   guava
       .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::string& funnel,
@@ -1152,28 +1191,6 @@ void bind(py::module_& m) {
                               static_cast<unsigned>(whole("k", k_in, 1, guava_filter::max_k)), *f, key_arg(key)));
            }),
            "m"_a, "k"_a, "funnel"_a = "string", py::kw_only(), "key"_a = py::none())
-      .def_static(
-          "from_guava",
-          [](const py::bytes& b, const std::string& funnel) {
-            const std::optional<guava_funnel> f = guava_funnel_named(funnel);
-            if (!f) throw py::value_error("funnel: '" + funnel + "' is not a Guava funnel (allowed: string or long)");
-            const std::string_view s = b;
-            const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
-            return std::make_unique<handle<guava_filter>>(io::decode_guava(bytes, *f));
-          },
-          "data"_a, "funnel"_a = "string",
-          "A filter from the bytes Guava's BloomFilter.writeTo wrote, with the funnel its keys went through (the "
-          "bytes do not say). FormatError names a bad field. items() is 0: the bytes do not count keys.")
-      .def(
-          "guava_bytes",
-          [](const handle<guava_filter>& h) {
-            std::shared_lock guard(h.lock);
-            if (h.f().keyed()) throw py::value_error("a keyed filter has no Guava form (Guava hashes with MurmurHash3)");
-            const std::vector<std::uint8_t> b = h.f().guava_bytes();
-            return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
-          },
-          "What Guava's writeTo writes: strategy 1, k, the count of longs (big-endian int), the longs big-endian; "
-          "Guava's readFrom reads it.")
       .def_property_readonly("m", [](const handle<guava_filter>& h) { return h.f().m(); })
       .def_property_readonly("k", [](const handle<guava_filter>& h) { return h.f().k(); })
       .def_property_readonly("funnel", [](const handle<guava_filter>& h) { return guava_funnel_name(h.f().funnel()); })
@@ -1276,30 +1293,33 @@ void bind(py::module_& m) {
   // files
   m.def(
       "load",
-      [](const std::string& path, const std::optional<py::bytes>& key, const std::string& format,
-         const std::string& funnel) {
+      [](const std::string& path, const std::optional<py::bytes>& key, const std::optional<std::string>& funnel) {
         const auto secret = key_arg(key);
-        if (format != "bloomlab" && format != "guava")
-          throw py::value_error("format: '" + format + "' is not a filter file layout (allowed: bloomlab or guava)");
-        const std::optional<guava_funnel> f_guava = guava_funnel_named(funnel);
-        if (!f_guava) throw py::value_error("funnel: '" + funnel + "' is not a Guava funnel (allowed: string or long)");
-        if (format == "guava" && secret) throw py::value_error("key: Guava's layout holds no keyed filter");
+        const std::optional<guava_funnel> f_guava = funnel_arg(funnel);
         std::optional<io::filter_file> f;
         {
           py::gil_scoped_release no_gil;
-          if (format == "guava") f.emplace(io::filter_file{io::load_guava(path, *f_guava)});
-          else f.emplace(io::load(path, secret));
+          f.emplace(io::load(path, secret));
         }
+        with_funnel(*f, f_guava);
         return wrap(std::move(*f));
       },
-      "path"_a, py::kw_only(), "key"_a = py::none(), "format"_a = "bloomlab", "funnel"_a = "string",
-      "Reads a filter file (bloomlab's format, as `bloomlab build` and save() write it); returns the filter object "
-      "of its kind. A keyed filter needs its 16-byte key. format='guava' reads the bytes Guava's "
-      "BloomFilter.writeTo wrote as a GuavaFilter, with funnel 'string' or 'long' (the bytes do not record it).");
+      "path"_a, py::kw_only(), "key"_a = py::none(), "funnel"_a = py::none(),
+      "Reads a filter file (bloomlab's format, as `bloomlab build` and save() write it, or a kind's own system's: "
+      "a Parquet filter as a column chunk stores it, the bytes Guava's BloomFilter.writeTo wrote); returns the "
+      "filter object of its kind. A keyed filter needs its 16-byte key. funnel ('string' or 'long'): the funnel "
+      "of a Guava filter's keys, which Guava's bytes do not record ('string' when not given); a bloomlab file "
+      "records it, and a funnel given must match.");
   m.def(
       "from_bytes",
-      [](const py::bytes& data, const std::optional<py::bytes>& key) { return wrap(from_bytes(data, key_arg(key))); },
-      "data"_a, py::kw_only(), "key"_a = py::none(), "A filter from the bytes of a filter file (to_bytes()).");
+      [](const py::bytes& data, const std::optional<py::bytes>& key, const std::optional<std::string>& funnel) {
+        const std::optional<guava_funnel> f_guava = funnel_arg(funnel);
+        io::filter_file f = from_bytes(data, key_arg(key));
+        with_funnel(f, f_guava);
+        return wrap(std::move(f));
+      },
+      "data"_a, py::kw_only(), "key"_a = py::none(), "funnel"_a = py::none(),
+      "A filter from the bytes of a filter file (to_bytes(), in either layout); funnel as load() takes it.");
 
   // formulas
   m.def("size", &size, "n"_a, "p"_a, "kind"_a = "classic", "prime"_a = false,

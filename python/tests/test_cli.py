@@ -138,3 +138,31 @@ def test_cli_int_refuses_what_is_not_an_unsigned_integer(cli, tmp_path):
     assert r.returncode == 2
     assert "--int: '-3' (item 2) is not an unsigned 64-bit integer" in r.stderr
     assert r.stdout == ""
+
+
+def test_parquet_layout_crosses_both_ways(cli, tmp_path):
+    """`build --format parquet` and save(format='parquet') write the same
+    header and bitset; load() and `bloomlab query` read either."""
+    keys = items(1000, "user_")
+    listing = tmp_path / "keys.txt"
+    listing.write_text("".join(k + "\n" for k in keys))
+    from_cli = str(tmp_path / "cli.parquet-filter")
+    r = run(cli, "build", "--kind", "parquet", "--n", "1000", "--p", "0.01", "--format", "parquet", "-o", from_cli,
+            str(listing))
+    assert r.returncode == 0, r.stderr
+    mine = bloomlab.sized("parquet", n=1000, p=0.01)
+    mine.add_many(keys)
+    stored = mine.to_bytes(format="parquet")
+    assert open(from_cli, "rb").read() == stored
+    # The Thrift header (numBytes 2,048), then the bitset.
+    assert stored[:16] == bytes.fromhex("1580201c1c00001c1c00001c1c000000")
+    assert stored[16:] == mine.bitset()
+    loaded = bloomlab.load(from_cli)
+    assert loaded == mine
+    assert loaded.items() == 0  # the layout keeps no count
+    saved = str(tmp_path / "py.parquet-filter")
+    mine.save(saved, format="parquet")
+    answers = query(cli, saved, keys[:100] + items(1000, "absent-"))
+    assert all(answers[k] for k in keys[:100])
+    with pytest.raises(ValueError, match="not a layout of a classic filter"):
+        bloomlab.sized("classic", n=10, p=0.01).to_bytes(format="parquet")

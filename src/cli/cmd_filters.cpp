@@ -57,7 +57,7 @@ struct items_args {
   std::string only, progress = "auto";  // query --only, query and add --progress
   bool count = false;                   // query --count
   bool ints = false;                    // query --int: the items are 64-bit integer keys
-  std::string format, funnel;           // query and info: --format bloomlab|guava, --funnel string|long
+  std::string funnel;                   // query and info: a guava filter's --funnel string|long
 };
 
 struct pair_args {
@@ -79,9 +79,9 @@ filter_file load_filter(const std::string& path, const std::optional<sip_key>& k
   }
 }
 
-void save_filter(const std::string& path, const filter_file& f) {
+void save_filter(const std::string& path, const filter_file& f, io::layout as = io::layout::bloomlab) {
   try {
-    io::save(path, f);
+    io::save(path, f, as);
   } catch (const io::write_error& e) {
     throw usage_error(e.what());
   }
@@ -244,6 +244,7 @@ distinct_items count_distinct(line_reader& in, progress_mode mode) {
 
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
+  const io::layout as = layout_of(a, k.key().has_value());
   if (is_static_kind(a.kind)) return build_static(a, k.key());
   const progress_mode mode = parse_progress(a.progress);
   // Without --n (or --m and --k), n is the list's number of distinct items,
@@ -295,12 +296,10 @@ int run_build(const build_args& a, const key_args& k) {
       progress.at(in->lines(), in->bytes());
     }
   }
-  const bool guava_layout = parse_format(a.format) == file_format::guava;
-  if (guava_layout) save_guava_file(a.out, *f);
-  else save_filter(a.out, *f);
+  save_filter(a.out, *f, as);
   json j = summary(*f);
   j["file"] = a.out;
-  j["format"] = guava_layout ? "guava" : "bloomlab";
+  j["format"] = a.format;
   j["lines"] = items;
   std::string sized;
   if (n_from_list) {
@@ -311,8 +310,10 @@ int run_build(const build_args& a, const key_args& k) {
                                          thousands(distinct.n), 300 * distinct_counter::relative_error);
   }
   report(j, a.json,
-         fmt::format("Built a {} filter from {} lines{}; wrote {}.", j["kind"].get<std::string>(), thousands(items),
-                     sized, a.out));
+         fmt::format("Built a {} filter from {} lines{}; wrote {}{}.", j["kind"].get<std::string>(), thousands(items),
+                     sized, a.out,
+                     as == io::layout::own ? fmt::format(" as {} stores it (no item count, no checksum)", a.format)
+                                           : std::string()));
   return 0;
 }
 
@@ -343,7 +344,8 @@ answers_shown parse_only(const std::string& value) {
 int run_query(const items_args& a) {
   const answers_shown shown = parse_only(a.only);
   const progress_mode mode = parse_progress(a.progress);
-  const filter_file f = load_as(a.filter, a.key.key(), parse_format(a.format), parse_funnel(a.funnel));
+  filter_file f = load_filter(a.filter, a.key.key());
+  apply_funnel(f, a.filter, parse_funnel(a.funnel));
   // Answers are written as they come through a large buffer; the first MiB
   // is held back, so a refusal part way through a short list prints nothing.
   output_buffer out;
@@ -391,10 +393,11 @@ int run_add(const items_args& a) {
   const progress_mode mode = parse_progress(a.progress);
   filter_file f = load_filter(a.filter, a.key.key());
   refuse_static_change(f, a.filter, "add items to");
+  apply_funnel(f, a.filter, parse_funnel(a.funnel));
   const std::uint64_t before = io::item_count(f);
   const std::uint64_t items = for_each_batch(a.items, mode, "bloomlab add: adding",
                                              [&](std::span<const std::string_view> batch) { add_batch(f, batch, a.filter); });
-  save_filter(a.filter, f);
+  save_filter(a.filter, f, f.from);  // in the layout it was read from
   json j = summary(f);
   j["file"] = a.filter;
   j["added"] = io::item_count(f) - before;
@@ -443,11 +446,11 @@ int run_remove(const items_args& a) {
 }
 
 int run_info(const items_args& a) {
-  const file_format format = parse_format(a.format);
-  const filter_file f = load_as(a.filter, a.key.key(), format, parse_funnel(a.funnel));
+  filter_file f = load_filter(a.filter, a.key.key());
+  apply_funnel(f, a.filter, parse_funnel(a.funnel));
   json j = summary(f);
   j["file"] = a.filter;
-  j["format"] = format == file_format::guava ? "guava" : "bloomlab";
+  j["format"] = f.from == io::layout::own ? std::string(io::row_of(f.filter).own_form) : "bloomlab";
   report(j, a.json, "");
   return 0;
 }
@@ -553,7 +556,10 @@ class commands final : public filter_commands {
     build_->add_flag("--prime", b_.prime, "Round m up to the next prime (classic, counting, scalable)");
     build_->add_option("-o,--output", b_.out, "The filter file to write (replaced atomically)");
     build_->add_option("--format", b_.format,
-                       "bloomlab (default) or guava: Guava's BloomFilter.writeTo bytes (--kind guava only)");
+                       fmt::format("The file's layout: bloomlab (its own file: header, filter, checksum) or the "
+                                   "kind's own system's ({}); info and query read either",
+                                   io::layout_names()))
+        ->capture_default_str();
     build_->add_option("--funnel", b_.funnel,
                        "Guava's funnel of the items: string (default; the line's bytes) or long (each line a Java "
                        "long in decimal); --kind guava only, recorded in a bloomlab file");
@@ -578,6 +584,7 @@ class commands final : public filter_commands {
     add_ = app.add_subcommand("add", "Add items to a filter file (rewritten atomically)");
     add_->add_option("filter", ad_.filter, "The filter file")->required();
     add_->add_option("items", ad_.items, "Items to add; - alone reads them from standard input");
+    guava_flags(add_, ad_);
     json_flag(add_, ad_.json);
     progress_flag(add_, ad_.progress);
     key_flag(add_, ad_.key, "The key of a keyed filter");
@@ -632,10 +639,8 @@ class commands final : public filter_commands {
         ->capture_default_str();
   }
   static void guava_flags(CLI::App* c, items_args& a) {
-    c->add_option("--format", a.format,
-                  "The file's layout: bloomlab (default) or guava (the bytes Guava's BloomFilter.writeTo wrote)");
     c->add_option("--funnel", a.funnel,
-                  "A guava filter's funnel: string or long (items as Java longs in decimal); for --format guava "
+                  "A guava filter's funnel: string or long (items as Java longs in decimal); for Guava's own bytes "
                   "(default string), else what the file records");
   }
   static void key_flag(CLI::App* c, key_args& k, const std::string& what) {

@@ -1,5 +1,6 @@
 #include "filter_build.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <tuple>
 #include <type_traits>
@@ -38,6 +39,25 @@ constexpr double max_tighten = 0.99;
 
 }  // namespace
 
+io::layout layout_of(const build_args& a, bool keyed) {
+  if (a.format == "bloomlab") return io::layout::bloomlab;
+  const io::kind_info* row = io::find_kind(a.kind);
+  if (row != nullptr && !row->own_form.empty() && row->own_form == a.format) {
+    if (keyed)
+      lab::refuse("--format", a.format,
+                  "cannot hold a keyed filter: its readers hash with the public hash; drop --key-file, or use "
+                  "--format bloomlab");
+    return io::layout::own;
+  }
+  const bool known = std::any_of(std::begin(io::kinds), std::end(io::kinds),
+                                 [&](const io::kind_info& i) { return !i.own_form.empty() && i.own_form == a.format; });
+  if (known && row != nullptr)
+    lab::refuse("--format", a.format,
+                fmt::format("is not a layout of a {} filter (allowed for it: bloomlab{}{})", row->name,
+                            row->own_form.empty() ? "" : ", ", row->own_form));
+  lab::refuse("--format", a.format, fmt::format("is not a layout; allowed: {}", io::layout_names()));
+}
+
 std::string build_footer() {
   return fmt::format(
       "Sizing, by kind:\n"
@@ -60,8 +80,8 @@ std::string build_footer() {
       "                     or --m M, a whole number of 256-bit blocks up to 2^30 bits; k is 8.\n"
       "  guava              --n N (1 to {}) --p P sized as Guava's BloomFilter.create sizes it\n"
       "                     ((long)(-N ln P / (ln 2)^2) bits, up to whole 64-bit longs; k =\n"
-      "                     round(bits/N ln 2)), or --m M --k K (1 to 255) as given. --funnel string|long,\n"
-      "                     --format bloomlab|guava (Guava's writeTo bytes).\n"
+      "                     round(bits/N ln 2)), or --m M --k K (1 to 255) as given. --funnel string|long;\n"
+      "                     --format guava writes Guava's writeTo bytes.\n"
       "  fuse8, fuse16, xor8\n"
       "                     static: sized by the list itself (no --n, --m, --k); the rate is\n"
       "                     2^-8 (fuse8, xor8) or 2^-16 (fuse16), and --p only checks it.\n"
@@ -132,17 +152,8 @@ struct builder {
       not_for("--growth", a.growth, "only scalable filters grow");
       not_for("--tighten", a.tighten, "only scalable filters grow");
     }
-    if (!std::is_same_v<F, guava_filter>) {
-      not_for("--funnel", a.funnel, "only guava filters funnel their items");
-      if (parse_format(a.format) == file_format::guava)
-        lab::refuse("--format", a.format, "writes Guava's BloomFilter bytes, which hold a guava filter only "
-                                          "(--kind guava)");
-    } else {
-      parse_funnel(a.funnel);
-      if (parse_format(a.format) == file_format::guava && key)
-        lab::refuse("--format", a.format, "cannot hold a keyed filter (Guava hashes with MurmurHash3 and its bytes "
-                                          "have no place for a key id); write it with --format bloomlab");
-    }
+    if (!std::is_same_v<F, guava_filter>) not_for("--funnel", a.funnel, "only guava filters funnel their items");
+    parse_funnel(a.funnel);
     if (a.prime && !indexed)
       throw usage_error(
           fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));

@@ -13,7 +13,8 @@ namespace bloomlab::cli {
 struct build_args {
   std::string file = "-", n, p, m, k, kind = "classic", hash, scheme, width, fingerprint;
   std::string growth, tighten, out;
-  std::string funnel, format;     // guava: --funnel string|long, --format bloomlab|guava (guava_files.hpp)
+  std::string format = "bloomlab";  // --format: bloomlab's file, or the kind's own system's layout
+  std::string funnel;               // guava: --funnel string|long (guava_files.hpp)
   std::string progress = "auto";  // --progress (stream.hpp)
   bool prime = false, json = false;
 };
@@ -23,6 +24,11 @@ struct build_args {
 // lab::max_m_built, before anything is allocated. With a key the filter is
 // keyed: SipHash-2-4 under it, whatever the kind (--hash is refused then).
 io::filter_file make_filter(const build_args& a, const std::optional<sip_key>& key = std::nullopt);
+
+// The layout --format names, for a.kind: bloomlab's file, or the kind's own
+// system's (kind_info::own_form); refuses (usage_error) a layout the kind
+// has not, and an own layout with a key (that system hashes publicly).
+io::layout layout_of(const build_args& a, bool keyed);
 
 // build --help's closing text: how each kind is sized, with its limits.
 std::string build_footer();

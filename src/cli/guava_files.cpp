@@ -6,16 +6,9 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
-#include "key_file.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::cli {
-
-file_format parse_format(const std::string& value) {
-  if (value.empty() || value == "bloomlab") return file_format::bloomlab;
-  if (value == "guava") return file_format::guava;
-  lab::refuse("--format", value, "is not a filter file layout; allowed: bloomlab or guava");
-}
 
 std::optional<guava_funnel> parse_funnel(const std::string& value) {
   if (value.empty()) return std::nullopt;
@@ -56,51 +49,21 @@ void guava_contains(const guava_filter& f, std::span<const std::string_view> ite
   f.contains_many(std::span<const std::uint64_t>(longs), std::span<bool>(out, items.size()));
 }
 
-io::filter_file load_as(const std::string& path, const std::optional<sip_key>& key, file_format format,
-                        std::optional<guava_funnel> funnel) {
-  if (format == file_format::guava) {
-    if (key)
-      throw usage_error(fmt::format("{}: Guava's layout holds no keyed filter; read it without a key (--key-file, "
-                                    "{})",
-                                    path, key_file_env));
-    try {
-      return {io::load_guava(path, funnel.value_or(guava_funnel::string))};
-    } catch (const io::format_error& e) {
-      throw usage_error(e.what());
-    }
-  }
-  const io::filter_file f = [&] {
-    try {
-      return io::load(path, key);
-    } catch (const io::key_error& e) {
-      if (key) throw usage_error(e.what());
-      throw usage_error(fmt::format("{} (--key-file FILE, or name the file in {})", e.what(), key_file_env));
-    } catch (const io::format_error& e) {
-      // A file of Guava's has no magic: say how to read one.
-      const bool no_magic = std::string_view(e.what()).find("bad magic") != std::string_view::npos;
-      throw usage_error(std::string(e.what()) +
-                        (no_magic ? " (a file Guava's BloomFilter.writeTo wrote is read with --format guava)" : ""));
-    }
-  }();
-  if (funnel) {
-    const guava_filter* g = std::get_if<guava_filter>(&f.filter);
-    if (g == nullptr)
+void apply_funnel(io::filter_file& f, const std::string& path, std::optional<guava_funnel> funnel) {
+  guava_filter* g = std::get_if<guava_filter>(&f.filter);
+  if (g == nullptr) {
+    if (funnel)
       lab::refuse("--funnel", guava_funnel_name(*funnel),
                   fmt::format("does not apply to {}: a {} filter; only guava filters have a funnel", path,
                               io::row_of(f.filter).name));
-    if (g->funnel() != *funnel)
-      lab::refuse("--funnel", guava_funnel_name(*funnel),
-                  fmt::format("differs from the funnel {} records: {} (leave --funnel out to use it)", path,
-                              guava_funnel_name(g->funnel())));
+    return;
   }
-  return f;
-}
-
-void save_guava_file(const std::string& path, const io::filter_file& f) {
-  try {
-    io::save_guava(path, std::get<guava_filter>(f.filter));
-  } catch (const io::write_error& e) {
-    throw usage_error(e.what());
+  if (f.from == io::layout::own) {
+    g->set_funnel(funnel.value_or(guava_funnel::string));
+  } else if (funnel && g->funnel() != *funnel) {
+    lab::refuse("--funnel", guava_funnel_name(*funnel),
+                fmt::format("differs from the funnel {} records: {} (leave --funnel out to use it)", path,
+                            guava_funnel_name(g->funnel())));
   }
 }
 

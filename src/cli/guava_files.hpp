@@ -1,7 +1,7 @@
-// What the CLI adds for the guava kind: the layout of a filter file
-// (--format bloomlab or guava: Guava's BloomFilter.writeTo bytes) and the
-// funnel its keys go through (--funnel string or long: a Java long written
-// in decimal). The kind itself is bloomlab/guava_filter.hpp.
+// What the CLI adds for the guava kind: the funnel its keys go through
+// (--funnel string or long: a Java long written in decimal). Its layout,
+// Guava's BloomFilter.writeTo bytes, is the kind's own form (--format guava;
+// read by its first bytes). The kind itself is bloomlab/guava_filter.hpp.
 #pragma once
 
 #include <cstdint>
@@ -16,10 +16,6 @@
 
 namespace bloomlab::cli {
 
-enum class file_format { bloomlab, guava };
-
-// --format VALUE ("" is bloomlab's own); refuses another value.
-file_format parse_format(const std::string& value);
 // --funnel VALUE; nullopt when not given; refuses another value.
 std::optional<guava_funnel> parse_funnel(const std::string& value);
 
@@ -33,13 +29,9 @@ void parse_longs(std::span<const std::string_view> items, std::vector<std::uint6
 void guava_add(guava_filter& f, std::span<const std::string_view> items);
 void guava_contains(const guava_filter& f, std::span<const std::string_view> items, bool* out);
 
-// The file at path in the layout given: bloomlab's (read with the key; a
-// --funnel given must be the one the file records) or Guava's (read with
-// --funnel, string when not given; no key). Refusals are usage_errors.
-io::filter_file load_as(const std::string& path, const std::optional<sip_key>& key, file_format format,
-                        std::optional<guava_funnel> funnel);
-
-// Writes Guava's bytes of a guava filter (build --format guava).
-void save_guava_file(const std::string& path, const io::filter_file& f);
+// --funnel on a filter read from path: Guava's bytes do not record one, so
+// it is set (string when not given); a bloomlab file records one, which a
+// --funnel given must match. Refuses --funnel for another kind.
+void apply_funnel(io::filter_file& f, const std::string& path, std::optional<guava_funnel> funnel);
 
 }  // namespace bloomlab::cli

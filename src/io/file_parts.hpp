@@ -4,6 +4,8 @@
 #pragma once
 
 #include <bit>
+#include <concepts>
+#include <optional>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -185,8 +187,29 @@ inline void check_tail(std::span<const std::uint64_t> words, std::uint64_t m, co
 struct extent {
   std::uint64_t payload_at = 0;
   std::uint64_t length = 0;
-  std::uint64_t total() const { return payload_at + length + 4; }
+  bool own = false;  // a kind's own system's layout: no checksum follows the payload
+  std::uint64_t total() const { return payload_at + length + (own ? 0 : 4); }
 };
+
+// ---- the kinds' own systems' layouts (kind_info::own_form) -------------------
+
+// An engine type that has one: stored() writes it, stored_extent_of(first
+// bytes) says where its payload lies (std::nullopt: the bytes do not start as
+// it does), from_stored(bytes) reads it; the last two throw
+// std::invalid_argument for a malformed one.
+template <class F>
+concept has_own_form = requires(const F& f, std::span<const std::uint8_t> b) {
+  { f.stored() } -> std::same_as<std::vector<std::uint8_t>>;
+  F::stored_extent_of(b);
+  F::from_stored(b);
+};
+// "parquet (parquet)": the kinds that have one, and its name.
+std::string own_form_kinds();
+// The extent of a file whose first bytes start one of them; std::nullopt
+// when none does. Throws format_error for one that starts so but is malformed.
+std::optional<extent> own_extent(std::span<const std::uint8_t> head);
+// A whole file in one of them (own_extent gave its extent).
+filter_file decode_own(std::span<const std::uint8_t> bytes);
 
 // The most bytes a header can take (a scalable filter's, with max_stages
 // stages, and the keying byte and key id of version 2): the loader reads

@@ -408,7 +408,8 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
   reader r{bytes};
   const std::size_t head = std::min<std::size_t>(bytes.size(), 8);
   if (head > 0 && std::memcmp(bytes.data(), magic, head) != 0)
-    fail("not a bloomlab filter file (bad magic: it does not start with \"BLOOMLAB\")");
+    fail("not a bloomlab filter file (bad magic: it does not start with \"BLOOMLAB\"), nor a filter in another "
+         "system's layout it reads (" + own_form_kinds() + ")");
   r.need(8, "the magic");
   r.pos = 8;
   const unsigned version = r.u16("the format version");
@@ -462,10 +463,19 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
 
 }  // namespace
 
-extent file_parts::read_extent(std::span<const std::uint8_t> head) { return parse_header(head).where; }
+extent file_parts::read_extent(std::span<const std::uint8_t> head) {
+  if (const std::optional<extent> own = own_extent(head)) return *own;
+  return parse_header(head).where;
+}
 
 void file_parts::check_extent(std::uint64_t file_bytes, const extent& e) {
   const std::uint64_t left = file_bytes - e.payload_at;
+  if (e.own) {
+    if (e.length > left)
+      fail("truncated: the header promises " + n(e.length) + " bytes of filter, but only " + n(left) + " remain");
+    if (left > e.length) fail(n(left - e.length) + " unexpected bytes after the filter");
+    return;
+  }
   if (e.length > left || left - e.length < 4)
     fail("truncated: the payload should be " + n(e.length) + " bytes and a 4-byte checksum, but only " + n(left) +
          " bytes remain");
@@ -473,6 +483,13 @@ void file_parts::check_extent(std::uint64_t file_bytes, const extent& e) {
 }
 
 filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_key>& key) {
+  if (const std::optional<extent> own = own_extent(bytes)) {
+    if (key)
+      throw key_error("a filter in another system's layout is never keyed (it hashes as that system does), but a key "
+                      "was given; read it without one");
+    check_extent(bytes.size(), *own);
+    return decode_own(bytes);
+  }
   parsed p = parse_header(bytes);
   // The key, before the payload is looked at: ids only, never the key.
   if (p.h.keyed == 1 && !key)

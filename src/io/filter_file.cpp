@@ -318,7 +318,8 @@ constexpr bool row_matches() {
          row.combines == requires(F& a, const F& b) {
            a |= b;
            a &= b;
-         };
+         } &&
+         row.own_form.empty() != has_own_form<F>;
 }
 template <class... F>
 constexpr bool all_rows_match(std::variant<F...>*) {
@@ -351,6 +352,29 @@ std::optional<std::uint64_t> key_id_of(const any_filter& f) {
 
 std::uint64_t item_count(const filter_file& f) {
   return std::visit([](const auto& g) -> std::uint64_t { return g.items(); }, f.filter);
+}
+
+std::vector<std::uint8_t> encode_own(const filter_file& f) {
+  const kind_info& row = row_of(f.filter);
+  if (row.own_form.empty())
+    throw format_error("a " + std::string(row.name) + " filter has no other system's layout (--format bloomlab only; " +
+                       "kinds with one: " + own_form_kinds() + ")");
+  if (key_of(f.filter) != nullptr)
+    throw format_error("a keyed filter cannot be written as " + std::string(row.own_form) +
+                       " stores it: that layout has no key, and its readers hash with the public hash");
+  return std::visit(
+      [](const auto& g) -> std::vector<std::uint8_t> {
+        if constexpr (has_own_form<std::decay_t<decltype(g)>>) return g.stored();
+        else throw format_error("no own layout");  // not reached: the row says it has one (checked above)
+      },
+      f.filter);
+}
+
+std::string layout_names() {
+  std::string out = "bloomlab";
+  for (const kind_info& i : kinds)
+    if (!i.own_form.empty()) out.append(", ").append(i.own_form);
+  return out;
 }
 
 std::vector<std::uint8_t> encode(const filter_file& f) {
@@ -446,11 +470,9 @@ save_target target_of(const std::string& path) {
 
 }  // namespace
 
-namespace {
-
-// Writes what `encode` hands to its writer atomically to path (save()'s
-// promise, for either layout).
-void save_with(const std::string& path, const std::function<void(const byte_sink::flush_fn&)>& encode) {
+void save(const std::string& path, const filter_file& f, layout as) {
+  // (An own layout is encoded whole first: it is checked before the file is touched.)
+  const std::vector<std::uint8_t> own = as == layout::own ? encode_own(f) : std::vector<std::uint8_t>{};
   const save_target target = target_of(path);
   const std::filesystem::path dir = target.file.parent_path().empty() ? "." : target.file.parent_path();
   std::string tmp = (dir / ("." + target.file.filename().string() + ".tmp-XXXXXX")).string();
@@ -469,9 +491,10 @@ void save_with(const std::string& path, const std::function<void(const byte_sink
   const mode_t mask = ::umask(0);
   ::umask(mask);
   if (::fchmod(fd, target.exists ? (target.mode & 07777) : (0666 & ~mask)) != 0) undo(std::strerror(errno));
-  // Streamed: the filter goes out a block at a time, never whole in memory twice.
+  // Streamed: the filter goes out a block at a time, never whole in memory
+  // twice (an own layout, at most what its kind allows, goes from memory).
   int failed = 0;
-  const byte_sink::flush_fn write = [&](std::span<const std::uint8_t> b) {
+  const auto write_all = [&](std::span<const std::uint8_t> b) {
     std::size_t done = 0;
     while (failed == 0 && done < b.size()) {
       const ssize_t wrote = ::write(fd, b.data() + done, b.size() - done);
@@ -482,7 +505,12 @@ void save_with(const std::string& path, const std::function<void(const byte_sink
       done += static_cast<std::size_t>(wrote);
     }
   };
-  encode(write);
+  if (as == layout::own) {
+    write_all(own);
+  } else {
+    byte_sink sink(write_all);
+    encode_to(sink, f);
+  }
   if (failed != 0) undo(std::strerror(failed));
   if (::fsync(fd) != 0) undo(std::strerror(errno));
   if (::close(fd) != 0) {
@@ -502,61 +530,5 @@ void save_with(const std::string& path, const std::function<void(const byte_sink
   }
 }
 
-}  // namespace
-
-void save(const std::string& path, const filter_file& f) {
-  save_with(path, [&f](const byte_sink::flush_fn& write) {
-    byte_sink sink(write);
-    encode_to(sink, f);
-  });
-}
-
-// ---- Guava's layout -------------------------------------------------------------
-
-guava_filter decode_guava(std::span<const std::uint8_t> bytes, guava_funnel funnel) {
-  try {
-    return guava_filter::from_guava_bytes(bytes, funnel);
-  } catch (const std::invalid_argument& e) {
-    fail(e.what());
-  }
-}
-
-guava_filter load_guava(const std::string& path, guava_funnel funnel) {
-  const auto refuse = [&](const std::string& what) -> void { throw format_error(path + ": " + what); };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) refuse("no such file");
-    refuse(std::string("cannot be read (") + std::strerror(errno) + ")");
-  }
-  const fd_closer closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) refuse(std::string("cannot be read (") + std::strerror(errno) + ")");
-  if (S_ISDIR(st.st_mode)) refuse("is a directory, not a filter file");
-  constexpr std::uint64_t most = guava_filter::header_bytes + guava_filter::max_words * 8;
-  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > most)
-    refuse("Guava BloomFilter bytes: " + n(static_cast<std::uint64_t>(st.st_size)) + " bytes, more than the " +
-           n(most) + " its largest filter (2^31 - 1 longs) takes");
-  file_bytes bytes;
-  try {
-    read_to(fd, bytes, guava_filter::header_bytes);
-    if (bytes.size() == guava_filter::header_bytes && bytes[0] == guava_filter::strategy && bytes[1] != 0) {
-      // The header says how many longs follow: read those and one byte more.
-      const std::uint32_t count = std::uint32_t{bytes[2]} << 24 | std::uint32_t{bytes[3]} << 16 |
-                                  std::uint32_t{bytes[4]} << 8 | std::uint32_t{bytes[5]};
-      if (count >= 1 && count <= guava_filter::max_words)
-        read_to(fd, bytes, guava_filter::header_bytes + std::uint64_t{count} * 8 + 1);
-    }
-    return decode_guava(std::span<const std::uint8_t>(bytes.data(), bytes.size()), funnel);
-  } catch (const format_error& e) {
-    throw format_error(path + ": " + e.what());
-  }
-}
-
-void save_guava(const std::string& path, const guava_filter& f) {
-  if (f.keyed())
-    throw write_error(path + ": a keyed filter cannot be written in Guava's layout (Guava hashes with "
-                             "MurmurHash3, and its bytes have no place for a key id)");
-  save_with(path, [&f](const byte_sink::flush_fn& write) { write(f.guava_bytes()); });
-}
 
 }  // namespace bloomlab::io

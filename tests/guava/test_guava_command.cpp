@@ -1,6 +1,7 @@
-// bloomlab build, info and query on Guava's layout (--format guava) and the
-// guava kind's flags: what a user types, the exit codes and the messages;
-// damaged Guava files refused by the field that is wrong.
+// bloomlab build (--format guava), info, query and add on Guava's layout,
+// read by its first bytes, and the guava kind's flags: what a user types,
+// the exit codes and the messages; damaged Guava files refused by the field
+// that is wrong.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -35,17 +36,21 @@ TEST(GuavaCommand, BuildsGuavasBytesAndReadsThemBack) {
   const std::string bytes = cli_test::slurp(out);
   ASSERT_EQ(bytes.size(), 6u + 150 * 8);  // n = 1000 at 1%: 150 longs
   EXPECT_EQ(bytes.substr(0, 6), std::string("\x01\x07\x00\x00\x00\x96", 6));
-  const cli_test::result info = run({"info", out.string(), "--format", "guava", "--json"});
+  const cli_test::result info = run({"info", out.string(), "--json"});
   ASSERT_EQ(info.rc, 0) << info.err;
   EXPECT_NE(info.out.find("\"m\":9600"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("\"k\":7"), std::string::npos);
   EXPECT_NE(info.out.find("\"funnel\":\"string\""), std::string::npos);
   EXPECT_NE(info.out.find("\"items\":0"), std::string::npos);  // Guava's bytes do not count keys
-  const cli_test::result q = run({"query", out.string(), "--format", "guava", "apple", "cherry", "durian"});
+  EXPECT_NE(info.out.find("\"format\":\"guava\""), std::string::npos);
+  const cli_test::result q = run({"query", out.string(), "apple", "cherry", "durian"});
   EXPECT_EQ(q.rc, 1);
   EXPECT_EQ(q.out, "maybe\tapple\nmaybe\tcherry\nno\tdurian\n");
-  // Read without --format guava: the message says how.
-  expect_refused({"info", out.string()}, {"bad magic", "--format guava"});
+  // add keeps the layout it read: Guava's bytes, one more key in them.
+  ASSERT_EQ(run({"add", out.string(), "durian"}).rc, 0);
+  EXPECT_EQ(cli_test::slurp(out).size(), bytes.size());
+  EXPECT_EQ(cli_test::slurp(out).substr(0, 6), bytes.substr(0, 6));
+  EXPECT_EQ(run({"query", out.string(), "durian"}).out, "maybe\tdurian\n");
   fs::remove(out);
 }
 
@@ -66,9 +71,9 @@ TEST(GuavaCommand, LongFunnelIsRecordedInBloomlabsFileAndGivenForGuavas) {
                  "--format", "guava", "-o", guava.string()})
                 .rc,
             0);
-  EXPECT_EQ(run({"query", guava.string(), "--format", "guava", "--funnel", "long", "42"}).out, "maybe\t42\n");
+  EXPECT_EQ(run({"query", guava.string(), "--funnel", "long", "42"}).out, "maybe\t42\n");
   // Guava's bytes do not say the funnel; read as strings, "42" is another key.
-  EXPECT_EQ(run({"query", guava.string(), "--format", "guava", "42", "--count"}).out.substr(0, 7), "maybe\t0");
+  EXPECT_EQ(run({"query", guava.string(), "42", "--count"}).out.substr(0, 7), "maybe\t0");
   fs::remove(blf);
   fs::remove(guava);
 }
@@ -81,13 +86,13 @@ TEST(GuavaCommand, FlagsThatDoNotApplyAreRefused) {
                  {"--funnel", "'long'", "does not apply to --kind classic"});
   expect_refused({"build", list.path.string(), "--kind", "blocked", "--n", "10", "--p", "0.01", "--format", "guava",
                   "-o", out.string()},
-                 {"--format", "'guava'", "--kind guava"});
+                 {"--format", "'guava'", "not a layout of a blocked filter"});
   expect_refused({"build", list.path.string(), "--kind", "guava", "--n", "10", "--p", "0.01", "--funnel", "bytes",
                   "-o", out.string()},
                  {"--funnel", "'bytes'", "allowed: string or long"});
   expect_refused({"build", list.path.string(), "--kind", "guava", "--n", "10", "--p", "0.01", "--format", "parquet",
                   "-o", out.string()},
-                 {"--format", "'parquet'", "allowed: bloomlab or guava"});
+                 {"--format", "'parquet'", "not a layout of a guava filter (allowed for it: bloomlab, guava)"});
   expect_refused({"build", list.path.string(), "--kind", "guava", "--n", "1", "--p", "0.9", "-o", out.string()},
                  {"--p", "'0.9'", "0 bits"});
   expect_refused({"build", list.path.string(), "--kind", "guava", "--m", "640", "--k", "300", "-o", out.string()},
@@ -107,32 +112,31 @@ TEST(GuavaCommand, DamagedGuavaFilesAreRefusedByField) {
   const fs::path bad = scratch("bad.guava");
   const auto refused = [&](std::string b, const std::vector<std::string>& fragments) {
     write_bytes(bad, b);
-    expect_refused({"info", bad.string(), "--format", "guava"}, fragments);
-    expect_refused({"query", bad.string(), "--format", "guava", "a"}, fragments);
+    expect_refused({"info", bad.string()}, fragments);
+    expect_refused({"query", bad.string(), "a"}, fragments);
   };
   std::string b = good;
   b[0] = 0;
   refused(b, {bad.string(), "strategy byte 0 (MURMUR128_MITZ_32)", "allowed: 1"});
   b = good;
-  b[0] = 5;
-  refused(b, {"strategy byte 5 is unknown"});
+  b[0] = 5;  // not a strategy Guava writes: not Guava's bytes, nor bloomlab's
+  refused(b, {"bad magic", "guava (guava)"});
   b = good;
   b[1] = 0;
   refused(b, {"hash count 0 is out of range (1 to 255)"});
   b = good;
   b[5] = 9;
-  refused(b, {"count of longs 9 needs 72 bytes but 16 follow"});
+  refused(b, {"truncated", "promises 72 bytes of filter, but only 16 remain"});
   b = good;
   b[2] = '\x7f';
-  refused(b, {"count of longs 2130706434 needs"});
+  refused(b, {"truncated", "promises 17045651472 bytes"});
   b = good;
   b[2] = '\xff';
   refused(b, {"count of longs -16777214 is out of range (1 to 2147483647)"});
   refused(good.substr(0, 3), {"3 bytes, too short for the 6-byte header"});
-  refused(good.substr(0, good.size() - 5), {"needs 16 bytes but 11 follow", "truncated"});
-  refused(good + "x", {"1 bytes follow the last of the 2 longs"});
-  refused("", {"0 bytes"});
-  expect_refused({"info", scratch("absent").string(), "--format", "guava"}, {"no such file"});
+  refused(good.substr(0, good.size() - 5), {"truncated", "promises 16 bytes of filter, but only 11 remain"});
+  refused(good + "x", {"1 unexpected bytes after the filter"});
+  refused("", {"truncated"});
   fs::remove(good_path);
   fs::remove(bad);
 }
@@ -144,13 +148,19 @@ TEST(GuavaCommand, KeyedFiltersStayInBloomlabsLayout) {
   expect_refused({"build", list.path.string(), "--kind", "guava", "--n", "10", "--p", "0.01", "--format", "guava",
                   "--key-file", key.path.string(), "-o", out.string()},
                  {"--format", "cannot hold a keyed filter"});
+  EXPECT_FALSE(fs::exists(out));
   ASSERT_EQ(run({"build", list.path.string(), "--kind", "guava", "--n", "10", "--p", "0.01", "--key-file",
                  key.path.string(), "-o", out.string()})
                 .rc,
             0);
   EXPECT_EQ(run({"query", out.string(), "--key-file", key.path.string(), "a"}).out, "maybe\ta\n");
-  expect_refused({"query", out.string(), "--format", "guava", "--key-file", key.path.string(), "a"},
-                 {"Guava's layout holds no keyed filter"});
+  const fs::path plain = scratch("plain.guava");
+  ASSERT_EQ(run({"build", list.path.string(), "--kind", "guava", "--n", "10", "--p", "0.01", "--format", "guava", "-o",
+                 plain.string()})
+                .rc,
+            0);
+  expect_refused({"query", plain.string(), "--key-file", key.path.string(), "a"}, {"never keyed"});
+  fs::remove(plain);
   fs::remove(out);
 }
 

@@ -1,6 +1,7 @@
 // The guava kind against Guava 31 itself (Debian's libguava-java): Guava
 // writes filters of strings and of longs at a few sizes and rates, and reads
-// the ones bloomlab writes (`bloomlab build --kind guava --format guava`).
+// the ones bloomlab writes (`bloomlab build --kind guava --format guava`);
+// bloomlab reads Guava's by their first bytes, as every front end does.
 // bloomlab's file for the same keys, n and p is Guava's, byte for byte;
 // bloomlab reading Guava's file answers every probe (100,000 members and
 // 100,000 others in the large cases) exactly as mightContain does, and Guava
@@ -93,6 +94,16 @@ std::vector<bool> answers_in(const fs::path& p) {
   return out;
 }
 
+// A file in Guava's layout, read as every front end reads a file (by its
+// first bytes), with the funnel its keys went through.
+guava_filter load_guava(const fs::path& p, guava_funnel funnel) {
+  io::filter_file f = io::load(p.string());
+  EXPECT_EQ(f.from, io::layout::own) << p;
+  guava_filter g = std::get<guava_filter>(f.filter);
+  g.set_funnel(funnel);
+  return g;
+}
+
 std::vector<bool> bloomlab_answers(const guava_filter& f, const oracle_case& c) {
   std::vector<bool> out;
   const auto ask = [&](const std::string& x) {
@@ -164,7 +175,7 @@ TEST(GuavaOracle, BloomlabsFileIsGuavasByteForByte) {
 TEST(GuavaOracle, BloomlabReadsGuavasFilesAndAnswersAsMightContain) {
   const world& w = world::get();
   for (const oracle_case& c : w.all) {
-    const guava_filter f = io::load_guava(w.at(c.name, ".guava").string(), c.funnel);
+    const guava_filter f = load_guava(w.at(c.name, ".guava"), c.funnel);
     const std::vector<bool> ours = bloomlab_answers(f, c), theirs = answers_in(w.at(c.name, ".guava.answers"));
     ASSERT_EQ(theirs.size(), c.members.size() + c.others.size()) << c.name;
     std::size_t differ = 0, maybe = 0;
@@ -187,7 +198,7 @@ TEST(GuavaOracle, BloomlabReadsGuavasFilesAndAnswersAsMightContain) {
 TEST(GuavaOracle, GuavaReadsBloomlabsFilesAndAnswersAsBloomlab) {
   const world& w = world::get();
   for (const oracle_case& c : w.all) {
-    const guava_filter f = io::load_guava(w.at(c.name, ".bloomlab").string(), c.funnel);
+    const guava_filter f = load_guava(w.at(c.name, ".bloomlab"), c.funnel);
     EXPECT_EQ(answers_in(w.at(c.name, ".bloomlab.answers")), bloomlab_answers(f, c)) << c.name;
     ASSERT_TRUE(w.said.count(c.name + "/read")) << c.name;
   }
@@ -201,7 +212,7 @@ TEST(GuavaOracle, ExpectedFppAndCountAreBloomlabsOnTheSameBits) {
   for (const oracle_case& c : w.all) {
     ASSERT_TRUE(w.said.count(c.name)) << c.name;
     const guava_test::guava_said& s = w.said.at(c.name);
-    const guava_filter f = io::load_guava(w.at(c.name, ".guava").string(), c.funnel);
+    const guava_filter f = load_guava(w.at(c.name, ".guava"), c.funnel);
     EXPECT_NEAR(f.fpr(), s.expected_fpp, 1e-12 * s.expected_fpp) << c.name;
     EXPECT_EQ(std::llround(f.estimate_n()), s.approximate_count) << c.name;
     std::printf("%s: m = %llu, k = %u, Guava's expectedFpp %.6g, bloomlab fpr %.6g, fpr_expected(n) %.6g; "
@@ -212,7 +223,7 @@ TEST(GuavaOracle, ExpectedFppAndCountAreBloomlabsOnTheSameBits) {
 }
 
 TEST(GuavaOracle, QueryReadsGuavasFileAsGuavaCounts) {
-  // bloomlab query --format guava --funnel long|string on the probes: as
+  // bloomlab query --funnel long|string on Guava's file and the probes: as
   // many maybes as mightContain said.
   const world& w = world::get();
   for (const std::string name : {"strings-100k", "longs-100k"}) {
@@ -223,7 +234,7 @@ TEST(GuavaOracle, QueryReadsGuavasFileAsGuavaCounts) {
     std::size_t maybes = 0;
     for (bool b : answers_in(w.at(name, ".guava.answers"))) maybes += b;
     const cli_test::result r =
-        cli_test::run({"query", w.at(name, ".guava").string(), "--format", "guava", "--funnel",
+        cli_test::run({"query", w.at(name, ".guava").string(), "--funnel",
                        guava_funnel_name(c->funnel), "--count", "--json", "-"},
                       guava_test::read_text(w.at(name, ".probes")));
     EXPECT_EQ(r.rc, 1) << r.err;  // some answered no

@@ -98,7 +98,7 @@ TEST(GuavaFilter, MeasuredRateFollowsTheFormula) {
 TEST(GuavaFilter, GuavaBytesAreBigEndianAndRoundTrip) {
   guava_filter f(128, 3, guava_funnel::string);
   f.add(std::string_view("x"));
-  const std::vector<std::uint8_t> b = f.guava_bytes();
+  const std::vector<std::uint8_t> b = f.stored();
   ASSERT_EQ(b.size(), 6u + 16u);
   EXPECT_EQ(b[0], 1);  // MURMUR128_MITZ_64
   EXPECT_EQ(b[1], 3);  // k
@@ -108,16 +108,16 @@ TEST(GuavaFilter, GuavaBytesAreBigEndianAndRoundTrip) {
     for (unsigned j = 0; j < 8; ++j) v = v << 8 | b[6 + 8 * w + j];
     EXPECT_EQ(v, f.words()[w]) << w;
   }
-  const guava_filter back = guava_filter::from_guava_bytes(b);
+  const guava_filter back = guava_filter::from_stored(b);
   EXPECT_TRUE(back == f);
   EXPECT_TRUE(back.contains(std::string_view("x")));
   EXPECT_EQ(back.items(), 0u);  // Guava's bytes do not count keys
-  EXPECT_EQ(guava_filter::from_guava_bytes(b, guava_funnel::long64).funnel(), guava_funnel::long64);
+  EXPECT_EQ(guava_filter::from_stored(b, guava_funnel::long64).funnel(), guava_funnel::long64);
 }
 
 std::string refusal(std::vector<std::uint8_t> b) {
   try {
-    guava_filter::from_guava_bytes(b);
+    guava_filter::from_stored(b);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -125,13 +125,19 @@ std::string refusal(std::vector<std::uint8_t> b) {
 }
 
 TEST(GuavaFilter, BadGuavaBytesAreRefusedByField) {
-  const std::vector<std::uint8_t> good = guava_filter(128, 3).guava_bytes();
+  const std::vector<std::uint8_t> good = guava_filter(128, 3).stored();
   auto with = [&](std::size_t at, std::uint8_t v) {
     std::vector<std::uint8_t> b = good;
     b[at] = v;
     return b;
   };
   EXPECT_NE(refusal(with(0, 0)).find("strategy byte 0 (MURMUR128_MITZ_32) is not read"), std::string::npos);
+  // Read by its first bytes, a file is Guava's only if it starts as Guava's
+  // do: strategy 1, or 0 with a k and a count in range (not zeros).
+  EXPECT_FALSE(guava_filter::stored_extent_of(with(0, 2)).has_value());
+  EXPECT_FALSE(guava_filter::stored_extent_of(std::vector<std::uint8_t>(64, 0)).has_value());
+  EXPECT_FALSE(guava_filter::stored_extent_of(std::vector<std::uint8_t>{'B', 'L', 'O', 'O', 'M'}).has_value());
+  EXPECT_EQ(guava_filter::stored_extent_of(good)->num_bytes, 16u);
   EXPECT_NE(refusal(with(0, 2)).find("strategy byte 2 is unknown"), std::string::npos);
   EXPECT_NE(refusal(with(0, 0xff)).find("strategy byte -1 is unknown"), std::string::npos);
   EXPECT_NE(refusal(with(1, 0)).find("hash count 0 is out of range (1 to 255)"), std::string::npos);

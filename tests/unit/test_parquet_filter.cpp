@@ -191,4 +191,44 @@ TEST(ParquetFilter, RefusesSizesByName) {
   }
 }
 
+// The stored form: the header DuckDB writes before a 2,048-byte bitset, a
+// varint of each length, and refusals naming the field.
+TEST(ParquetFilter, StoredHeaderIsTheThriftBytesWritersEmit) {
+  const std::vector<std::uint8_t> duckdb = {0x15, 0x80, 0x20, 0x1c, 0x1c, 0x00, 0x00, 0x1c,
+                                            0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
+  EXPECT_EQ(parquet_filter::stored_header(2048), duckdb);
+  EXPECT_EQ(parquet_filter::stored_header(32).size(), 15u);                  // 64: one varint byte
+  EXPECT_EQ(parquet_filter::stored_header(parquet_filter::max_bytes).size(), 19u);  // 2^28: five bytes
+  for (std::uint64_t bytes : {std::uint64_t{32}, std::uint64_t{4096}, parquet_filter::max_bytes / 4}) {
+    parquet_filter f(bytes);
+    for (std::uint64_t x = 0; x < 100; ++x) f.add(x);
+    const std::vector<std::uint8_t> s = f.stored();
+    const auto e = parquet_filter::stored_extent_of(s);
+    ASSERT_TRUE(e.has_value());
+    EXPECT_EQ(e->num_bytes, bytes);
+    EXPECT_EQ(e->header_bytes + bytes, s.size());
+    EXPECT_TRUE(parquet_filter::from_stored(s) == f);
+  }
+  EXPECT_FALSE(parquet_filter::stored_extent_of(std::vector<std::uint8_t>{'B', 'L'}).has_value());
+  const auto refused = [](std::vector<std::uint8_t> b, const std::string& fragment) {
+    try {
+      parquet_filter::from_stored(b);
+      ADD_FAILURE() << "accepted; wanted: " << fragment;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  std::vector<std::uint8_t> b = parquet_filter(64).stored();
+  refused({b.begin(), b.begin() + 3}, "truncated after numBytes");
+  refused({0x15, 0x80}, "numBytes: truncated");
+  refused({0x15, 0x81, 0x80, 0x80, 0x80, 0x80, 0x01}, "longer than an i32");
+  refused({0x15, 0x01}, "numBytes: negative");
+  refused({0x15, 0x50}, "numBytes: 40 is out of range");
+  b[3] = 0x2c;
+  refused(b, "algorithm BLOCK");
+  std::vector<std::uint8_t> longer = parquet_filter(64).stored();
+  longer.push_back(0);
+  refused(longer, "should be 64 bytes");
+}
+
 }  // namespace

@@ -84,6 +84,9 @@ struct kind_info {
   bool grows;     // takes items past its plan without its rate climbing
   bool fills_up;  // add() can fail (a full table)
   bool adds;      // add() after the build; the static kinds are solved for their whole set at once
+  // The system whose own layout the kind can also be written in and read
+  // from (encode_own, decode), as that system stores it; "" for none.
+  std::string_view own_form = "";
 };
 inline constexpr kind_info kinds[] = {
     {kind::classic, "classic", "", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
@@ -108,10 +111,10 @@ inline constexpr kind_info kinds[] = {
      false, false, true},
     {kind::parquet, "parquet", "sbbf", 256,
      "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
-     false, true},
+     false, true, "parquet"},
     {kind::guava, "guava", "", 0,
      "Guava's BloomFilter: k bits by MurmurHash3_x64_128 double hashing, its writeTo bytes in and out", false, true,
-     false, false, true},
+     false, false, true, "guava"},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -173,11 +176,21 @@ template <class F>
 inline constexpr unsigned block_bits_of<F> = F::block_bits;
 std::string kind_names();                           // "classic, counting, ..." in the table's order
 
+// The layouts a file can have: bloomlab's own (docs/format.md), or the one
+// the kind's own system stores (kind_info::own_form: a Parquet filter as a
+// column chunk holds it, header and bitset; a Guava filter as its writeTo
+// writes it). decode() and load() tell them apart by their first bytes; an
+// own form carries no item count, no key and no checksum, so an item count
+// read from one is 0 and a keyed filter has none (encode_own refuses it).
+enum class layout { bloomlab, own };
+
 // A filter with what the filter itself does not keep: the cuckoo filter's
-// kick seed. (Every kind counts its own items.)
+// kick seed, and the layout it was read from. (Every kind counts its own
+// items.)
 struct filter_file {
   any_filter filter;
   std::uint64_t kick_seed = 1;  // cuckoo only
+  layout from = layout::bloomlab;  // decode() and load(): the layout of the bytes read
 };
 
 kind kind_of(const any_filter& f);
@@ -222,6 +235,12 @@ std::optional<std::uint64_t> key_id_of(const any_filter& f);
 
 std::vector<std::uint8_t> encode(const filter_file& f);
 
+// The filter in its kind's own system's layout; format_error when the kind
+// has none or the filter is keyed (that system could not ask it).
+std::vector<std::uint8_t> encode_own(const filter_file& f);
+// "bloomlab" and each own_form of the registry, as --format spells them.
+std::string layout_names();
+
 // Throws format_error, with a message that does not name a file. `key` is
 // the secret a keyed filter was built with: a keyed file read with no key,
 // or with a key whose id is not the file's, is refused, and so is an
@@ -247,16 +266,6 @@ filter_file load(const std::string& path, const std::optional<sip_key>& key = st
 // not a regular file (a device, a FIFO, a socket, a directory) is refused.
 // A replaced file keeps its permissions. Throws write_error, leaving no
 // temporary file behind.
-void save(const std::string& path, const filter_file& f);
-
-// Guava's own layout (BloomFilter.writeTo; guava_filter.hpp, docs/format.md):
-// a guava filter from the bytes, with the funnel its keys went through (the
-// bytes do not record it), or throws format_error naming the field; from a
-// file, reading no more than its header promises and one byte (errors
-// "PATH: ..."); and written atomically as save() writes (a keyed filter is
-// refused: write_error).
-guava_filter decode_guava(std::span<const std::uint8_t> bytes, guava_funnel funnel = guava_funnel::string);
-guava_filter load_guava(const std::string& path, guava_funnel funnel = guava_funnel::string);
-void save_guava(const std::string& path, const guava_filter& f);
+void save(const std::string& path, const filter_file& f, layout as = layout::bloomlab);
 
 }  // namespace bloomlab::io
