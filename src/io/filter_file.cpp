@@ -530,5 +530,4 @@ void save(const std::string& path, const filter_file& f, layout as) {
   }
 }
 
-
 }  // namespace bloomlab::io
