@@ -31,6 +31,8 @@ if [ "${1:-}" = test ]; then
   packages+=(python3-pip python3-venv)
   # RocksDB itself, the oracle of the rocksdb kind and `bloomlab rocksdb` (tests/rocksdb).
   packages+=(librocksdb-dev)
+  # Guava's own BloomFilter, which the guava kind is checked against (tests/guava).
+  packages+=(openjdk-17-jdk-headless libguava-java)
 fi
 if [ "${1:-}" = bench ]; then
   # The command line's peer (dcso's bloom, in Go) and GNU time for peak memory.

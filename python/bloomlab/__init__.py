@@ -9,6 +9,7 @@ fpr, len(), ==, save/to_bytes and pickling; | and & where the engine defines the
     CacheLineFilter(m, k)         k bits anywhere in one 512-bit block (RocksDB's layout)
     ParquetFilter(nbytes)         Parquet's split-block filter, bit for bit (bitset(), from_bitset())
     RocksDBFilter(nbytes, k)      RocksDB's FastLocalBloom, bit for bit (for_bits_per_key(), block(), from_block())
+    GuavaFilter(m, k, funnel)     Guava's BloomFilter, bit for bit (to_bytes(format="guava"))
     CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
     ScalableFilter(n0, p0)        grows in classic stages
 
@@ -19,7 +20,8 @@ items, fpr, ==, pickling, save, to_bytes; no add):
 
 sized(kind, n=, p=) makes one sized as `bloomlab build --kind KIND --n N --p P`
 makes it; size() and analyze() give the sizing and rates; load(path) reads a
-filter file. bloomlab.dask builds filters over Dask collections.
+filter file (one Guava's writeTo wrote too: load(path, funnel="long") for
+longs). bloomlab.dask builds filters over Dask collections.
 """
 
 from . import _bloomlab
@@ -32,6 +34,7 @@ from ._bloomlab import (
     CuckooFilter,
     FormatError,
     Fuse8Filter,
+    GuavaFilter,
     ParquetFilter,
     RocksDBFilter,
     Fuse16Filter,
@@ -62,6 +65,7 @@ __all__ = [
     "FormatError",
     "Fuse8Filter",
     "Fuse16Filter",
+    "GuavaFilter",
     "ParquetFilter",
     "RocksDBFilter",
     "ScalableFilter",
@@ -110,7 +114,10 @@ def sized(kind="classic", *, n, p, key=None):
         key, in thousandths, whose k from RocksDB's table reaches p;
     cuckoo: f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two
         buckets that hold n at 95% load;
-    scalable: a first stage for n keys at p (it grows past n).
+    scalable: a first stage for n keys at p (it grows past n);
+    parquet: Arrow's sizing (a power of two);
+    guava: as Guava's BloomFilter.create, (long)(-n ln p / (ln 2)^2) bits up
+        to whole 64-bit longs, k = round(bits / n * ln 2).
 
     key: 16 bytes for a keyed filter (SipHash-2-4), or None.
     """

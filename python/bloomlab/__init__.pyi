@@ -11,6 +11,7 @@ from ._bloomlab import (
     FormatError as FormatError,
     Fuse8Filter as Fuse8Filter,
     Fuse16Filter as Fuse16Filter,
+    GuavaFilter as GuavaFilter,
     ParquetFilter as ParquetFilter,
     RocksDBFilter as RocksDBFilter,
     ScalableFilter as ScalableFilter,

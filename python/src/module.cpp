@@ -284,12 +284,35 @@ io::filter_file from_bytes(const py::bytes& data, const std::optional<sip_key>& 
   return io::decode(bytes, key);
 }
 
+// funnel= of load() and from_bytes(): a Guava funnel by name, or none.
+std::optional<guava_funnel> funnel_arg(const std::optional<std::string>& name) {
+  if (!name) return std::nullopt;
+  const std::optional<guava_funnel> f = guava_funnel_named(*name);
+  if (!f) throw py::value_error("funnel: '" + *name + "' is not a Guava funnel (allowed: string or long)");
+  return f;
+}
+
+// A Guava filter read from Guava's own bytes takes the funnel given (they do
+// not record one); one read from a bloomlab file keeps its own, which a
+// funnel given must match. Another kind takes no funnel.
+void with_funnel(io::filter_file& f, std::optional<guava_funnel> funnel) {
+  auto* g = std::get_if<guava_filter>(&f.filter);
+  if (g == nullptr) {
+    if (funnel) throw py::value_error("funnel: only a Guava filter has one");
+    return;
+  }
+  if (f.from == io::layout::own) g->set_funnel(funnel.value_or(guava_funnel::string));
+  else if (funnel && *funnel != g->funnel())
+    throw py::value_error(std::string("funnel: '") + guava_funnel_name(*funnel) + "' differs from the file's, '" +
+                          guava_funnel_name(g->funnel()) + "'");
+}
+
 // The kinds this module binds (a file may hold another the codec knows).
 template <class F>
 inline constexpr bool is_bound =
     std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
     std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter> ||
-    std::is_same_v<F, parquet_filter> || std::is_same_v<F, rocksdb_filter>;
+    std::is_same_v<F, parquet_filter> || std::is_same_v<F, rocksdb_filter> || std::is_same_v<F, guava_filter>;
 
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
@@ -318,6 +341,7 @@ std::string kind_label() {
   else if constexpr (std::is_same_v<F, cache_line_filter>) return "CacheLineFilter";
   else if constexpr (std::is_same_v<F, parquet_filter>) return "ParquetFilter";
   else if constexpr (std::is_same_v<F, rocksdb_filter>) return "RocksDBFilter";
+  else if constexpr (std::is_same_v<F, guava_filter>) return "GuavaFilter";
   else return "BlockedFilter256";
 }
 
@@ -891,6 +915,17 @@ struct sizer {
     d["fpr"] = fpr_block_k(static_cast<double>(m), n, rocksdb_filter::block_bits, k);
     d["bits"] = m;
   }
+  void operator()(std::type_identity<guava_filter>) const {
+    const std::uint64_t requested = guava_filter::requested_bits(n, p);
+    const std::uint64_t m = guava_filter::bits_for(n, p);
+    const unsigned k = guava_filter::k_for(n, requested);
+    d["m"] = m;
+    d["k"] = k;
+    d["requested_bits"] = requested;
+    d["bits_per_item"] = static_cast<double>(m) / n;
+    d["fpr"] = guava_filter::fpr_for(n, m, k);
+    d["bits"] = m;
+  }
   void operator()(std::type_identity<cuckoo_filter>) const {
     const double best = cuckoo_filter::bound_of(cuckoo_fingerprint_max, cuckoo_slots_default);
     if (p < best)
@@ -1211,6 +1246,42 @@ void bind(py::module_& m) {
   bind_combine(rocks);
   bind_clear(rocks);
 
+  // guava
+  auto guava = bind_common<guava_filter>(
+      m,
+      "Guava's BloomFilter (com.google.common.hash, strategy MURMUR128_MITZ_64), bit for bit: a key's k positions "
+      "from the two halves of MurmurHash3_x64_128 (seed 0) of its funnelled bytes (str: UTF-8, as "
+      "Funnels.stringFunnel(UTF_8); bytes as they are; int: 8 bytes little-endian, as Funnels.longFunnel() writes a "
+      "Java long, so a negative long is passed as x % 2**64). GuavaFilter(m, k, funnel='string', key=None): m bits "
+      "rounded up to 64-bit longs, k from 1 to 255; sized(n, p, kind='guava') sizes as BloomFilter.create. "
+      "to_bytes(format='guava') and save(path, format='guava') write what Guava's writeTo writes (readFrom reads "
+      "it); load() and from_bytes() read it, with funnel='long' for a filter of longs. funnel records which of "
+      "Guava's funnels the keys went through.",
+      "Guava's expectedFpp(): (bits set / m)^k.");
+  guava
+      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::string& funnel,
+                       const std::optional<py::bytes>& key) {
+             const std::optional<guava_funnel> f = guava_funnel_named(funnel);
+             if (!f) throw py::value_error("funnel: '" + funnel + "' is not a Guava funnel (allowed: string or long)");
+             return std::make_unique<handle<guava_filter>>(
+                 guava_filter(whole("m", m_in, 1, guava_filter::max_m),
+                              static_cast<unsigned>(whole("k", k_in, 1, guava_filter::max_k)), *f, key_arg(key)));
+           }),
+           "m"_a, "k"_a, "funnel"_a = "string", py::kw_only(), "key"_a = py::none())
+      .def_property_readonly("m", [](const handle<guava_filter>& h) { return h.f().m(); })
+      .def_property_readonly("k", [](const handle<guava_filter>& h) { return h.f().k(); })
+      .def_property_readonly("funnel", [](const handle<guava_filter>& h) { return guava_funnel_name(h.f().funnel()); })
+      .def("bits_set", [](const handle<guava_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
+      .def(
+          "estimate_n", [](const handle<guava_filter>& h) { return h.f().estimate_n(); },
+          "Guava's approximateElementCount() before its rounding: -m ln(1 - fill) / k.")
+      .def("__repr__", [](const handle<guava_filter>& h) {
+        return "GuavaFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) + ", funnel='" +
+               guava_funnel_name(h.f().funnel()) + "', items=" + std::to_string(h.items()) + ")";
+      });
+  bind_combine(guava);
+  bind_clear(guava);
+
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(
       m,
@@ -1299,22 +1370,33 @@ void bind(py::module_& m) {
   // files
   m.def(
       "load",
-      [](const std::string& path, const std::optional<py::bytes>& key) {
+      [](const std::string& path, const std::optional<py::bytes>& key, const std::optional<std::string>& funnel) {
         const auto secret = key_arg(key);
+        const std::optional<guava_funnel> f_guava = funnel_arg(funnel);
         std::optional<io::filter_file> f;
         {
           py::gil_scoped_release no_gil;
           f.emplace(io::load(path, secret));
         }
+        with_funnel(*f, f_guava);
         return wrap(std::move(*f));
       },
-      "path"_a, py::kw_only(), "key"_a = py::none(),
-      "Reads a filter file (bloomlab's format, as `bloomlab build` and save() write it); returns the filter object "
-      "of its kind. A keyed filter needs its 16-byte key.");
+      "path"_a, py::kw_only(), "key"_a = py::none(), "funnel"_a = py::none(),
+      "Reads a filter file (bloomlab's format, as `bloomlab build` and save() write it, or a kind's own system's: "
+      "a Parquet filter as a column chunk stores it, the bytes Guava's BloomFilter.writeTo wrote); returns the "
+      "filter object of its kind. A keyed filter needs its 16-byte key. funnel ('string' or 'long'): the funnel "
+      "of a Guava filter's keys, which Guava's bytes do not record ('string' when not given); a bloomlab file "
+      "records it, and a funnel given must match.");
   m.def(
       "from_bytes",
-      [](const py::bytes& data, const std::optional<py::bytes>& key) { return wrap(from_bytes(data, key_arg(key))); },
-      "data"_a, py::kw_only(), "key"_a = py::none(), "A filter from the bytes of a filter file (to_bytes()).");
+      [](const py::bytes& data, const std::optional<py::bytes>& key, const std::optional<std::string>& funnel) {
+        const std::optional<guava_funnel> f_guava = funnel_arg(funnel);
+        io::filter_file f = from_bytes(data, key_arg(key));
+        with_funnel(f, f_guava);
+        return wrap(std::move(f));
+      },
+      "data"_a, py::kw_only(), "key"_a = py::none(), "funnel"_a = py::none(),
+      "A filter from the bytes of a filter file (to_bytes(), in either layout); funnel as load() takes it.");
 
   // formulas
   m.def("size", &size, "n"_a, "p"_a, "kind"_a = "classic", "prime"_a = false,

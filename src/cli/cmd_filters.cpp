@@ -24,6 +24,7 @@
 #include "bloomlab/io/filter_file.hpp"
 #include "filter_summary.hpp"
 #include "format.hpp"
+#include "guava_files.hpp"
 #include "input.hpp"
 #include "key_file.hpp"
 #include "lab.hpp"
@@ -56,6 +57,7 @@ struct items_args {
   std::string only, progress = "auto";  // query --only, query and add --progress
   bool count = false;                   // query --count
   bool ints = false;                    // query --int: the items are 64-bit integer keys
+  std::string funnel;                   // query and info: a guava filter's --funnel string|long
 };
 
 struct pair_args {
@@ -159,6 +161,8 @@ void add_batch(filter_file& f, std::span<const std::string_view> items, const st
                                             "relocations ({} items in); nothing was written; build a larger one "
                                             "with a larger --n",
                                             where, x, g.max_kicks(), thousands(io::item_count(f))));
+        } else if constexpr (std::is_same_v<F, guava_filter>) {
+          guava_add(g, items);  // through its funnel: strings, or Java longs
         } else if constexpr (requires { g.add_many(items); }) {
           g.add_many(items);
         } else {
@@ -172,6 +176,7 @@ void add_batch(filter_file& f, std::span<const std::string_view> items, const st
 
 // The answers for a batch of items, into out[0, items.size()).
 void contains_batch(const filter_file& f, std::span<const std::string_view> items, bool* out) {
+  if (const auto* g = std::get_if<guava_filter>(&f.filter)) return guava_contains(*g, items, out);
   std::visit([&](const auto& g) { g.contains_many(items, std::span<bool>(out, items.size())); }, f.filter);
 }
 
@@ -338,7 +343,8 @@ answers_shown parse_only(const std::string& value) {
 int run_query(const items_args& a) {
   const answers_shown shown = parse_only(a.only);
   const progress_mode mode = parse_progress(a.progress);
-  const filter_file f = load_filter(a.filter, a.key.key());
+  filter_file f = load_filter(a.filter, a.key.key());
+  apply_funnel(f, a.filter, parse_funnel(a.funnel));
   // Answers are written as they come through a large buffer; the first MiB
   // is held back, so a refusal part way through a short list prints nothing.
   output_buffer out;
@@ -386,10 +392,11 @@ int run_add(const items_args& a) {
   const progress_mode mode = parse_progress(a.progress);
   filter_file f = load_filter(a.filter, a.key.key());
   refuse_static_change(f, a.filter, "add items to");
+  apply_funnel(f, a.filter, parse_funnel(a.funnel));
   const std::uint64_t before = io::item_count(f);
   const std::uint64_t items = for_each_batch(a.items, mode, "bloomlab add: adding",
                                              [&](std::span<const std::string_view> batch) { add_batch(f, batch, a.filter); });
-  save_filter(a.filter, f);
+  save_filter(a.filter, f, f.from);  // in the layout it was read from
   json j = summary(f);
   j["file"] = a.filter;
   j["added"] = io::item_count(f) - before;
@@ -438,9 +445,11 @@ int run_remove(const items_args& a) {
 }
 
 int run_info(const items_args& a) {
-  const filter_file f = load_filter(a.filter, a.key.key());
+  filter_file f = load_filter(a.filter, a.key.key());
+  apply_funnel(f, a.filter, parse_funnel(a.funnel));
   json j = summary(f);
   j["file"] = a.filter;
+  j["format"] = f.from == io::layout::own ? std::string(io::row_of(f.filter).own_form) : "bloomlab";
   report(j, a.json, "");
   return 0;
 }
@@ -552,6 +561,9 @@ class commands final : public filter_commands {
                                    "kind's own system's ({}); info and query read either",
                                    io::layout_names()))
         ->capture_default_str();
+    build_->add_option("--funnel", b_.funnel,
+                       "Guava's funnel of the items: string (default; the line's bytes) or long (each line a Java "
+                       "long in decimal); --kind guava only, recorded in a bloomlab file");
     build_->footer(build_footer());
     json_flag(build_, b_.json);
     progress_flag(build_, b_.progress);
@@ -565,6 +577,7 @@ class commands final : public filter_commands {
     query_->add_flag("--int", q_.ints,
                      "Ask for 64-bit integer keys (decimal, 0 to 2^64 - 1), as a filter built from integers "
                      "(C++ add(std::uint64_t), Python uint64 arrays) holds them; without it each item is a string");
+    guava_flags(query_, q_);
     json_flag(query_, q_.json);
     progress_flag(query_, q_.progress);
     key_flag(query_, q_.key, "The key of a keyed filter");
@@ -572,6 +585,7 @@ class commands final : public filter_commands {
     add_ = app.add_subcommand("add", "Add items to a filter file (rewritten atomically)");
     add_->add_option("filter", ad_.filter, "The filter file")->required();
     add_->add_option("items", ad_.items, "Items to add; - alone reads them from standard input");
+    guava_flags(add_, ad_);
     json_flag(add_, ad_.json);
     progress_flag(add_, ad_.progress);
     key_flag(add_, ad_.key, "The key of a keyed filter");
@@ -587,6 +601,7 @@ class commands final : public filter_commands {
 
     info_ = app.add_subcommand("info", "What a filter file holds: kind, parameters, items, fill, rates");
     info_->add_option("filter", in_.filter, "The filter file")->required();
+    guava_flags(info_, in_);
     json_flag(info_, in_.json);
     key_flag(info_, in_.key, "The key of a keyed filter");
 
@@ -623,6 +638,11 @@ class commands final : public filter_commands {
     c->add_option("--progress", mode,
                   fmt::format("Progress of a long list on stderr: {} (auto: on a terminal)", progress_modes))
         ->capture_default_str();
+  }
+  static void guava_flags(CLI::App* c, items_args& a) {
+    c->add_option("--funnel", a.funnel,
+                  "A guava filter's funnel: string or long (items as Java longs in decimal); for Guava's own bytes "
+                  "(default string), else what the file records");
   }
   static void key_flag(CLI::App* c, key_args& k, const std::string& what) {
     k.option = c->add_option("--key-file", k.file,

@@ -201,6 +201,18 @@ struct sizer {
                                   percent_sig(F::rocksdb_fpr_estimate(dn, s.m / 8, *s.k))));
     return s;
   }
+  sized size(std::type_identity<guava_filter>) const {
+    sized s;
+    const std::uint64_t requested = guava_filter::requested_bits(dn, *p);
+    s.m = guava_filter::bits_for(dn, *p);
+    s.k = guava_filter::k_for(dn, requested);
+    s.fpr = guava_filter::fpr_for(dn, s.m, *s.k);
+    s.more = {{"requested_bits", requested}, {"longs", s.m / 64}};
+    s.lines.push_back(fmt::format("{} bits asked for (Guava's optimalNumOfBits), {} longs of 64 bits; k from the "
+                                  "bits asked for (optimalNumOfHashFunctions)",
+                                  thousands(requested), thousands(s.m / 64)));
+    return s;
+  }
   sized size(std::type_identity<cuckoo_filter>) const {
     sized s;
     s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);

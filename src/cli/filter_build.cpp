@@ -12,6 +12,7 @@
 #include "bloomlab/filter_of.hpp"
 #include "bloomlab/math.hpp"
 #include "format.hpp"
+#include "guava_files.hpp"
 #include "lab.hpp"
 
 namespace bloomlab::cli {
@@ -82,6 +83,10 @@ std::string build_footer() {
       "                     RocksDB's table); or --p P: the least B (in thousandths) whose k meets P;\n"
       "                     or --m M --k K (whole 512-bit blocks, k 1 to 30). Without --n, N is\n"
       "                     the list's distinct items, as RocksDB counts a table's keys.\n"
+      "  guava              --n N (1 to {}) --p P sized as Guava's BloomFilter.create sizes it\n"
+      "                     ((long)(-N ln P / (ln 2)^2) bits, up to whole 64-bit longs; k =\n"
+      "                     round(bits/N ln 2)), or --m M --k K (1 to 255) as given. --funnel string|long;\n"
+      "                     --format guava writes Guava's writeTo bytes.\n"
       "  fuse8, fuse16, xor8\n"
       "                     static: sized by the list itself (no --n, --m, --k); the rate is\n"
       "                     2^-8 (fuse8, xor8) or 2^-16 (fuse16), and --p only checks it.\n"
@@ -89,7 +94,7 @@ std::string build_footer() {
       "Every filter has at most {} bits (counters for counting filters: {} bytes\n"
       "at 8-bit counters); a size past that is refused before anything is allocated.\n"
       "--hash and --scheme apply to classic, counting and scalable filters; cuckoo, blocked,\n"
-      "cacheline, parquet and rocksdb filters have their own fixed hashing.\n"
+      "cacheline, parquet, rocksdb and guava filters have their own fixed hashing.\n"
       "Keyed: with --key-file FILE (or the file named by BLOOMLAB_KEY_FILE) every kind hashes\n"
       "with SipHash-2-4 under that secret key (16 raw bytes, or 32 hex digits and a newline);\n"
       "the file records the key's id, never the key, and reading it needs the same key.",
@@ -97,7 +102,7 @@ std::string build_footer() {
       thousands(max_n0_scalable), scalable_growth_default, max_growth, scalable_tighten_default, max_tighten,
       io::max_stages, thousands(lab::max_m_built),
       thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(max_n_blocked),
-      thousands(max_n_blocked), thousands(lab::max_m_built),
+      thousands(max_n_blocked), thousands(max_n_blocked), thousands(lab::max_m_built),
       thousands(lab::max_m_built));
 }
 
@@ -154,6 +159,8 @@ struct builder {
       not_for("--growth", a.growth, "only scalable filters grow");
       not_for("--tighten", a.tighten, "only scalable filters grow");
     }
+    if (!std::is_same_v<F, guava_filter>) not_for("--funnel", a.funnel, "only guava filters funnel their items");
+    parse_funnel(a.funnel);
     if (a.prime && !indexed)
       throw usage_error(
           fmt::format("--prime does not apply to --kind {}; its size is a power of two or whole blocks", kind));
@@ -315,6 +322,31 @@ struct builder {
       lab::refuse("--n", a.n, fmt::format("is out of range at {} bits a key: it needs {} bytes; allowed: at most {} bits",
                                           bits_per_key, thousands(bytes), thousands(max_m)));
     return {rocksdb_filter::for_bits_per_key(n, bits_per_key, key)};
+  }
+
+  // Guava's BloomFilter.create sizing, or --m bits (up to whole longs) and --k as given.
+  filter_file make(std::type_identity<guava_filter>) const {
+    const guava_funnel funnel = parse_funnel(a.funnel).value_or(guava_funnel::string);
+    if (by_mk()) {
+      const auto [m, k] = parse_mk(guava_filter::max_k);
+      return {guava_filter(m, k, funnel, key)};
+    }
+    need(a.n, "--n", "--p (or give --m and --k)");
+    need(a.p, "--p", "--n");
+    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
+    const double p = parse_rate("--p", a.p);
+    const double bits = -static_cast<double>(n) * std::log(p) / (std::log(2.0) * std::log(2.0));
+    if (!(bits <= static_cast<double>(max_m)))
+      lab::refuse("--n", a.n,
+                  fmt::format("is out of range at --p {}: Guava's sizing asks for {:.4g} bits; allowed: filters of "
+                              "at most {} bits",
+                              a.p, bits, thousands(max_m)));
+    if (!(bits >= 1))
+      lab::refuse("--p", a.p,
+                  fmt::format("gives {} items {:.3g} bits by Guava's sizing, and Guava refuses a filter of 0 bits; "
+                              "allowed: a smaller --p or a larger --n",
+                              thousands(n), bits));
+    return {guava_filter::for_rate(static_cast<double>(n), p, funnel, key)};
   }
 
   // The classic and counting filters: m and k from --n and --p, or as given.

@@ -15,6 +15,7 @@ struct build_args {
   std::string bits_per_key;  // --bits-per-key (rocksdb)
   std::string growth, tighten, out;
   std::string format = "bloomlab";  // --format: bloomlab's file, or the kind's own system's layout
+  std::string funnel;               // guava: --funnel string|long (guava_files.hpp)
   std::string progress = "auto";  // --progress (stream.hpp)
   bool prime = false, json = false;
 };

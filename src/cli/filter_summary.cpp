@@ -164,6 +164,18 @@ json summary(const filter_file& file) {
             j["fpr_rocksdb_estimate"] = rocksdb_filter::rocksdb_fpr_estimate(static_cast<double>(items),
                                                                              f.bytes_size(), f.k());
           },
+          [&](const guava_filter& f) {
+            j["m"] = f.m();
+            j["k"] = f.k();
+            j["longs"] = f.words().size();
+            j["funnel"] = guava_funnel_name(f.funnel());
+            j["hash"] = f.keyed() ? "siphash" : "murmur3_x64_128";
+            j["bits_set"] = f.bits_set();
+            j["fill"] = f.fill();
+            // Guava's approximateElementCount, -m ln(1 - fill) / k: guava_filter.hpp.
+            j["estimated_items"] = f.estimate_n();
+            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
+          },
           [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
             j["block_bits"] = L::block_bits;
             j["blocks"] = f.blocks();
@@ -282,6 +294,12 @@ void print_kind(std::type_identity<rocksdb_filter>, const json& j) {
              num(j["bytes"]), num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("hash: {} (RocksDB's Hash64, the preview XXH3, unless keyed); RocksDB's own estimate of the rate {}\n",
              j["hash"].get<std::string>(), pct(j["fpr_rocksdb_estimate"]));
+}
+
+void print_kind(std::type_identity<guava_filter>, const json& j) {
+  fmt::print("m: {} bits ({} longs), k: {}\n", num(j["m"]), num(j["longs"]), num(j["k"]));
+  fmt::print("positions: Guava's MURMUR128_MITZ_64 over {}; funnel: {}\n", j["hash"].get<std::string>(),
+             j["funnel"].get<std::string>());
 }
 template <class Layout>
 void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j) {

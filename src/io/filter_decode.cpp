@@ -47,6 +47,8 @@ struct raw_header {
   sip_key key{};                    // the caller's key, once checked against key_id
   std::uint64_t m = 0, buckets = 0, blocks = 0, kick_seed = 0;
   unsigned kk = 0, hash = 0, sch = 0, width = 0, fingerprint = 0, slots = 0, block_bits = 0;
+  std::uint64_t words = 0; // guava: the count of 64-bit longs
+  unsigned funnel = 0;     // guava: the funnel code
   unsigned strings = 0;    // blocked, cache-line, static: the string-hash code (0 hash64 before version 3)
   std::uint32_t kicks = 0;
   double n0 = 0, p0 = 0, growth = 0, tighten = 0;
@@ -160,6 +162,17 @@ payload_need rocksdb_params(const raw_header& h) {
   return {h.blocks * rocksdb_filter::block_bytes, n(h.blocks) + " blocks of 512 bits"};
 }
 
+payload_need guava_params(const raw_header& h) {
+  if (h.words < 1 || h.words > guava_filter::max_words)
+    fail("count of longs " + n(h.words) + " is out of range (1 to " + n(guava_filter::max_words) +
+         " for a guava filter)");
+  if (h.kk < 1 || h.kk > guava_filter::max_k)
+    fail("k = " + n(h.kk) + " is out of range (1 to " + n(guava_filter::max_k) + " for a guava filter)");
+  if (h.funnel > static_cast<unsigned>(guava_funnel_max))
+    fail("funnel code " + n(h.funnel) + " is unknown (known: 0 string, 1 long)");
+  return {h.words * 8, n(h.words) + " longs"};
+}
+
 // The three static kinds, each from its engine type.
 template <class F>
 payload_need static_params(const raw_header& h) {
@@ -196,6 +209,7 @@ payload_need params_of(const raw_header& h) {
     case kind::cacheline: return cache_line_params(h);
     case kind::parquet: return parquet_params(h);
     case kind::rocksdb: return rocksdb_params(h);
+    case kind::guava: return guava_params(h);
     case kind::fuse8: return static_params<fuse8_filter>(h);
     case kind::fuse16: return static_params<fuse16_filter>(h);
     case kind::xor8: return static_params<xor8_filter>(h);
@@ -301,6 +315,14 @@ filter_file build_rocksdb(const raw_header& h, std::span<const std::uint8_t> pay
   return {std::move(f)};
 }
 
+filter_file build_guava(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
+  guava_filter f(h.words * 64, h.kk, static_cast<guava_funnel>(h.funnel),
+                 h.keyed ? std::optional<sip_key>(h.key) : std::nullopt);
+  copy_words(payload, f.words_to_restore());
+  f.set_items(items);
+  return {std::move(f)};
+}
+
 template <class F>
 filter_file build_static(const raw_header& h, std::span<const std::uint8_t> payload, std::uint64_t items) {
   using Fp = typename F::fingerprint_type;
@@ -380,6 +402,11 @@ raw_header read_params(reader& r, kind k, unsigned version) {
       h.blocks = r.u64("the block count");
       h.kk = r.u8("k");
       break;
+    case kind::guava:  // its hash is Guava's (MurmurHash3_x64_128), or SipHash-2-4 when keyed: no string-hash code
+      h.words = r.u64("the count of longs");
+      h.kk = r.u8("k");
+      h.funnel = r.u8("the funnel code");
+      break;
     case kind::fuse8:
     case kind::fuse16:
     case kind::xor8:
@@ -439,8 +466,10 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
     fail(keyed == 1 ? "the filter says it is keyed but its hash code is " + n(out.h.hash) +
                           " (a keyed filter hashes with code 2, siphash)"
                     : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
-  const bool own_hash = code == static_cast<unsigned>(kind::parquet) || code == static_cast<unsigned>(kind::rocksdb);
-  if (!indexed && code != 3 && !own_hash && version >= 3) {
+  const bool own_hash = code == 3 || code == static_cast<unsigned>(kind::parquet) ||
+                        code == static_cast<unsigned>(kind::rocksdb) ||
+                        code == static_cast<unsigned>(kind::guava);  // no string-hash code
+  if (!indexed && !own_hash && version >= 3) {
     if (out.h.strings > string_hash_code_max)
       fail("unknown string hash code " + n(out.h.strings) + " (known: " + string_hash_codes + ")");
     if ((out.h.strings == 2) != (keyed == 1))
@@ -521,6 +550,7 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
       case kind::cacheline: return build_cache_line(p.h, payload, p.items);
       case kind::parquet: return build_parquet(p.h, payload, p.items);
       case kind::rocksdb: return build_rocksdb(p.h, payload, p.items);
+      case kind::guava: return build_guava(p.h, payload, p.items);
       case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
       case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
       case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);

@@ -153,6 +153,12 @@ struct params_writer {
     w.u8(f.k());
     return f.bytes_size();
   }
+  std::uint64_t operator()(const guava_filter& f) {
+    w.u64(f.words().size());
+    w.u8(f.k());
+    w.u8(static_cast<std::uint8_t>(f.funnel()));
+    return f.words().size() * 8;
+  }
   template <class Fp, class Geometry>
   std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
     const static_shape s = shape_of(f);
@@ -182,6 +188,7 @@ struct payload_writer {
   void operator()(const cache_line_filter& f) { out.little(f.words()); }
   void operator()(const parquet_filter& f) { out.little(f.words()); }  // the bitset as Parquet stores it
   void operator()(const rocksdb_filter& f) { out.little(f.words()); }  // the bitset as an SST file stores it
+  void operator()(const guava_filter& f) { out.little(f.words()); }    // Guava's longs, little-endian here
   template <class Fp, class Geometry>
   void operator()(const basic_static_filter<Fp, Geometry>& f) {
     out.little(f.fingerprints());

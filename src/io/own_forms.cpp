@@ -54,7 +54,7 @@ filter_file decode_own(std::span<const std::uint8_t> bytes) {
       [&]<class G>(std::type_identity<G>) -> std::optional<filter_file> {
         try {
           if (!G::stored_extent_of(bytes)) return std::nullopt;
-          return filter_file{any_filter(G::from_stored(bytes))};
+          return filter_file{any_filter(G::from_stored(bytes)), 1, layout::own};
         } catch (const std::invalid_argument& err) {
           fail(err.what());
         }

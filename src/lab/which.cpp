@@ -20,6 +20,7 @@
 #include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/guava_filter.hpp"
 #include "bloomlab/io/filter_file.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/parquet_filter.hpp"
@@ -68,11 +69,13 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 }
 
 
-constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "parquet", "cacheline", "counting", "cuckoo",
-                                     "scalable", "xor8",    "fuse8",      "fuse16",     "exact set"};
+constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "parquet", "cacheline", "guava",
+                                     "counting", "cuckoo",  "scalable",   "xor8",    "fuse8",     "fuse16", "exact set"};
 
-// Where the static kinds' fixed rates leave them out.
-constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16";
+// Where the static kinds' fixed rates leave them out, and Guava's sizing:
+// above p = 1/2 it gives a single item less than one bit, which Guava refuses.
+constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16, guava p <= 0.5";
+constexpr double guava_most_p = 0.5;
 
 std::string list_of(const std::vector<std::string>& names) {
   std::string out;
@@ -89,6 +92,7 @@ std::vector<std::string> which_kinds(double p) {
   for (const std::string k : all_kinds) {
     if ((k == "xor8" || k == "fuse8") && !(p >= xor8_filter::fpr_for())) continue;
     if (k == "fuse16" && !(p >= fuse16_filter::fpr_for())) continue;
+    if (k == "guava" && !(p <= guava_most_p)) continue;
     out.push_back(k);
   }
   return out;
@@ -228,6 +232,21 @@ which_report which(const which_request& r) {
     const double t = ns_since(t0);
     measure(row, f, items, probes);
     finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), dn, cache_line_filter::block_bits, f.k()), t);
+  }
+  if (wanted("guava") && r.p <= guava_most_p) {
+    // Guava's BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.
+    const std::uint64_t requested = guava_filter::requested_bits(dn, r.p);
+    const unsigned k = guava_filter::k_for(dn, requested);
+    which_row row = start("guava",
+                          thousands(requested) + " bits asked for, in " + thousands((requested + 63) / 64) +
+                              " longs, k = " + std::to_string(k) + " (Guava's BloomFilter.create)",
+                          true, false, true, false);
+    const auto t0 = clock_type::now();
+    guava_filter f(requested, k);
+    f.add_many(std::span<const std::string_view>(items));
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, f.m(), f.fpr_expected(dn), t);
   }
   if (wanted("counting")) {
     which_row row = start("counting",

@@ -233,7 +233,7 @@ TEST(Files, MismatchedMergeNamesEveryDifferingField) {
   expect_refused({"merge", dir / "w8.blf", dir / "w4.blf", "-o", dir / "c.blf"}, {"width 8 vs 4"});
   expect_refused({"merge", dir / "a.blf", dir / "w4.blf", "-o", dir / "c.blf"}, {"kind classic vs counting"});
   build("cuckoo", dir / "k.blf");
-  expect_refused({"merge", dir / "k.blf", dir / "k.blf", "-o", dir / "c.blf"}, {"cuckoo", "classic, counting, blocked, blocked256, cacheline, parquet or rocksdb"});
+  expect_refused({"merge", dir / "k.blf", dir / "k.blf", "-o", dir / "c.blf"}, {"cuckoo", "classic, counting, blocked, blocked256, cacheline, parquet, rocksdb or guava"});
 }
 
 TEST(Files, RoundTripEveryKind) {

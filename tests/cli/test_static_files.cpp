@@ -316,7 +316,7 @@ TEST(SizeKinds, ClassicIsUnchangedAndBadValuesAreRefused) {
   expect_refused({"size", "--n", "20"}, {"--p is required", "classic"});
   expect_refused({"size", "--kind", "bogus", "--n", "20", "--p", "0.01"},
                  {"--kind", "'bogus'",
-                  "classic, counting, cuckoo, scalable, blocked, blocked256, fuse8, fuse16, xor8, cacheline, parquet, rocksdb, bip37"});
+                  "classic, counting, cuckoo, scalable, blocked, blocked256, fuse8, fuse16, xor8, cacheline, parquet, rocksdb, guava, bip37"});
   // --layout 256 was the 256-bit blocked filter: the message says where it went.
   expect_refused({"size", "--kind", "blocked", "--layout", "256", "--n", "20", "--p", "0.01"},
                  {"--layout", "'256'", "--kind blocked256"});

@@ -13,6 +13,7 @@
 #include "bloomlab/hash.hpp"
 #include "bloomlab/index.hpp"
 #include "bloomlab/math.hpp"
+#include "bloomlab/guava_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/random.hpp"
 #include "bloomlab/rocksdb_filter.hpp"

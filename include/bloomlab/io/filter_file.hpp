@@ -27,6 +27,7 @@
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/guava_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
@@ -51,6 +52,7 @@ enum class kind : std::uint8_t {
   cacheline = 9,
   parquet = 10,  // Parquet's split-block filter, its bitset as a Parquet file stores it
   rocksdb = 11,  // RocksDB's FastLocalBloom, its bitset as an SST file stores it
+  guava = 12,    // Guava's BloomFilter (MURMUR128_MITZ_64); 11 is left to RocksDB's filter
 };
 
 // Limits a file may not pass (the loader refuses larger values before it
@@ -64,7 +66,7 @@ inline constexpr double max_n0 = 1e15;                                // scalabl
 
 using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, scalable_filter,
                                 blocked_filter, blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter,
-                                cache_line_filter, parquet_filter, rocksdb_filter>;
+                                cache_line_filter, parquet_filter, rocksdb_filter, guava_filter>;
 
 // The registry of kinds: one row a kind, read by the file codec, the CLI's
 // --kind and its help, `info`, the rules of merge, intersect and remove,
@@ -115,6 +117,9 @@ inline constexpr kind_info kinds[] = {
     {kind::rocksdb, "rocksdb", "", 512,
      "RocksDB's FastLocalBloom: k bits in one 512-bit block, its Hash64, sized from bits a key as RocksDB sizes it",
      false, true, false, false, true, ""},
+    {kind::guava, "guava", "", 0,
+     "Guava's BloomFilter: k bits by MurmurHash3_x64_128 double hashing, its writeTo bytes in and out", false, true,
+     false, false, true, "guava"},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -137,6 +142,7 @@ template <> inline constexpr kind kind_code<xor8_filter> = kind::xor8;
 template <> inline constexpr kind kind_code<cache_line_filter> = kind::cacheline;
 template <> inline constexpr kind kind_code<parquet_filter> = kind::parquet;
 template <> inline constexpr kind kind_code<rocksdb_filter> = kind::rocksdb;
+template <> inline constexpr kind kind_code<guava_filter> = kind::guava;
 
 // Calls fn(std::type_identity<F>{}) with the engine type of a kind's row
 // and returns what fn returns: how a front end turns a kind named by a user
@@ -160,6 +166,7 @@ decltype(auto) with_type(const kind_info& row, Fn&& fn) {
     case kind::cacheline: return fn(std::type_identity<cache_line_filter>{});
     case kind::parquet: return fn(std::type_identity<parquet_filter>{});
     case kind::rocksdb: return fn(std::type_identity<rocksdb_filter>{});
+    case kind::guava: return fn(std::type_identity<guava_filter>{});
   }
   throw std::logic_error("io::with_type: kind byte " + std::to_string(static_cast<unsigned>(k)) +
                          " has no engine type");
@@ -176,11 +183,21 @@ template <class F>
 inline constexpr unsigned block_bits_of<F> = F::block_bits;
 std::string kind_names();                           // "classic, counting, ..." in the table's order
 
+// The layouts a file can have: bloomlab's own (docs/format.md), or the one
+// the kind's own system stores (kind_info::own_form: a Parquet filter as a
+// column chunk holds it, header and bitset; a Guava filter as its writeTo
+// writes it). decode() and load() tell them apart by their first bytes; an
+// own form carries no item count, no key and no checksum, so an item count
+// read from one is 0 and a keyed filter has none (encode_own refuses it).
+enum class layout { bloomlab, own };
+
 // A filter with what the filter itself does not keep: the cuckoo filter's
-// kick seed. (Every kind counts its own items.)
+// kick seed, and the layout it was read from. (Every kind counts its own
+// items.)
 struct filter_file {
   any_filter filter;
   std::uint64_t kick_seed = 1;  // cuckoo only
+  layout from = layout::bloomlab;  // decode() and load(): the layout of the bytes read
 };
 
 kind kind_of(const any_filter& f);
@@ -225,13 +242,6 @@ std::optional<std::uint64_t> key_id_of(const any_filter& f);
 
 std::vector<std::uint8_t> encode(const filter_file& f);
 
-// The layouts a file can have: bloomlab's own (docs/format.md), or the one
-// the kind's own system stores (kind_info::own_form: a Parquet filter as a
-// column chunk holds it, header and bitset). decode() and load() tell them
-// apart by their first bytes; an own form carries no item count, no key and
-// no checksum, so an item count read from one is 0 and a keyed filter has
-// none (encode_own refuses it).
-enum class layout { bloomlab, own };
 // The filter in its kind's own system's layout; format_error when the kind
 // has none or the filter is keyed (that system could not ask it).
 std::vector<std::uint8_t> encode_own(const filter_file& f);
