@@ -299,6 +299,7 @@ int run_build(const build_args& a, const key_args& k) {
   save_filter(a.out, *f, as);
   json j = summary(*f);
   j["file"] = a.out;
+  j["format"] = a.format;  // as info reports the file
   j["lines"] = items;
   std::string sized;
   if (n_from_list) {

@@ -329,9 +329,9 @@ TEST(Files, UnknownCodesAreRefused) {
   build("classic", dir / "f.blf");
   const std::string good = bytes(dir / "f.blf");
   std::string b = good;
-  b[10] = 12;  // kind
+  b[10] = 13;  // kind
   write_bytes(dir / "f.blf", with_checksum(b));
-  expect_refused({"info", dir / "f.blf"}, {"unknown kind code 12"});
+  expect_refused({"info", dir / "f.blf"}, {"unknown kind code 13"});
   b = good;
   b[20] = 7;  // hash code, after m (8 bytes) and k (1)
   write_bytes(dir / "f.blf", with_checksum(b));

@@ -257,8 +257,8 @@ TEST(StaticFiles, CorruptFilesAreRefusedWithAClearMessage) {
     put_u64(b, at_length, u64_at(good, at_length) + 8);
     refused(with_checksum(b), {"do not fit the payload"}, "payload length");
     b = good;
-    b[at_kind] = 12;
-    refused(with_checksum(b), {"unknown kind code 12", "6 fuse8, 7 fuse16, 8 xor8, 9 cacheline, 10 parquet, 11 rocksdb"}, "kind 12");
+    b[at_kind] = 13;
+    refused(with_checksum(b), {"unknown kind code 13", "6 fuse8, 7 fuse16, 8 xor8, 9 cacheline, 10 parquet, 11 rocksdb, 12 guava"}, "kind 13");
     b = good;
     b[8] = 1;  // version 1: no static kinds then
     refused(with_checksum(b), {"format version 1"}, "version 1");

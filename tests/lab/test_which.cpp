@@ -74,7 +74,7 @@ TEST(Which, OneKindACallGivesTheFullReportsRows) {
   r.p = 0.01;
   r.probes = 30000;
   const lab::which_report full = lab::which(r);
-  ASSERT_EQ(full.rows.size(), 12u);
+  ASSERT_EQ(full.rows.size(), 13u);
   EXPECT_EQ(full.kinds, lab::which_kinds(0.01));
   for (std::size_t i = 0; i < full.rows.size(); ++i) {
     lab::which_request one = r;
