@@ -28,6 +28,7 @@
 
 #include "args.hpp"
 #include "format.hpp"
+#include "file_source.hpp"
 #include "parquet_report.hpp"
 
 namespace bloomlab::cli {
@@ -47,45 +48,6 @@ struct parquet_args {
   bool json = false;
 };
 
-// A file opened for reading at offsets; every read is of bytes the caller
-// has checked lie inside it.
-class file_source : public parquet::byte_source {
- public:
-  explicit file_source(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw usage_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    struct stat st{};
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd_);
-      throw usage_error(fmt::format("{}: not a regular file (a Parquet file is read at offsets)", path));
-    }
-    size_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  ~file_source() override { ::close(fd_); }
-  file_source(const file_source&) = delete;
-  file_source& operator=(const file_source&) = delete;
-
-  std::uint64_t size() const override { return size_; }
-  std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const override {
-    std::vector<std::uint8_t> out(static_cast<std::size_t>(n));
-    std::uint64_t done = 0;
-    while (done < n) {
-      const ssize_t got = ::pread(fd_, out.data() + done, static_cast<std::size_t>(n - done),
-                                  static_cast<off_t>(at + done));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0)
-        throw usage_error(fmt::format("{}: cannot read {} bytes at offset {}: {}", path_, n, at,
-                                      got == 0 ? "the file ended (it changed while read?)" : std::strerror(errno)));
-      done += static_cast<std::uint64_t>(got);
-    }
-    return out;
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::uint64_t size_ = 0;
-};
 
 // The files named: each FILE as given, each DIR's *.parquet files below it
 // (any depth), in name order.
@@ -112,7 +74,7 @@ std::vector<std::string> expand(const std::vector<std::string>& given) {
 }
 
 parquet::file_report read_file(const std::string& path, const parquet_args& a) {
-  const file_source f(path);
+  const file_source f(path, "a Parquet file");
   parquet::probe_request probe{a.column, a.probes, "--column", "--probe"};
   try {
     return parquet::read_parquet(f, path, a.column.empty() ? nullptr : &probe);

@@ -24,6 +24,7 @@
 #include "bloomlab/math.hpp"
 #include "bloomlab/rocksdb_filter.hpp"
 #include "format.hpp"
+#include "file_source.hpp"
 #include "rocksdb_sst.hpp"
 
 namespace bloomlab::cli {
@@ -39,50 +40,11 @@ struct rocksdb_args {
   bool json = false;
 };
 
-// A table file read at offsets (pread); the reader asks only for bytes it
-// has checked lie inside it.
-class file_source : public rocksdb_sst::byte_source {
- public:
-  explicit file_source(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw usage_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    struct stat st{};
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd_);
-      throw usage_error(fmt::format("{}: not a regular file (a table file is read at offsets)", path));
-    }
-    size_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  ~file_source() override { ::close(fd_); }
-  file_source(const file_source&) = delete;
-  file_source& operator=(const file_source&) = delete;
-
-  std::uint64_t size() const override { return size_; }
-  std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const override {
-    std::vector<std::uint8_t> out(static_cast<std::size_t>(n));
-    std::uint64_t done = 0;
-    while (done < n) {
-      const ssize_t got = ::pread(fd_, out.data() + done, static_cast<std::size_t>(n - done),
-                                  static_cast<off_t>(at + done));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0)
-        throw usage_error(fmt::format("{}: cannot read {} bytes at offset {}: {}", path_, n, at,
-                                      got == 0 ? "the file ended (it changed while read?)" : std::strerror(errno)));
-      done += static_cast<std::uint64_t>(got);
-    }
-    return out;
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::uint64_t size_ = 0;
-};
 
 json or_null(const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); }
 
 json read_file(const std::string& path, const rocksdb_args& a) {
-  const file_source src(path);
+  const file_source src(path, "a table file");
   try {
     const rocksdb_sst::table t = rocksdb_sst::read_table(src);
     json j;

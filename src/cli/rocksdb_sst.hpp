@@ -30,6 +30,8 @@
 #include <utility>
 #include <vector>
 
+#include "byte_source.hpp"
+
 namespace bloomlab::rocksdb_sst {
 
 struct sst_error : std::runtime_error {
@@ -132,12 +134,7 @@ std::string impl_name(filter_impl impl);
 
 // Bytes at offsets: a file (the command) or memory (the fuzzer, the tests).
 // read() is only asked for bytes the reader has checked lie inside size().
-class byte_source {
- public:
-  virtual ~byte_source() = default;
-  virtual std::uint64_t size() const = 0;
-  virtual std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const = 0;
-};
+using byte_source = bloomlab::byte_source;
 class memory_source : public byte_source {
  public:
   explicit memory_source(std::span<const std::uint8_t> b) : b_(b) {}

@@ -46,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_source.hpp"
 #include "parquet_footer.hpp"
 
 namespace bloomlab::parquet {
@@ -55,15 +56,9 @@ inline constexpr double writers_p = 0.01;
 inline constexpr double too_full_factor = 2;
 inline constexpr double oversized_factor = 4;
 
-// The bytes of a Parquet file, read at offsets.
-class byte_source {
- public:
-  virtual ~byte_source() = default;
-  virtual std::uint64_t size() const = 0;
-  // n bytes at `at`, which lie inside size(); throws parquet_error when they
-  // cannot be had.
-  virtual std::vector<std::uint8_t> read(std::uint64_t at, std::uint64_t n) const = 0;
-};
+// The bytes of a Parquet file, read at offsets; read() throws parquet_error
+// when they cannot be had.
+using byte_source = bloomlab::byte_source;
 
 // A file of `size` bytes of which only the first bytes (head) and the last
 // (tail) are at hand: the whole file when they cover it. A read outside both

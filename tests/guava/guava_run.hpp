@@ -17,13 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "run.hpp"
+
 namespace guava_test {
 
-inline std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using cli_test::quote;  // a shell word (run.hpp)
 
 inline std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -19,15 +19,13 @@
 #include <system_error>
 #include <vector>
 
+#include "run.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace parquet_test {
 
-inline std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using cli_test::quote;  // a shell word (run.hpp)
 
 // A command's standard output and exit code (its standard error goes to ours).
 struct ran {
