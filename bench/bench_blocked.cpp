@@ -12,6 +12,10 @@
 //   parquet   bloomlab::parquet_filter, Parquet's split-block filter sized as
 //             its writers size it (for_rate(n, 1%): a power of two of bytes,
 //             10.49 bits/key at 200k, 13.42 at 10M), XXH64 of the key
+//   rocksdb   bloomlab::rocksdb_filter, RocksDB's FastLocalBloom at the bits a
+//             key RocksDB's sizing needs for 1% (9.91 bits/key, k = 6), its Hash64
+//   guava     bloomlab::guava_filter, Guava's BloomFilter as
+//             BloomFilter.create sizes it (9.59 bits/key, k = 7), MurmurHash3_x64_128
 // at n = 200,000 (every filter fits in the 2 MiB L2) and 10,000,000 (12-13 MB,
 // out of L2). All see the same keys in the same order.
 //
@@ -47,7 +51,9 @@
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/math.hpp"
+#include "bloomlab/guava_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/random.hpp"
 #include "bench_common.hpp"
 
@@ -64,8 +70,9 @@ using bench_common::libbloom_filter;
 using bench_common::batch_size;
 constexpr std::uint64_t min_add_iterations = 4'000'000;
 
-enum class peer { classic, block512, block256, libbloom, parquet };
-constexpr peer all_peers[] = {peer::classic, peer::block512, peer::block256, peer::libbloom, peer::parquet};
+enum class peer { classic, block512, block256, libbloom, parquet, rocksdb, guava };
+constexpr peer all_peers[] = {peer::classic, peer::block512, peer::block256, peer::libbloom,
+                              peer::parquet, peer::rocksdb, peer::guava};
 
 const char* name(peer p) {
   switch (p) {
@@ -74,6 +81,8 @@ const char* name(peer p) {
     case peer::block256: return "block256";
     case peer::libbloom: return "libbloom";
     case peer::parquet: return "parquet";
+    case peer::rocksdb: return "rocksdb";
+    case peer::guava: return "guava";
   }
   return "?";
 }
@@ -88,19 +97,25 @@ struct world {
         block512(blocked_m<bloomlab::split_block_512>(n_), blocked_options_for(n_)),
         block256(blocked_m<bloomlab::split_block_256>(n_), blocked_options_for(n_)),
         libbloom(n_),
-        parquet(bloomlab::parquet_filter::for_rate(static_cast<double>(n_), 0.01)) {
+        parquet(bloomlab::parquet_filter::for_rate(static_cast<double>(n_), 0.01)),
+        rocksdb(bloomlab::rocksdb_filter::for_rate(static_cast<double>(n_), 0.01)),
+        guava(bloomlab::guava_filter::for_rate(static_cast<double>(n_), 0.01)) {
     for (std::size_t i = 0; i < members.size(); ++i) {
       classic.add(members[i]);
       block512.add(members[i]);
       block256.add(members[i]);
       libbloom.add(members[i]);
       parquet.add(members[i]);
+      rocksdb.add(members[i]);
+      guava.add(members[i]);
     }
     fpr[0] = measured_fpr(classic, strangers);
     fpr[1] = measured_fpr(block512, strangers);
     fpr[2] = measured_fpr(block256, strangers);
     fpr[3] = measured_fpr(libbloom, strangers);
     fpr[4] = measured_fpr(parquet, strangers);
+    fpr[5] = measured_fpr(rocksdb, strangers);
+    fpr[6] = measured_fpr(guava, strangers);
     for (std::size_t i = 0; i < strangers.size(); ++i)
       stranger_hashes.push_back(bloomlab::blocked_filter::hash(strangers[i]));
   }
@@ -114,7 +129,9 @@ struct world {
   bloomlab::blocked_filter_256 block256;
   libbloom_filter libbloom;
   bloomlab::parquet_filter parquet;
-  double fpr[5] = {};
+  bloomlab::rocksdb_filter rocksdb;
+  bloomlab::guava_filter guava;
+  double fpr[7] = {};
   std::vector<std::uint64_t> stranger_hashes;  // the string hash of each non-member
 };
 
@@ -126,6 +143,8 @@ void set_counters(benchmark::State& st, const world& w, peer who) {
     case peer::block256: m = static_cast<double>(w.block256.m()); k = 8; break;
     case peer::libbloom: m = static_cast<double>(w.libbloom.m()); k = w.libbloom.k(); break;
     case peer::parquet: m = static_cast<double>(w.parquet.m()); k = 8; break;
+    case peer::rocksdb: m = static_cast<double>(w.rocksdb.m()); k = w.rocksdb.k(); break;
+    case peer::guava: m = static_cast<double>(w.guava.m()); k = w.guava.k(); break;
   }
   st.counters["bits_per_key"] = m / static_cast<double>(w.n);
   st.counters["k"] = k;
@@ -142,6 +161,8 @@ void with_filter(world& w, peer who, F&& f) {
     case peer::block256: f(w.block256); break;
     case peer::libbloom: f(w.libbloom); break;
     case peer::parquet: f(w.parquet); break;
+    case peer::rocksdb: f(w.rocksdb); break;
+    case peer::guava: f(w.guava); break;
   }
 }
 
@@ -154,6 +175,8 @@ void with_fresh(world& w, peer who, F&& f) {
     case peer::block256: { bloomlab::blocked_filter_256 x(w.block256.m(), blocked_options_for(w.n)); f(x); break; }
     case peer::libbloom: { libbloom_filter x(w.n); f(x); break; }
     case peer::parquet: { bloomlab::parquet_filter x(w.parquet.bytes_size()); f(x); break; }
+    case peer::rocksdb: { bloomlab::rocksdb_filter x(w.rocksdb.bytes_size(), w.rocksdb.k()); f(x); break; }
+    case peer::guava: { bloomlab::guava_filter x(w.guava.m(), w.guava.k()); f(x); break; }
   }
 }
 

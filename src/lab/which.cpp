@@ -24,6 +24,7 @@
 #include "bloomlab/io/filter_file.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/parquet_filter.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "bloomlab/static_filter.hpp"
 #include "bloomlab/stats.hpp"
@@ -69,8 +70,18 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 }
 
 
-constexpr const char* all_kinds[] = {"classic", "blocked", "blocked256", "parquet", "cacheline", "guava",
-                                     "counting", "cuckoo",  "scalable",   "xor8",    "fuse8",     "fuse16", "exact set"};
+constexpr const char* all_kinds[] = {"classic", "blocked",  "blocked256", "parquet", "cacheline", "rocksdb", "guava",
+                                     "counting", "cuckoo", "scalable",   "xor8",    "fuse8",     "fuse16",  "exact set"};
+
+// RocksDB's sizing reaches p within its 100 bits a key.
+bool rocksdb_reaches(double p) {
+  try {
+    rocksdb_filter::bits_per_key_for(p);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
 
 // Where the static kinds' fixed rates leave them out, and Guava's sizing:
 // above p = 1/2 it gives a single item less than one bit, which Guava refuses.
@@ -93,6 +104,7 @@ std::vector<std::string> which_kinds(double p) {
     if ((k == "xor8" || k == "fuse8") && !(p >= xor8_filter::fpr_for())) continue;
     if (k == "fuse16" && !(p >= fuse16_filter::fpr_for())) continue;
     if (k == "guava" && !(p <= guava_most_p)) continue;
+    if (k == "rocksdb" && !rocksdb_reaches(p)) continue;
     out.push_back(k);
   }
   return out;
@@ -232,6 +244,22 @@ which_report which(const which_request& r) {
     const double t = ns_since(t0);
     measure(row, f, items, probes);
     finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), dn, cache_line_filter::block_bits, f.k()), t);
+  }
+  if (wanted("rocksdb") && rocksdb_reaches(r.p)) {
+    // RocksDB's NewBloomFilterPolicy at the least bits a key (in thousandths)
+    // whose k from its table meets p: the filter a table file holds.
+    const double bpk = rocksdb_filter::bits_per_key_for(r.p);
+    const rocksdb_filter planned = rocksdb_filter::for_rate(dn, r.p);
+    which_row row = start("rocksdb",
+                          detail::number(bpk) + " bits a key as RocksDB sizes it (" + thousands(planned.bytes_size()) +
+                              " bytes), k = " + std::to_string(planned.k()) + " in one 512-bit block",
+                          true, false, true, false);
+    const auto t0 = clock_type::now();
+    rocksdb_filter f = rocksdb_filter::for_rate(dn, r.p);
+    for (std::string_view x : items) f.add(x);
+    const double t = ns_since(t0);
+    measure(row, f, items, probes);
+    finish(row, f.m(), f.fpr_expected(dn), t);
   }
   if (wanted("guava") && r.p <= guava_most_p) {
     // Guava's BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.

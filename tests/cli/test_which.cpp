@@ -39,7 +39,7 @@ TEST(Which, EveryKindAtOnePercent) {
   EXPECT_NEAR(j["floor_bits_per_item"].get<double>(), std::log2(100.0), 1e-12);
   std::set<std::string> kinds;
   for (const auto& w : j["rows"]) kinds.insert(w["kind"]);
-  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline", "guava", "counting",
+  EXPECT_EQ(kinds, (std::set<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline", "rocksdb", "guava", "counting",
                                           "cuckoo", "scalable", "xor8", "fuse8", "fuse16", "exact set"}));
 
   // size_for(20000, 1%): m = 191,702, k = 7; size_split_block: 202,240 and
@@ -147,7 +147,7 @@ TEST(Which, AListCountsEachItemOnceAndTheTextNamesEveryKind) {
 
   r = run({"which", "--n", "1000", "--probes", "5000"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* k : {"classic", "blocked", "blocked256", "parquet", "cacheline", "guava", "counting", "cuckoo", "scalable", "xor8",
+  for (const char* k : {"classic", "blocked", "blocked256", "parquet", "cacheline", "rocksdb", "guava", "counting", "cuckoo", "scalable", "xor8",
                         "fuse8", "fuse16", "exact set", "bits/item", "1,000 items", "6.64 bits"})
     EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
 }

@@ -17,7 +17,7 @@ async function trialsDone(page) {
   await expect(page.locator('#schemes-small-table tbody tr')).toHaveCount(6, { timeout: 90_000 });
   // Section 12's table and drill, measured in the worker once in view.
   await page.locator('#which').scrollIntoViewIfNeeded();
-  await expect(page.locator('#which-table tbody tr')).toHaveCount(13, { timeout: 90_000 });
+  await expect(page.locator('#which-table tbody tr')).toHaveCount(14, { timeout: 90_000 });
   await expect(page.locator('#drill-table tbody tr')).toHaveCount(3, { timeout: 90_000 });
   // Section 13's sample file, read once the section is set up.
   await expect(page.locator('#parquet-out[data-done]')).toHaveCount(1, { timeout: 90_000 });

@@ -118,7 +118,7 @@ test('bad input is refused beside its input, naming the label and the range; bad
   await expect(page.locator('#which-probes-error')).toContainText('from 1 to 1000000');
   await page.locator('#which-probes').fill('5000');
   await expect(page.locator('#which-table')).toHaveAttribute('data-measured', '2000 0.02 5000', { timeout: 60_000 });
-  await expect(page.locator('#which-table tbody tr')).toHaveCount(13);
+  await expect(page.locator('#which-table tbody tr')).toHaveCount(14);
   await expect(page.locator('#which-out')).not.toHaveClass(/stale/);
 });
 
@@ -126,7 +126,7 @@ test('at 390 px the table becomes a card a row, each value named, and the page n
   await page.setViewportSize({ width: 390, height: 800 });
   await open(page, '/?wh_n=1000&wh_probes=10000#which');
   await expect(page.locator('#which-table')).toHaveAttribute('data-measured', '1000 0.01 10000', { timeout: 60_000 });
-  await expect(page.locator('#which-table tbody tr')).toHaveCount(13);
+  await expect(page.locator('#which-table tbody tr')).toHaveCount(14);
   const cell = page.locator('#which-table tbody tr').first().locator('td').nth(3);
   await expect(cell).toHaveAttribute('data-label', 'Measured rate (95% interval)');
   expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Measured rate (95% interval)"');

@@ -53,18 +53,18 @@ void expect_refused(const std::string& request, const std::string& field, const 
 }  // namespace
 
 TEST(Which, KindsAtARate) {
-  const std::vector<std::string> all = {"classic", "blocked", "blocked256", "parquet", "cacheline", "guava", "counting",
+  const std::vector<std::string> all = {"classic", "blocked", "blocked256", "parquet", "cacheline", "rocksdb", "guava", "counting",
                                         "cuckoo",  "scalable", "xor8",      "fuse8",   "fuse16",    "exact set"};
   EXPECT_EQ(lab::which_all_kinds(), all);
   EXPECT_EQ(lab::which_kinds(0.01), all);
   EXPECT_EQ(lab::which_kinds(1.0 / 256), all);  // 2^-8 itself: the 8-bit kinds meet it exactly
   EXPECT_EQ(lab::which_kinds(0.001), (std::vector<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline",
-                                                                "guava", "counting", "cuckoo", "scalable", "fuse16", "exact set"}));
-  EXPECT_EQ(lab::which_kinds(1e-6), (std::vector<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline", "guava",
+                                                                "rocksdb", "guava", "counting", "cuckoo", "scalable", "fuse16", "exact set"}));
+  EXPECT_EQ(lab::which_kinds(1e-6), (std::vector<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline", "rocksdb", "guava",
                                                                "counting", "cuckoo", "scalable", "exact set"}));
   // Above 1/2 Guava's sizing gives one item less than a bit, which Guava refuses.
   EXPECT_EQ(lab::which_kinds(0.6), (std::vector<std::string>{"classic", "blocked", "blocked256", "parquet", "cacheline",
-                                                              "counting", "cuckoo", "scalable", "xor8", "fuse8",
+                                                              "rocksdb", "counting", "cuckoo", "scalable", "xor8", "fuse8",
                                                               "fuse16", "exact set"}));
 }
 
@@ -74,7 +74,7 @@ TEST(Which, OneKindACallGivesTheFullReportsRows) {
   r.p = 0.01;
   r.probes = 30000;
   const lab::which_report full = lab::which(r);
-  ASSERT_EQ(full.rows.size(), 13u);
+  ASSERT_EQ(full.rows.size(), 14u);
   EXPECT_EQ(full.kinds, lab::which_kinds(0.01));
   for (std::size_t i = 0; i < full.rows.size(); ++i) {
     lab::which_request one = r;

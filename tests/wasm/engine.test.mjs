@@ -350,7 +350,7 @@ test('which: every kind on the sample list, and one kind a call on generated ite
   const file = new URL('data/sample.txt', root).pathname;
   const whole = run('which', { items: sample, p: '1%', probes: 20000 });
   assert.equal(whole.error, undefined, whole.error && whole.error.message);
-  assert.equal(whole.rows.length, 13);
+  assert.equal(whole.rows.length, 14);
   sameWhich(whole, bloomlab('which', '--items', file, '--p', '1%', '--probes', '20000'));
   const cli = bloomlab('which', '--n', '5000', '--p', '0.5%', '--probes', '30000');
   const rows = cli.kinds.map((kind) => {
