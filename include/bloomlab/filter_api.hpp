@@ -172,9 +172,12 @@ inline std::string number(double v) {
   return text;
 }
 
-// Throws for n or p outside what sizing accepts: n >= 1 and 0 < p < 1.
+// The most items any sizing plans for.
+inline constexpr double sizing_n_max = 1e18;
+
+// Throws for n or p outside what sizing accepts: 1 <= n <= sizing_n_max and 0 < p < 1.
 inline void check_np(const char* what, double n, double p) {
-  if (!(n >= 1 && n <= 1e18))
+  if (!(n >= 1 && n <= sizing_n_max))
     throw std::invalid_argument(std::string(what) + ": n = " + number(n) + " is out of range (1 to 1e18)");
   if (!(p > 0 && p < 1))
     throw std::invalid_argument(std::string(what) + ": p = " + number(p) + " is out of range (0 < p < 1)");

@@ -171,7 +171,7 @@ filter_report figures(const chunk_filter& cf, const column_chunk& c) {
   r.n_low = e.low;
   r.n_high = e.high;
   if (e.n) r.fpr_at_fill = pf.fpr_expected(*e.n);
-  const bool footer = c.distinct_count.has_value();
+  const bool footer = c.distinct_count.has_value() && *c.distinct_count >= 0;  // a negative count says nothing
   judge(r, footer ? static_cast<double>(*c.distinct_count) : e.n.value_or(std::numeric_limits<double>::infinity()),
         footer);
   return r;
@@ -240,7 +240,9 @@ void judge(filter_report& r, double n, bool n_from_footer) {
   s.n_from_footer = n_from_footer;
   const bool full = !std::isfinite(n);
   s.n = full ? 0 : n;
-  s.bytes = parquet_filter::bytes_for(std::max(s.n, 1.0), writers_p);
+  // (A footer may claim any count: past what sizing takes, the plan is the
+  // largest filter, as it is long before that.)
+  s.bytes = parquet_filter::bytes_for(std::clamp(s.n, 1.0, detail::sizing_n_max), writers_p);
   const double m = static_cast<double>(s.bytes) * 8;
   s.fill = -std::expm1(s.n * std::log1p(-8.0 / m));
   s.fpr = fpr_split_block(m, s.n, 8, 32);

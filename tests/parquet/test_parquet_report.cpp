@@ -56,6 +56,16 @@ TEST(ParquetReport, VerdictThresholds) {
   EXPECT_NE(full.verdict_text.find("every bit set"), std::string::npos) << full.verdict_text;
 }
 
+// A footer may claim any distinct count (the fuzzer found 1.7e18, past what
+// sizing takes): the plan is then the writers' largest filter, never a throw.
+TEST(ParquetReport, AHugeFooterCountPlansTheLargestFilter) {
+  for (const double n : {1.73444e18, 1e30, 9.2e18}) {
+    const pq::filter_report r = judged(2048, 0.001, n, true);
+    EXPECT_EQ(r.plan.bytes, bloomlab::parquet_filter::max_bytes) << n;
+    EXPECT_EQ(r.v, pq::verdict::about_right) << n;  // far smaller than that plan, and not full
+  }
+}
+
 TEST(ParquetReport, TheFillsIntervalHoldsTheTrueCountAtItsRate) {
   // 200 filters of 2,048 bytes, each given 600 random values (seed 7): the
   // 95% interval on n misses 600 in about 5% of them at most (the binomial
