@@ -265,12 +265,10 @@ decltype(auto) unlocked(H& h, Fn&& fn) {
 // format= of to_bytes() and save(): "bloomlab", or the kind's own system's
 // layout (io::kind_info::own_form, "parquet" for a ParquetFilter).
 io::layout layout_arg(const io::filter_file& f, const std::string& format) {
-  if (format == "bloomlab") return io::layout::bloomlab;
   const io::kind_info& row = io::row_of(f.filter);
-  if (!row.own_form.empty() && row.own_form == format) return io::layout::own;
+  if (const std::optional<io::layout> as = io::layout_named(row, format)) return *as;
   throw py::value_error("format: '" + format + "' is not a layout of a " + std::string(row.name) +
-                        " filter (allowed for it: bloomlab" + (row.own_form.empty() ? "" : ", ") +
-                        std::string(row.own_form) + ")");
+                        " filter (allowed for it: " + io::layout_names(row) + ")");
 }
 
 py::bytes to_bytes(const io::filter_file& f, io::layout as = io::layout::bloomlab) {

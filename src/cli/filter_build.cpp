@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -40,21 +41,19 @@ constexpr double max_tighten = 0.99;
 }  // namespace
 
 io::layout layout_of(const build_args& a, bool keyed) {
-  if (a.format == "bloomlab") return io::layout::bloomlab;
   const io::kind_info* row = io::find_kind(a.kind);
-  if (row != nullptr && !row->own_form.empty() && row->own_form == a.format) {
-    if (keyed)
-      lab::refuse("--format", a.format,
-                  "cannot hold a keyed filter: its readers hash with the public hash; drop --key-file, or use "
-                  "--format bloomlab");
-    return io::layout::own;
-  }
-  const bool known = std::any_of(std::begin(io::kinds), std::end(io::kinds),
-                                 [&](const io::kind_info& i) { return !i.own_form.empty() && i.own_form == a.format; });
-  if (known && row != nullptr)
+  if (row == nullptr) return io::layout::bloomlab;  // the build refuses the unknown --kind itself, next
+  const std::optional<io::layout> as = io::layout_named(*row, a.format);
+  if (as == io::layout::own && keyed)
     lab::refuse("--format", a.format,
-                fmt::format("is not a layout of a {} filter (allowed for it: bloomlab{}{})", row->name,
-                            row->own_form.empty() ? "" : ", ", row->own_form));
+                "cannot hold a keyed filter: its readers hash with the public hash; drop --key-file, or use "
+                "--format bloomlab");
+  if (as) return *as;
+  const bool known = std::any_of(std::begin(io::kinds), std::end(io::kinds),
+                                 [&](const io::kind_info& i) { return io::layout_named(i, a.format).has_value(); });
+  if (known)
+    lab::refuse("--format", a.format,
+                fmt::format("is not a layout of a {} filter (allowed for it: {})", row->name, io::layout_names(*row)));
   lab::refuse("--format", a.format, fmt::format("is not a layout; allowed: {}", io::layout_names()));
 }
 

@@ -383,6 +383,16 @@ std::string layout_names() {
   return out;
 }
 
+std::optional<layout> layout_named(const kind_info& row, std::string_view format) {
+  if (format == "bloomlab") return layout::bloomlab;
+  if (!row.own_form.empty() && row.own_form == format) return layout::own;
+  return std::nullopt;
+}
+
+std::string layout_names(const kind_info& row) {
+  return row.own_form.empty() ? std::string("bloomlab") : "bloomlab, " + std::string(row.own_form);
+}
+
 std::vector<std::uint8_t> encode(const filter_file& f) {
   std::vector<std::uint8_t> out;
   byte_sink sink([&out](std::span<const std::uint8_t> b) { out.insert(out.end(), b.begin(), b.end()); });

@@ -12,6 +12,8 @@
 //                                           parquet_metadata's rows for them as JSON
 //   node duckdb_parquet.mjs write-sample FILE
 //                                           writes the page's sample file
+//   node duckdb_parquet.mjs metadata DIR NAME...
+//                                           prints parquet_metadata's rows for DIR/NAME... as JSON
 //   node duckdb_parquet.mjs probe FILE COLUMN VALUE...
 //                                           prints [{value, excludes: [per row group]}] as JSON
 //
@@ -22,6 +24,18 @@ const [mode, ...args] = process.argv.slice(2);
 const con = await (await DuckDBInstance.create(':memory:')).connect();
 await con.run('SET threads = 1');  // rows in order, row groups as cut
 const quote = (s) => "'" + String(s).replaceAll("'", "''") + "'";
+
+// parquet_metadata's rows for DIR/NAME of each name, each with its "file".
+async function metadata(dir, names) {
+  const out = [];
+  for (const name of names) {
+    const r = await con.runAndReadAll(`SELECT row_group_id, row_group_num_rows, path_in_schema, type,
+        bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${quote(dir + '/' + name)})
+        ORDER BY row_group_id, column_id`);
+    for (const row of r.getRowObjectsJson()) out.push({ file: name, ...row });
+  }
+  return out;
+}
 
 if (mode === 'write') {
   const dir = args[0];
@@ -42,14 +56,7 @@ if (mode === 'write') {
     else opts.push('WRITE_BLOOM_FILTER false');
     await con.run(`COPY (${select}) TO ${quote(dir + '/' + name)} (${opts.join(', ')})`);
   }
-  const out = [];
-  for (const name of Object.keys(files)) {
-    const r = await con.runAndReadAll(`SELECT row_group_id, row_group_num_rows, path_in_schema, type,
-        bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${quote(dir + '/' + name)})
-        ORDER BY row_group_id, column_id`);
-    for (const row of r.getRowObjectsJson()) out.push({ file: name, ...row });
-  }
-  console.log(JSON.stringify(out));
+  console.log(JSON.stringify(await metadata(dir, Object.keys(files))));
 } else if (mode === 'write-small') {
   // Small files of every physical type DuckDB gives a filter (under 8 KiB:
   // the fuzzer's seeds, tests/fuzz/corpus_parquet), 300 rows each.
@@ -96,6 +103,8 @@ if (mode === 'write') {
       ['DE', 'FR', 'NL', 'US', 'JP', 'BR'][1 + (i % 6)] AS country
       FROM range(2048) t(i)) TO ${quote(file)} (FORMAT parquet, ROW_GROUP_SIZE 1024, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.0001)`);
   console.log(JSON.stringify([file]));
+} else if (mode === 'metadata') {
+  console.log(JSON.stringify(await metadata(args[0], args.slice(1))));
 } else if (mode === 'probe') {
   const [file, column, ...values] = args;
   const out = [];

@@ -42,7 +42,9 @@ struct hp_files {
       if (r.rc != 0)
         throw std::runtime_error("hyparquet_parquet.mjs exited " + std::to_string(r.rc) +
                                  " (is hyparquet-writer installed? `make npm` or `npm ci` at the root)");
-      out.meta = nlohmann::json::parse(r.out);
+      std::string names;
+      for (const nlohmann::json& n : nlohmann::json::parse(r.out)) names += " " + quote(n.get<std::string>());
+      out.meta = duckdb("metadata " + quote(out.dir.string()) + names);
       return out;
     }();
     static const files::remover gone{f.dir};

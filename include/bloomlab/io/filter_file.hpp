@@ -247,6 +247,10 @@ std::vector<std::uint8_t> encode(const filter_file& f);
 std::vector<std::uint8_t> encode_own(const filter_file& f);
 // "bloomlab" and each own_form of the registry, as --format spells them.
 std::string layout_names();
+// The layout `format` names for the kind of `row`: bloomlab, or the row's
+// own_form; std::nullopt for any other name. layout_names(row) lists them.
+std::optional<layout> layout_named(const kind_info& row, std::string_view format);
+std::string layout_names(const kind_info& row);
 
 // Throws format_error, with a message that does not name a file. `key` is
 // the secret a keyed filter was built with: a keyed file read with no key,
