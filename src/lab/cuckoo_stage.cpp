@@ -3,6 +3,7 @@
 // item's fingerprint) and queries.
 #include <bit>
 #include <cassert>
+#include <optional>
 #include <string_view>
 #include <string>
 #include <unordered_map>
@@ -13,7 +14,35 @@
 
 namespace bloomlab::lab {
 
+namespace {
+
+// The insert worth following when none was asked for: the last that moved
+// others with two different buckets (the usual case; one bucket twice is the
+// odd one), else the last that moved others, else the last.
+std::size_t worth_following(const std::vector<cuckoo_stage_insert>& inserts) {
+  std::optional<std::size_t> moved, distinct;
+  for (std::size_t i = 0; i < inserts.size(); ++i) {
+    const cuckoo_stage_insert& in = inserts[i];
+    if (in.chain.size() <= (in.ok ? 1u : 0u)) continue;
+    moved = i;
+    if (in.i1 != in.i2) distinct = i;
+  }
+  return distinct.value_or(moved.value_or(inserts.size() - 1));
+}
+
+}  // namespace
+
 cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
+  assert(!r.follow || *r.follow < r.items.size());
+  if (!r.follow && !r.items.empty()) {
+    // The same inserts again (the filter is deterministic), keeping the
+    // table before the one worth following.
+    cuckoo_stage_request again = r;
+    again.follow = r.items.size() - 1;
+    cuckoo_stage_report last = cuckoo_stage(again);
+    again.follow = worth_following(last.inserts);
+    return *again.follow == r.items.size() - 1 ? last : cuckoo_stage(again);
+  }
   assert(r.buckets >= 1 && std::has_single_bit(r.buckets));
   assert(r.fingerprint_bits >= 4 && r.fingerprint_bits <= 32);
   cuckoo_filter f(r.buckets, r.fingerprint_bits, r.max_kicks);
@@ -21,7 +50,9 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
   cuckoo_stage_report rep{};
 
   std::unordered_map<std::string_view, std::uint64_t> held;  // copies of each text in the table
-  for (const std::string& x : r.items) {
+  for (std::size_t i = 0; i < r.items.size(); ++i) {
+    const std::string& x = r.items[i];
+    if (r.follow == i) rep.follow_before.assign(f.words().begin(), f.words().end());
     const std::uint32_t fp = f.fingerprint(x);
     const std::uint64_t i1 = f.bucket1(x);
     cuckoo_stage_insert in{x, fp, i1, f.alt_bucket(i1, fp), false, {}};
@@ -59,6 +90,7 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
         !f.contains(in.text))
       rep.lost.push_back(in.text);
   }
+  rep.follow = r.follow.value_or(0);
   rep.buckets = f.buckets();
   rep.slots = f.slots_per_bucket();
   rep.fingerprint_bits = f.fingerprint_bits();

@@ -142,6 +142,10 @@ struct cuckoo_stage_request {
   // never inserted reads "maybe": a stranger whose delete would take
   // another word's fingerprint. 0: none is looked for.
   std::uint64_t probes = 0;
+  // The insert whose table before it the report gives (an index into
+  // items), so its chain can be drawn write by write on the table as it
+  // was. None: the report picks one (see cuckoo_stage_report::follow).
+  std::optional<std::size_t> follow = std::nullopt;
 };
 
 struct cuckoo_write {
@@ -181,6 +185,13 @@ struct cuckoo_stage_report {
   double load_factor;
   double fpr_bound;
   std::vector<std::uint32_t> table;  // bucket after bucket, 0 = empty
+  // The insert followed (the request's, else the last whose chain moved
+  // others with two different buckets, else the last that moved others,
+  // else the last insert: one worth watching), and the table just before it, laid out as
+  // `table`: its chain's writes, applied in order, give the table after
+  // each step (a failed insert's are then undone). Empty with no items.
+  std::size_t follow = 0;
+  std::vector<std::uint32_t> follow_before;
   std::vector<cuckoo_stage_insert> inserts;
   std::vector<cuckoo_stage_delete> deletes;
   std::vector<cuckoo_stage_query> queries;

@@ -299,16 +299,26 @@ std::string to_json(const bip37_report& r, int indent) {
               indent);
 }
 
-std::string to_json(const cuckoo_stage_report& r, int indent) {
+namespace {
+
+// A cuckoo table as buckets of slots, an empty slot null.
+json cuckoo_table(const std::vector<std::uint32_t>& words, unsigned slots) {
   json table = json::array();
-  for (std::size_t b = 0; b < r.table.size() / r.slots; ++b) {
+  for (std::size_t b = 0; b < words.size() / slots; ++b) {
     json bucket = json::array();
-    for (unsigned s = 0; s < r.slots; ++s) {
-      const std::uint32_t fp = r.table[b * r.slots + s];
+    for (unsigned s = 0; s < slots; ++s) {
+      const std::uint32_t fp = words[b * slots + s];
       bucket.push_back(fp == 0 ? json(nullptr) : json(fp));
     }
     table.push_back(std::move(bucket));
   }
+  return table;
+}
+
+}  // namespace
+
+std::string to_json(const cuckoo_stage_report& r, int indent) {
+  const json table = cuckoo_table(r.table, r.slots);
   json inserts = json::array(), deletes = json::array(), queries = json::array();
   for (const cuckoo_stage_insert& in : r.inserts) {
     json chain = json::array();
@@ -336,6 +346,8 @@ std::string to_json(const cuckoo_stage_report& r, int indent) {
                {"load_factor", r.load_factor},
                {"fpr_bound", r.fpr_bound},
                {"table", table},
+               {"follow", r.follow},
+               {"follow_before", cuckoo_table(r.follow_before, r.slots)},
                {"inserts", inserts},
                {"deletes", deletes},
                {"queries", queries},

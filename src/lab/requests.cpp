@@ -325,7 +325,7 @@ std::string op_privacy(const json& j) {
 
 std::string op_cuckoo_stage(const json& j) {
   const fields f(j, "cuckoo_stage",
-                 {"items", "deletes", "queries", "buckets", "fingerprint_bits", "max_kicks", "probes"});
+                 {"items", "deletes", "queries", "buckets", "fingerprint_bits", "max_kicks", "probes", "follow"});
   cuckoo_stage_request r;
   r.items = f.strings("items", max_request_items);
   r.deletes = f.strings("deletes", max_request_items);
@@ -337,6 +337,10 @@ std::string op_cuckoo_stage(const json& j) {
       f.count("fingerprint_bits", cuckoo_fingerprint_min, cuckoo_fingerprint_max, cuckoo_stage_fingerprint_default));
   r.max_kicks = static_cast<unsigned>(f.count("max_kicks", 0, max_cuckoo_kicks, 500));
   r.probes = f.count("probes", 0, max_request_items, 0);
+  if (j.contains("follow")) {
+    if (r.items.empty()) refuse("follow", j.at("follow").dump(), "names an insert, but there are no items");
+    r.follow = f.count("follow", 0, r.items.size() - 1, 0);
+  }
   return to_json(cuckoo_stage(r), -1);
 }
 

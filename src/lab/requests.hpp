@@ -34,7 +34,7 @@
 //   combine    a, b (lists as measure's items), m, k, hash, scheme, probes=10000
 //   bip37      n, p, tweak=0, flags=0, items_hex=[]
 //   cuckoo_stage  items=[], deletes=[], queries=[], buckets=8 (a power of two),
-//              fingerprint_bits=8, max_kicks=500
+//              fingerprint_bits=8, max_kicks=500, probes=0, follow (an insert)
 //   growing    n, n0, p0, s=2, r=0.85, probes=10000, step=ceil(n/20)
 //   gate_sim   banned=100000 | keys (a list of strings), traffic=100000,
 //              share=0.01, p=0.01, width=4, seed=1, unban=1000

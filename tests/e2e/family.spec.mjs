@@ -186,6 +186,16 @@ test('cuckoo: the chain is stepped with the keyboard, slot by slot', async ({ pa
   const count = await steps.count();
   expect(count).toBeGreaterThan(1);
   await expect(page.locator('#cuckoo-table')).toHaveAttribute('data-step', '0');
+  // The insert followed moves others between two different buckets, and the
+  // table is drawn as it was before it: the first write's slot still holds
+  // the fingerprint that write pushes out.
+  await expect(page.locator('#cuckoo-insert-text')).toContainText(/buckets \d+ and \d+/);
+  const first = (await steps.nth(0).textContent()).match(/Fingerprint ([0-9a-f]+) goes into bucket (\d+), slot (\d+), pushing out ([0-9a-f]+)/);
+  expect(first).not.toBeNull();
+  const [, mover, b0, s0, pushed] = first;
+  expect(pushed).not.toBe(mover);
+  const firstSlot = page.locator(`#cuckoo-table .slot[data-slot="${b0}:${s0}"]`);
+  await expect(firstSlot).toHaveText(new RegExp(`${pushed}$`));
   await page.focus('#cuckoo-next');
   for (let i = 1; i <= count; i++) {
     await page.keyboard.press('Enter');
@@ -194,6 +204,7 @@ test('cuckoo: the chain is stepped with the keyboard, slot by slot', async ({ pa
     const [, bucket, slot] = text.match(/bucket (\d+), slot (\d+)/);
     await expect(page.locator('#cuckoo-table .slot.now')).toHaveAttribute('data-slot', `${bucket}:${slot}`);
     await expect(page.locator('#cuckoo-step-text')).toContainText(`Step ${i} of ${count}`);
+    if (i === 1) await expect(firstSlot).toHaveText(new RegExp(`${mover}$`));
   }
   await expect(page).toHaveURL(new RegExp(`ck_step=${count}`));
   // The last step lands in a free slot; the table shows the fingerprint there.

@@ -261,6 +261,45 @@ TEST(CuckooStage, ChainsReplayIntoTheTable) {
   }
 }
 
+// The table before the followed insert is what the page draws its chain
+// on: its writes, applied in order, give the table after it (an insert that
+// failed is undone, so the table is unchanged). Unasked, the insert followed
+// is the last that moved others between two different buckets.
+TEST(CuckooStage, TheFollowedInsertsChainReplaysOnTheTableBeforeIt) {
+  const lab::cuckoo_stage_request base{.items = numbered("item-", 1, 24), .deletes = {}, .queries = {},
+                                       .buckets = 4, .fingerprint_bits = 8, .max_kicks = 50};
+  const lab::cuckoo_stage_report picked = lab::cuckoo_stage(base);
+  const auto& f = picked.inserts.at(picked.follow);
+  EXPECT_GT(f.chain.size(), f.ok ? 1u : 0u);  // it moved others
+  EXPECT_NE(f.i1, f.i2);
+  for (std::size_t i = picked.follow + 1; i < picked.inserts.size(); ++i) {
+    const auto& later = picked.inserts[i];
+    EXPECT_FALSE(later.chain.size() > (later.ok ? 1u : 0u) && later.i1 != later.i2) << later.text;
+  }
+  bool saw_ok = false, saw_failed = false;
+  for (std::size_t i = 0; i < base.items.size(); ++i) {
+    lab::cuckoo_stage_request one = base;
+    one.follow = i;
+    const lab::cuckoo_stage_report r = lab::cuckoo_stage(one);
+    EXPECT_EQ(r.follow, i);
+    EXPECT_EQ(r.table, picked.table);  // following changes nothing in the filter
+    // The table after insert i: replay i on its before, then the rest.
+    std::vector<std::uint32_t> t = r.follow_before;
+    ASSERT_EQ(t.size(), r.table.size());
+    for (const auto& w : r.inserts[i].chain) t[w.bucket * r.slots + w.slot] = w.fingerprint;
+    if (i + 1 < base.items.size()) {
+      lab::cuckoo_stage_request next = base;
+      next.follow = i + 1;
+      const std::vector<std::uint32_t> after = lab::cuckoo_stage(next).follow_before;
+      if (r.inserts[i].ok) EXPECT_EQ(t, after) << r.inserts[i].text;
+      else EXPECT_EQ(r.follow_before, after) << r.inserts[i].text;  // undone
+    }
+    (r.inserts[i].ok ? saw_ok : saw_failed) = true;
+  }
+  EXPECT_TRUE(saw_ok && saw_failed);
+  EXPECT_EQ(lab::cuckoo_stage({.items = {}, .deletes = {}, .queries = {}}).follow_before.size(), 0u);
+}
+
 TEST(CuckooStage, DeletingANeverInsertedFingerprintTwinHidesAMember) {
   // Find, among strangers, one whose fingerprint and buckets match a member's
   // (4-bit fingerprints, 2 buckets: one stranger in a few dozen). Deleting
@@ -495,6 +534,8 @@ TEST(FamilyRequests, RefusalsNameTheField) {
   expect_refused("cuckoo_stage", {{"buckets", 6}}, "buckets");
   expect_refused("cuckoo_stage", {{"buckets", 2048}}, "buckets");
   expect_refused("cuckoo_stage", {{"fingerprint_bits", 3}}, "fingerprint_bits");
+  expect_refused("cuckoo_stage", {{"items", {"a", "b"}}, {"follow", 2}}, "follow");
+  expect_refused("cuckoo_stage", {{"follow", 0}}, "follow");
   expect_refused("cuckoo_stage", {{"items", numbered("w", 1, 201)}}, "items");
   expect_refused("growing", {{"n", 0}, {"n0", 10}, {"p0", 0.01}}, "n");
   expect_refused("growing", {{"n", 100'001}, {"n0", 10}, {"p0", 0.01}}, "n");

@@ -1,7 +1,9 @@
 // Section 6: a small cuckoo filter, drawn as buckets of four fingerprint
 // slots. The engine's cuckoo_stage operation inserts the words, records each
-// insert's relocations, applies the deletes and answers the lookups; the
-// view steps through one insert's chain and shows what the deletes did.
+// insert's relocations and the table just before the insert followed,
+// applies the deletes and answers the lookups; the view steps through that
+// insert's chain, drawing the table as each write leaves it, and shows what
+// the deletes did.
 import { limits, run } from '../engine.js';
 import * as state from '../state.js';
 import { capped, checkKind, checkRange, clearErrors, debounce, drawingRange, engineDefault, isPowerOfTwo, label, lines, nearestPowersOfTwo, showError } from '../form.js';
@@ -95,9 +97,11 @@ export function mount(root) {
     if (!okB || !okF || !words.length) return stale(true);
     const base = { items: words, buckets: $('#cuckoo-buckets').value, fingerprint_bits: $('#cuckoo-fingerprint_bits').value };
     // The inserts alone: the table before any delete, each insert's chain,
-    // and (the engine looks through probe-1..probe-N) a never-inserted word
-    // that matches.
-    const before = run('cuckoo_stage', { ...base, probes });
+    // the table before the insert followed (the one chosen, else the
+    // engine's pick), and (the engine looks through probe-1..probe-N) a
+    // never-inserted word that matches.
+    const followed = s.follow === null ? -1 : words.indexOf(s.follow);
+    const before = run('cuckoo_stage', { ...base, probes, ...(followed >= 0 ? { follow: followed } : {}) });
     if (showError(form, 'cuckoo', before, 'items')) return stale(true);
     const stranger = before.stranger;
     let deletes = capped(form, 'cuckoo', 'deletes', lines($('#cuckoo-deletes').value), limits().items);
@@ -142,17 +146,23 @@ export function mount(root) {
     select.value = String(current());
   }
 
+  // The insert followed: the one asked for, else the engine's pick (the
+  // latest that moved others between two different buckets).
   function current() {
-    const r = s.report;
-    if (s.follow !== null) return r.inserts.findIndex((x) => x.text === s.follow);
-    // The latest insert that had to move others, else the latest.
-    for (let i = r.inserts.length - 1; i >= 0; i--) if (evictions(r.inserts[i]) > 0) return i;
-    return r.inserts.length - 1;
+    return s.report.follow;
   }
 
-  function drawTable(box, r, marks = {}) {
+  // The table after the first `step` writes of the followed insert's chain:
+  // the engine's table before that insert, each write put in its slot.
+  function tableAt(r, chain, step) {
+    const table = r.follow_before.map((bucket) => bucket.slice());
+    for (const c of chain.slice(0, step)) table[c.bucket][c.slot] = c.fingerprint;
+    return table;
+  }
+
+  function drawTable(box, r, table, marks = {}) {
     const bits = r.fingerprint_bits;
-    box.innerHTML = r.table.map((bucket, b) => {
+    box.innerHTML = table.map((bucket, b) => {
       const cls = ['bucket'];
       if (marks.buckets?.includes(b)) cls.push('candidate');
       const slots = bucket.map((fp, j) => {
@@ -188,7 +198,7 @@ export function mount(root) {
       : chain.length === 1 && x.ok
         ? `Bucket ${chain[0].bucket} had a free slot, so nothing else moved.`
         : `${x.i1 === x.i2 ? 'It was' : 'Both were'} full, so fingerprints had to move${x.ok ? '' : ' until the kicks ran out; then every move was undone'}. ` +
-          'The table shows where everything ended up; step through the moves:');
+          'Step through the moves: the table shows each one as it happens.');
     const steps = chain.map((c, j) => {
       const next = chain[j + 1];
       const tail = next ? `, pushing out ${hex(next.fingerprint, bits)}, which moves to its other bucket`
@@ -205,7 +215,7 @@ export function mount(root) {
       ? (s.step === 0 ? `Step 0 of ${chain.length}: ${x.i1 === x.i2 ? `bucket ${x.i1} is` : `buckets ${x.i1} and ${x.i2} are`} outlined.` : `Step ${s.step} of ${chain.length}: ${steps[s.step - 1]}`)
       : '';
     const key = (c) => `${c.bucket}:${c.slot}`;
-    drawTable($('#cuckoo-table'), r, {
+    drawTable($('#cuckoo-table'), r, tableAt(r, chain, s.step), {
       buckets: [x.i1, x.i2],
       now: s.step > 0 ? key(chain[s.step - 1]) : null,
       done: chain.slice(0, Math.max(0, s.step - 1)).map(key),
@@ -237,7 +247,7 @@ export function mount(root) {
     const i = +$('#cuckoo-insert').value;
     s.follow = s.report.inserts[i].text;
     s.step = 0;
-    drawChain();
+    render();
   });
   $('#cuckoo-next').addEventListener('click', () => { s.step++; drawChain(); });
   $('#cuckoo-prev').addEventListener('click', () => { if (s.step > 0) s.step--; drawChain(); });
