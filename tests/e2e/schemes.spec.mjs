@@ -15,6 +15,31 @@ test('the seeded trials show what bloomlab trials gives', async ({ page }) => {
   await expect(page.locator('#schemes-small')).toContainText((small.fpr_exact_scheme * 100).toPrecision(3) + '%');
 });
 
+// The default inputs' trials are answered by the site's build (answers.js):
+// the same tables as the engine in the page computes them, which it does
+// when the page comes without those answers.
+test('the trials answered ahead are the ones the page computes itself', async ({ page }) => {
+  const tables = async () => {
+    await page.locator('#schemes').scrollIntoViewIfNeeded();
+    await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+    await expect(page.locator('#schemes-small-table tbody tr')).toHaveCount(6, { timeout: 90_000 });
+    return [await page.locator('#schemes-table tbody').innerText(), await page.locator('#schemes-small-table tbody').innerText(),
+      await page.locator('#schemes-small').innerText()];
+  };
+  await open(page, '/');
+  expect(await page.locator('#engine-answers').count()).toBe(1);
+  const ahead = await tables();
+  await expect(page.locator('#schemes-progress')).toBeEmpty();
+  await page.route('**/', async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(/<script type="application\/json" id="engine-answers">[\s\S]*?<\/script>/, '');
+    await route.fulfill({ response, body: html });
+  });
+  await open(page, '/');
+  expect(await page.locator('#engine-answers').count()).toBe(0);
+  expect(await tables()).toEqual(ahead);
+});
+
 test('a step sharing a factor with m revisits bits', async ({ page }) => {
   await open(page, '/?wk_m=30&wk_k=8&wk_h1=4&wk_step=10');
   await expect(page.locator('#walk-out')).toContainText('4, 14, 24, 4, 14, 24, 4, 14');

@@ -6,12 +6,7 @@ import * as state from '../state.js';
 import { checkKind, clearErrors, debounce, isPowerOfTwo, isPrime, nearestPowersOfTwo, nearestPrimes, showError } from '../form.js';
 import { count, escapeHtml, percentSig, thousands } from '../format.js';
 
-const schemes = [
-  ['independent', 'independent hashes'],
-  ['double', 'plain double hashing'],
-  ['enhanced', 'enhanced double hashing'],
-];
-const fields = { n: '100', k: '7', pow: '1024', prime: '1021', seed: '1' };
+import { comparisonJobs, fields, smallJobs } from './schemes-jobs.js';
 
 function interval(r) {
   return `${percentSig(r.fpr_mean)}<br><span class="muted">${percentSig(r.ci_low)} to ${percentSig(r.ci_high)}</span>`;
@@ -22,7 +17,8 @@ function exactScheme(r) {
 }
 
 // Runs the trials one at a time in the engine's worker, so the page stays
-// responsive while they take their seconds.
+// responsive while they take their seconds (those of the default inputs
+// were answered by the site's build: answers.js).
 // `progress` says which trial is running ("Trial 3 of 6 running: ...") and
 // is emptied when all are done; onRow returns false to stop (a newer run
 // took over, or an error, which the caller shows).
@@ -57,10 +53,7 @@ export function mount(root) {
       return;
     }
     $('#schemes-table').setAttribute('aria-busy', 'true');
-    const jobs = [];
-    for (const field of ['pow', 'prime'])
-      for (const [s, label] of schemes)
-        jobs.push({ field, label, request: { m: v[field], n: v.n, k: v.k, filters: 200, probes: 2000, seed: v.seed, hash: 'murmur3', scheme: s } });
+    const jobs = comparisonJobs(v);
     runAll(jobs, (job, r) => {
       if (gen !== generation) return false;
       if (r.error) {
@@ -78,18 +71,14 @@ export function mount(root) {
     }, $('#schemes-progress'));
   }
 
-  // Seed 001's case: 101 bits, 10 keys, k = 7; then 2,003 bits at the same
-  // ten bits a key. Computed once, when the section comes into view.
+  // Seed 001's case (smallJobs): computed once, when the section comes into view.
   let smallDone = false;
   function small() {
     if (smallDone) return;
     smallDone = true;
     const tbody = $('#schemes-small-table tbody');
-    const jobs = [];
+    const jobs = smallJobs();
     const plain = {};
-    for (const [m, n, filters] of [[101, 10, 1000], [2003, 200, 200]])
-      for (const [s, label] of schemes)
-        jobs.push({ label, m, n, request: { m, n, k: 7, filters, probes: 2000, seed: 7, hash: 'murmur3', scheme: s } });
     runAll(jobs, (job, r) => {
       if (r.error) {
         $('#schemes-small-progress').textContent = r.error.message;
