@@ -189,14 +189,15 @@ export function mount(root) {
   form.addEventListener('submit', (e) => e.preventDefault());
   $('#database-run').addEventListener('click', start);
 
-  // The first run waits until the section is in view: it keeps the
-  // database busy for a moment.
+  // The first run waits until the section is a screen away: it keeps the
+  // database busy for a few seconds (100,000 inserts and twice as many
+  // lookups), mostly done by the time a reader scrolls to it.
   if ('IntersectionObserver' in window) {
     const seen = new IntersectionObserver((entries) => {
       if (!entries.some((x) => x.isIntersecting)) return;
       seen.disconnect();
       if (!started) start();
-    });
+    }, { rootMargin: '100% 0px' });
     seen.observe(root);
   } else {
     start();
