@@ -34,6 +34,7 @@ std::string kind_names() {
 
 int run_which(const which_args& a) {
   lab::which_request req;
+  req.p_field = "--p";
   req.p = parse_rate("--p", a.p);
   req.probes = parse_count("--probes", a.probes, 1, lab::which_max_probes);
   for (const std::string& k : a.kinds) {

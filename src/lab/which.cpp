@@ -70,6 +70,12 @@ which_row start(const char* kind, std::string sizing, bool add_later, bool remov
 }
 
 
+// A p that a kind's sizing cannot reach for the items: which() refuses it,
+// naming the request's p. what() is the refusal after the value.
+struct out_of_reach : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 constexpr const char* all_kinds[] = {"classic", "blocked",  "blocked256", "parquet", "cacheline", "rocksdb", "guava",
                                      "counting", "cuckoo", "scalable",   "xor8",    "fuse8",     "fuse16",  "exact set"};
 
@@ -125,7 +131,21 @@ void check_which_kind(const std::string& field, const std::string& given, double
     refuse(field, kind, "is not measured at this p; allowed here: " + list_of(here) + " (" + static_kinds_need + ")");
 }
 
+namespace {
+which_report measure_rows(const which_request& r);
+}
+
 which_report which(const which_request& r) {
+  try {
+    return measure_rows(r);
+  } catch (const out_of_reach& e) {
+    refuse(r.p_field, detail::number(r.p), e.what());
+  }
+}
+
+namespace {
+
+which_report measure_rows(const which_request& r) {
   if (!(r.p > 0 && r.p < 1))
     throw std::invalid_argument("which: p = " + std::to_string(r.p) + " is out of range (above 0, below 1)");
   if (r.probes < 1 || r.probes > which_max_probes)
@@ -190,8 +210,9 @@ which_report which(const which_request& r) {
   // Classic, and counting with its m and k.
   const sizing s = size_for(dn, r.p, false);
   if (s.m > max_m_built)
-    throw std::invalid_argument("which: the classic filter would take " + std::to_string(s.m) +
-                                " bits, past the " + std::to_string(max_m_built) + " built here; ask for a larger p");
+    throw out_of_reach("is out of reach for " + thousands(n) + " items here: the classic filter would take " +
+                       thousands(s.m) + " bits, past the " + thousands(max_m_built) +
+                       " built here; allowed: a larger p, or fewer items");
   if (wanted("classic")) {
     which_row row = start("classic", "m = " + thousands(s.m) + ", k = " + std::to_string(s.k), true, false, true,
                           false);
@@ -204,7 +225,14 @@ which_report which(const which_request& r) {
   }
   const auto blocked = [&](auto tag, const char* kind) {
     using L = decltype(tag);
-    const std::uint64_t m = size_split_block(dn, r.p, L::lanes, L::lane_bits);
+    const std::uint64_t m = size_split_block(dn, r.p, L::lanes, L::lane_bits, filter_max_m);
+    if (m == 0) {
+      const std::string floor =
+          detail::number(fpr_split_block(static_cast<double>(filter_max_m), dn, L::lanes, L::lane_bits));
+      throw out_of_reach(std::string("is out of reach for ") + thousands(n) + " items in the " + kind +
+                         " filter: at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
+                         floor + "; allowed: p from " + floor + " (a larger p), or fewer items");
+    }
     which_row row = start(kind, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) +
                                     "-bit block",
                           true, false, true, false);
@@ -233,7 +261,14 @@ which_report which(const which_request& r) {
     finish(row, f.m(), f.fpr_expected(dn), t);
   }
   if (wanted("cacheline")) {
-    const std::uint64_t m = cache_line_filter::bits_for(dn, r.p);  // throws if no m reaches p
+    const std::uint64_t m = [&] {
+      try {
+        return cache_line_filter::bits_for(dn, r.p);
+      } catch (const std::invalid_argument&) {  // no m up to its largest reaches p
+        throw out_of_reach("is out of reach for " + thousands(n) + " items in the cacheline filter: it would need "
+                           "more than " + thousands(cache_line_filter::max_m) + " bits; allowed: a larger p, or fewer items");
+      }
+    }();
     const unsigned k = k_best_block(static_cast<double>(m), dn, cache_line_filter::block_bits, cache_line_max_k);
     which_row row = start("cacheline",
                           "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
@@ -363,6 +398,8 @@ which_report which(const which_request& r) {
   }
   return rep;
 }
+
+}  // namespace
 
 std::string to_json(const which_report& r, int indent) {
   nlohmann::json j;

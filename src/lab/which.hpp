@@ -38,6 +38,8 @@ struct which_request {
   double p = 0.01;                 // the target rate, 0 < p < 1
   std::uint64_t probes = 100000;   // never-added probes for the measured rate (1 to which_max_probes)
   std::vector<std::string> kinds;  // the rows to measure (names as which_kinds gives them); empty: all
+  // How a refusal of p names it: "p" in a request, "--p" on the command line.
+  std::string p_field = "p";
 };
 
 struct which_row {
@@ -86,7 +88,9 @@ void check_which_kind(const std::string& field, const std::string& kind, double 
 
 // Needs 1 <= items <= which_max_items (given or generated), 0 < p < 1,
 // 1 <= probes <= which_max_probes and every asked kind in which_kinds(p);
-// throws std::invalid_argument otherwise.
+// throws std::invalid_argument otherwise. A p that some kind measured cannot
+// reach for these items within the engine's sizes is refused (parse.hpp's
+// refuse, naming p_field) with what that kind gets down to.
 which_report which(const which_request& r);
 
 std::string to_json(const which_report& r, int indent = 2);

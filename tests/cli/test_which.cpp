@@ -176,6 +176,9 @@ TEST(Which, RefusesOutOfRange) {
   expect_refused({"which", "--p", "0.001", "--kind", "fuse8"}, {"--kind", "'fuse8'", "not measured at this p", "fuse16"});
   expect_refused({"which", "--p", "0"}, {"--p", "'0'"});
   expect_refused({"which", "--p", "1.5"}, {"--p", "'1.5'"});
+  // A rate some kind cannot reach for these items names p and how low that kind gets.
+  expect_refused({"which", "--p", "1e-300"}, {"--p", "'1e-300'", "out of reach for 10,000 items", "no lower than", "a larger p"});
+  expect_refused({"which", "--p", "1e-20", "--n", "100"}, {"--p", "'1e-20'", "out of reach for 100 items", "blocked"});
   expect_refused({"which", "--n", "0"}, {"--n", "'0'", "1 to 1000000"});
   expect_refused({"which", "--n", "1000001"}, {"--n", "'1000001'"});
   expect_refused({"which", "--probes", "0"}, {"--probes", "'0'"});
