@@ -66,7 +66,7 @@ const inline = (tag, text, what) => {
   if (text.toLowerCase().includes(`</${tag}`)) throw new Error(`${what} holds </${tag}, which would end it in the page`);
   return `<${tag}>${text}</${tag}>`;
 };
-const styles = ['../node_modules/uplot/dist/uPlot.min.css', 'css/lab.css']
+const styles = ['../node_modules/uplot/dist/uPlot.min.css', 'css/lab.css', 'css/echo.css']
   .map((f) => readFileSync(join(here, f), 'utf8')).join('\n');
 const start = (await transform(readFileSync(join(here, 'js/start.js'), 'utf8'), { minify: true, target: 'es2020' })).code;
 let html = readFileSync(join(here, 'index.html'), 'utf8');

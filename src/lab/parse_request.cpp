@@ -28,7 +28,7 @@ std::string field_name(const fields& f) {
 // {"as": "count" | "bits" | "rate" | "real", "text": "64KiB", "field": "m",
 //  "lo": 8, "hi": 256} -> {"as": "bits", "value": 524288}. lo and hi bound
 // counts, sizes and reals (from 0, or the lowest real, to the largest);
-// a rate is always between 0 and 1.
+// a rate is always between 0 and 1, and comes with one_in, 1 / p.
 std::string op_parse(const json& j) {
   const fields f(j, "parse", {"as", "text", "field", "lo", "hi"});
   const auto as = f.text("as", "allowed: count, bits, rate or real");
@@ -42,7 +42,8 @@ std::string op_parse(const json& j) {
     const std::uint64_t hi = f.count("hi", lo, UINT64_MAX, UINT64_MAX);
     value = *as == "count" ? parse_count(name, *text, lo, hi) : parse_bits(name, *text, lo, hi);
   } else if (*as == "rate") {
-    value = parse_rate(name, *text);
+    const double p = parse_rate(name, *text);
+    return json{{"as", *as}, {"value", p}, {"one_in", 1 / p}}.dump();
   } else if (*as == "real") {
     const double lo = f.real("lo", -DBL_MAX, DBL_MAX, -DBL_MAX);
     const double hi = f.real("hi", lo, DBL_MAX, DBL_MAX);

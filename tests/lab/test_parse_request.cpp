@@ -30,6 +30,7 @@ TEST(ParseRequest, ReadsWhatPeopleType) {
   EXPECT_DOUBLE_EQ(parse({{"as", "rate"}, {"text", "1e-3"}})["value"].get<double>(), 0.001);
   EXPECT_DOUBLE_EQ(parse({{"as", "real"}, {"text", "1.5"}})["value"].get<double>(), 1.5);
   EXPECT_EQ(parse({{"as", "bits"}, {"text", "64KiB"}})["as"], "bits");
+  EXPECT_DOUBLE_EQ(parse({{"as", "rate"}, {"text", "0.1%"}})["one_in"].get<double>(), 1000);
 }
 
 // The same text gives the same number here as in the functions the CLI's
