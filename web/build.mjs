@@ -17,7 +17,8 @@
 // after the first paint.
 import { build, transform } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as stage from './js/views/stage-markup.js';
@@ -89,9 +90,12 @@ precompress(out);
 // Beside each file a browser fetches as text or WebAssembly, its brotli and
 // gzip copies (app.js.br, app.js.gz), written once here at the strongest
 // settings: `bloomlab serve` sends the copy a browser asks for, and any
-// static host that serves precompressed files can too. A copy no smaller
-// than its file is not written. Source maps are left as they are (only a
-// debugger reads them). Copies an earlier build left are removed first.
+// static host that serves precompressed files can too. The gzip copies are
+// Zopfli's (Debian's zopfli): the gzip format every browser reads, about 5%
+// smaller than zlib's best, for the browsers that offer gzip alone (most
+// do over plain HTTP). A copy no smaller than its file is not written.
+// Source maps are left as they are (only a debugger reads them). Copies an
+// earlier build left are removed first.
 function precompress(dir) {
   const kinds = /\.(html|js|mjs|css|wasm|svg|json|txt)$/;
   for (const name of readdirSync(dir)) {
@@ -102,7 +106,7 @@ function precompress(dir) {
     const bytes = readFileSync(join(dir, name));
     const copies = {
       br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
-      gz: gzipSync(bytes, { level: 9 }),
+      gz: execFileSync('zopfli', ['-c', join(dir, name)], { maxBuffer: 1 << 30 }),
     };
     for (const [suffix, copy] of Object.entries(copies)) {
       if (copy.length < bytes.length) writeFileSync(join(dir, `${name}.${suffix}`), copy);
