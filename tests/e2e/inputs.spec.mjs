@@ -47,8 +47,12 @@ test('"1 in 1000" in p is echoed as 0.1% and sizes the filter as the CLI does', 
   expect(want.p).toBe(0.001);
   await expect(page.locator('#tune-out')).toHaveAttribute('data-m', String(want.m));
   await expect(page.locator('#tune-out')).toHaveAttribute('data-k', String(want.k));
-  await page.fill('#tune-p', '0.1%');
+  await page.fill('#tune-p', '1e-3');
   await expect(page.locator('#tune-p-echo')).toHaveText('= 0.1%, 1 in 1,000');
+  await expect(page.locator('#tune-out')).toHaveAttribute('data-m', String(want.m));
+  // A percent as the echo would write it needs no echo.
+  await page.fill('#tune-p', '0.1%');
+  await expect(page.locator('#tune-p-echo')).toHaveText('');
   await expect(page.locator('#tune-out')).toHaveAttribute('data-m', String(want.m));
 });
 
@@ -84,4 +88,17 @@ test('section 5 takes 0.1k counters and refuses 1M with the engine\'s range', as
   await page.fill('#removal-m', '1M');
   await expect(page.locator('#removal-m-error')).toHaveText(
     `Counters, m: '1M' is out of range; allowed: a whole number from ${lo} to ${hi}`);
+});
+
+test('a section that computes later still echoes each input as it is typed', async ({ page }) => {
+  await open(page, '/#which');
+  await page.fill('#which-n', '20k');
+  await expect(page.locator('#which-n-echo')).toHaveText('= 20,000');
+  await page.fill('#drill-m', '0.5 KiB');
+  await expect(page.locator('#drill-m-echo')).toHaveText('= 4,096 bits');
+  await page.fill('#which-p', '1/50');
+  await expect(page.locator('#which-p-echo')).toHaveText('= 2%, 1 in 50');
+  // "2000" or "2,000" is already the number.
+  await page.fill('#which-n', '2,000');
+  await expect(page.locator('#which-n-echo')).toHaveText('');
 });

@@ -42,15 +42,20 @@ export function understood(input, range) {
   return parse(request);
 }
 
-// What the engine read, as the echo writes it.
-function said(r) {
+// What the engine read, as the echo writes it, or '' when that is the text
+// as typed: "2000", "2,000" or "1%" need no echo; "2k", "0.01" do.
+function said(input, r) {
+  if (r.error) return '';
   const n = Number(r.value);
-  if (r.as === 'bits') return `${thousands(n)} ${n === 1 ? 'bit' : 'bits'}`;
-  if (r.as === 'count') return thousands(n);
+  const typed = input.value.trim();
   if (r.as === 'rate') {
     const pct = `${+(n * 100).toPrecision(6)}%`;
+    if (typed.replace(/ /g, '') === pct) return '';
     return r.one_in >= 2 ? `${pct}, 1 in ${thousands(+r.one_in.toPrecision(6))}` : pct;
   }
+  if (typed.replace(/[,_ ]/g, '') === String(n)) return '';
+  if (r.as === 'bits') return `${thousands(n)} ${n === 1 ? 'bit' : 'bits'}`;
+  if (r.as === 'count') return thousands(n);
   return String(+n.toPrecision(12));
 }
 
@@ -70,18 +75,28 @@ function echoOf(input) {
   return out;
 }
 
-// Says beside each number input of `form` what the engine reads in it,
-// when that is not the text as typed ("10k" = 10,000; "10,000" needs no
-// echo). Text the engine cannot read leaves the echo empty: the section's
-// own refusal says why, beside the input.
-export function echoAll(form) {
-  for (const input of form.querySelectorAll('input')) {
-    if (!kinds[input.id]) continue;
-    const out = echoOf(input);
-    const r = understood(input);
-    const text = r.error ? '' : said(r);
-    const typed = input.value.trim();
-    const shown = text && text !== typed && text.replace(/ bits?$/, '') !== typed ? `= ${text}` : '';
-    if (out.textContent !== shown) out.textContent = shown;
-  }
+function echo(input) {
+  if (!kinds[input.id]) return;
+  const out = echoOf(input);
+  const text = said(input, understood(input));
+  const shown = text ? `= ${text}` : '';
+  if (out.textContent !== shown) out.textContent = shown;
+}
+
+// Says beside each number input under `root` what the engine reads in it,
+// when that is not the text as typed. Text the engine cannot read leaves
+// the echo empty: the section's own refusal says why, beside the input.
+export function echoAll(root) {
+  for (const input of root.querySelectorAll('input')) echo(input);
+}
+
+// A section's echoes, from when it is set up: each input's as it is typed
+// in (before the section's own, perhaps later, computation), and every
+// input's whenever the view clears its form to compute (form.js), which
+// also covers values the view sets itself (presets, a link's values).
+export function watch(root) {
+  echoAll(root);
+  root.addEventListener('input', (e) => {
+    if (e.target instanceof HTMLInputElement) echo(e.target);
+  });
 }
