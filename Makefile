@@ -51,7 +51,8 @@ wasm: deps
 	  -DCMAKE_BUILD_TYPE=Release -DBLOOMLAB_BUILD_TESTS=OFF -DBLOOMLAB_SITE_DIR=$(CURDIR)/$(BUILD)/site >/dev/null; \
 	$(STEP) "build wasm" cmake --build $(WASM_BUILD)
 
-# The static site: the page, its bundle and the engine. It can be put on any
+# The static site: the page, its bundle and the engine, each file with its
+# brotli and gzip copies beside it (web/build.mjs). It can be put on any
 # static host, since all computation happens in the browser.
 site: wasm npm
 	@$(STEP) "bundle page" node web/build.mjs $(BUILD)/site

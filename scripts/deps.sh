@@ -18,6 +18,7 @@ packages=(
   python3-dev pybind11-dev python3-pybind11 python3-numpy
   libsqlite3-dev libpq-dev libsodium-dev
   libboost-dev
+  zopfli
 )
 if [ "${1:-}" = test ]; then
   # The gate's tests start their own PostgreSQL cluster and load it with wrk.

@@ -16,7 +16,9 @@
 // with the list of the page's modules: it fetches them and the engine only
 // after the first paint.
 import { build, transform } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as stage from './js/views/stage-markup.js';
@@ -67,7 +69,7 @@ const inline = (tag, text, what) => {
   if (text.toLowerCase().includes(`</${tag}`)) throw new Error(`${what} holds </${tag}, which would end it in the page`);
   return `<${tag}>${text}</${tag}>`;
 };
-const styles = ['../node_modules/uplot/dist/uPlot.min.css', 'css/lab.css']
+const styles = ['../node_modules/uplot/dist/uPlot.min.css', 'css/lab.css', 'css/echo.css']
   .map((f) => readFileSync(join(here, f), 'utf8')).join('\n');
 const start = (await transform(readFileSync(join(here, 'js/start.js'), 'utf8'), { minify: true, target: 'es2020' })).code;
 let html = readFileSync(join(here, 'index.html'), 'utf8');
@@ -85,6 +87,34 @@ copyFileSync(join(here, 'sample.parquet'), join(out, 'sample.parquet'));
 // SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
 // itself (new URL('sqlite3.wasm', import.meta.url)).
 copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));
+precompress(out);
+
+// Beside each file a browser fetches as text or WebAssembly, its brotli and
+// gzip copies (app.js.br, app.js.gz), written once here at the strongest
+// settings: `bloomlab serve` sends the copy a browser asks for, and any
+// static host that serves precompressed files can too. The gzip copies are
+// Zopfli's (Debian's zopfli): the gzip format every browser reads, about 5%
+// smaller than zlib's best, for the browsers that offer gzip alone (most
+// do over plain HTTP). A copy no smaller than its file is not written.
+// Source maps are left as they are (only a debugger reads them). Copies an
+// earlier build left are removed first.
+function precompress(dir) {
+  const kinds = /\.(html|js|mjs|css|wasm|svg|json|txt)$/;
+  for (const name of readdirSync(dir)) {
+    if (/\.(br|gz)$/.test(name)) rmSync(join(dir, name));
+  }
+  for (const name of readdirSync(dir)) {
+    if (!kinds.test(name)) continue;
+    const bytes = readFileSync(join(dir, name));
+    const copies = {
+      br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      gz: execFileSync('zopfli', ['-c', join(dir, name)], { maxBuffer: 1 << 30 }),
+    };
+    for (const [suffix, copy] of Object.entries(copies)) {
+      if (copy.length < bytes.length) writeFileSync(join(dir, `${name}.${suffix}`), copy);
+    }
+  }
+}
 
 // The sections after the first, each but its heading, inside a
 // <noscript data-later>: a browser that runs scripts keeps that as text, so

@@ -26,7 +26,8 @@ for (const [width, tag] of [[1280, 'wide'], [390, 'phone']]) {
   // Section 12 measures every kind, then its drill, in the worker once in view.
   await page.locator('#which').scrollIntoViewIfNeeded();
   await page.locator('#drill-table tbody tr').nth(2).waitFor({ timeout: 120_000 });
-  // Section 13 shows the sample file's filters.
+  // Section 13 shows the sample file's filters, read once it is near.
+  await page.locator('#parquet').scrollIntoViewIfNeeded();
   await page.locator('#parquet-out[data-done]').waitFor({ timeout: 120_000 });
   for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'attack', 'which', 'parquet', 'questions']) {
     await page.locator(`#${id}`).screenshot({ path: `${out}/${id}-${tag}.png` });

@@ -173,4 +173,7 @@ class fields {
   const json& j_;
 };
 
+// One value read as a page's input holds it (parse_request.cpp).
+std::string op_parse(const json& j);
+
 }  // namespace bloomlab::lab::request

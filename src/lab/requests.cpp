@@ -33,6 +33,7 @@ namespace {
 using json = nlohmann::json;
 using request::characters;
 using request::fields;
+using request::op_parse;
 using request::shorten;
 
 std::string op_size(const json& j) {
@@ -496,7 +497,7 @@ constexpr operation operations[] = {
     {"bip37", op_bip37},   {"cuckoo_stage", op_cuckoo_stage}, {"growing", op_growing},
     {"gate_sim", op_gate_sim}, {"gate_unban", op_gate_unban}, {"attack", op_attack},
     {"pg_bloom", op_pg_bloom}, {"privacy", op_privacy}, {"limits", op_limits},
-    {"which", op_which}, {"drill", op_drill},
+    {"which", op_which}, {"drill", op_drill}, {"parse", op_parse},
 };
 
 std::string error_json(const std::string& field, const std::string& value, const std::string& message) {

@@ -49,6 +49,10 @@
 //              probes=100000, kinds=[] (all that apply at p; which.hpp)
 //   drill      numbers (text: whole numbers), target=9, m=64, k=3,
 //              trials=1000, seed=1 (set_drill.hpp)
+//   limits     (none): the page's own bounds and defaults, below
+//   parse      as (count, bits, rate or real), text, field="value", lo?, hi?:
+//              one value as an input holds it -> {"as", "value"} (a rate's
+//              with "one_in"), or the refusal naming field
 //
 // And one with bytes beside its JSON (run_parquet_request below):
 //   parquet    name="file.parquet", column?, probe? (one value; with column)
@@ -92,6 +96,7 @@ struct page_range {
   std::uint64_t lo, hi;
 };
 inline constexpr page_range page_ranges[] = {
+    {"stage.m", 8, 256},         {"stage.k", 1, 10},
     {"removal.m", 8, 256},       {"overflow.width", 1, counter_width_max},
     {"overflow.m", 8, 256},      {"combine.m", 8, 512},
     {"attack.m", 64, 1024},      {"attack.k", 1, 8},

@@ -1,5 +1,7 @@
 #include "server.hpp"
 
+#include "negotiate.hpp"
+
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -78,6 +80,21 @@ bool existing_inside(const fs::path& root, const fs::path& p, fs::path& real) {
   std::error_code ec;
   real = fs::canonical(p, ec);
   return !ec && inside(root, real);
+}
+
+// Each range of a Range header (cpp-httplib's pairs: -1 for a bound not
+// given) as the first and last byte it names in `size` bytes (RFC 9110
+// 14.1.2): the last clamped to the end, a suffix counted from it, and a
+// range that starts past the end dropped. False when none is left.
+bool exact_ranges(httplib::Ranges& ranges, std::size_t size) {
+  httplib::Ranges exact;
+  for (const auto& [first, last] : ranges) {
+    const auto n = static_cast<ssize_t>(size);
+    if (first >= 0 && first < n) exact.emplace_back(first, last < 0 || last >= n ? n - 1 : last);
+    else if (first < 0 && last > 0 && n > 0) exact.emplace_back(n - std::min(last, n), n - 1);
+  }
+  ranges = std::move(exact);
+  return !ranges.empty();
 }
 
 }  // namespace
@@ -188,6 +205,86 @@ struct static_site::impl {
   std::atomic<bool> in_run{false};
   std::atomic<bool> stopped{false};
 
+  // A file, or the precompressed copy of it the client accepts (a copy
+  // beside it, app.js.br or app.js.gz, no older than the file: the site
+  // build writes them), with an ETag and Last-Modified of what is sent:
+  // a request naming that ETag, or one no older than its time, gets 304 and
+  // no body. Range and HEAD are cpp-httplib's, on the bytes sent. False
+  // when the file cannot be read.
+  bool serve_file(const httplib::Request& req, httplib::Response& res, const fs::path& file) const {
+    std::error_code ec;
+    const auto mtime = fs::last_write_time(file, ec);
+    if (ec) return false;
+    fs::path sent = file;
+    std::string_view encoding;
+    for (const coding& c : codings) {
+      fs::path copy;
+      if (!accepts(req.get_header_value("Accept-Encoding"), c.name) ||
+          !existing_inside(root, fs::path(file.string() + std::string(c.suffix)), copy) ||
+          !fs::is_regular_file(copy, ec) || fs::last_write_time(copy, ec) < mtime || ec)
+        continue;
+      sent = copy;
+      encoding = c.name;
+      break;
+    }
+    const auto size = fs::file_size(sent, ec);
+    const auto sent_mtime = fs::last_write_time(sent, ec);
+    if (ec) return false;
+    const std::string etag = "\"" + std::to_string(size) + "-" +
+                             std::to_string(sent_mtime.time_since_epoch().count()) +
+                             (encoding.empty() ? std::string() : "-" + std::string(encoding)) + "\"";
+    const auto modified = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::file_clock::to_sys(sent_mtime).time_since_epoch())
+                              .count();
+    // Every answer for a file names the header its body depends on, whether
+    // or not this one was compressed, so a cache keeps them apart.
+    res.set_header("Vary", "Accept-Encoding");
+    res.set_header("ETag", etag);
+    res.set_header("Last-Modified", http_date(modified));
+    const std::string if_none_match = req.get_header_value("If-None-Match");
+    const auto since = parse_http_date(req.get_header_value("If-Modified-Since"));
+    if (req.has_header("If-None-Match") ? etag_matches(if_none_match, etag) : since && modified <= *since) {
+      res.status = 304;
+      return true;
+    }
+    std::ifstream in(sent, std::ios::binary);
+    std::ostringstream body;
+    body << in.rdbuf();
+    if (!in && size > 0) return false;
+    // Sent as it is, through a content provider of known length, which
+    // cpp-httplib never compresses itself: it would compress the body on
+    // every request (about 0.55 s for the page's 200 KB script with brotli)
+    // where the copies the build wrote cost nothing.
+    auto bytes = std::make_shared<const std::string>(std::move(body).str());
+    const std::string type(mime_type(file.filename().string()));
+    // A Range is cpp-httplib's to answer (206, from the bytes sent), once
+    // each range is made exact here: cpp-httplib 0.11 takes "bytes=0-9999"
+    // of 12 bytes as 10,000 and reads past the end of what it sends, and
+    // answers a start past the end with 206 and nothing. It hands this
+    // handler its own request, not a const one, as a const reference.
+    if (auto& ranges = const_cast<httplib::Request&>(req).ranges; !ranges.empty()) {
+      if (!exact_ranges(ranges, bytes->size())) {
+        ranges.clear();
+        res.status = 416;  // RFC 9110 15.5.17: none of them is in the bytes
+        res.set_header("Content-Range", "bytes */" + std::to_string(bytes->size()));
+        res.set_content("416 range not satisfiable\n", plain_text.data());
+        return true;
+      }
+    } else {
+      res.status = 200;
+    }
+    if (!encoding.empty()) res.set_header("Content-Encoding", std::string(encoding));
+    if (bytes->empty()) {
+      res.set_content(std::string(), type);  // a length of 0 would read as "unknown"
+      return true;
+    }
+    res.set_content_provider(bytes->size(), type,
+                             [bytes](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                               return sink.write(bytes->data() + offset, length);
+                             });
+    return true;
+  }
+
   void answer(const httplib::Request& req, httplib::Response& res) const {
     if (req.method != "GET" && req.method != "HEAD") {
       res.status = 405;
@@ -198,39 +295,7 @@ struct static_site::impl {
     const resolution r = resolve(root, req.path);
     switch (r.what) {
       case resolution::kind::file: {
-        // The browser revalidates each file (Cache-Control: no-cache) with
-        // the ETag, its size and modification time: unchanged, 304 and no body.
-        std::error_code ec;
-        const auto size = fs::file_size(r.file, ec);
-        const auto mtime = fs::last_write_time(r.file, ec);
-        if (ec) break;
-        const std::string etag = "\"" + std::to_string(size) + "-" +
-                                 std::to_string(mtime.time_since_epoch().count()) + "\"";
-        res.set_header("ETag", etag);
-        if (req.get_header_value("If-None-Match") == etag) {
-          res.status = 304;
-          return;
-        }
-        std::ifstream in(r.file, std::ios::binary);
-        std::ostringstream body;
-        body << in.rdbuf();
-        if (!in && size > 0) break;
-        // Sent as it is, through a content provider of known length, which
-        // cpp-httplib never compresses: it would brotli-compress a body on
-        // every request, about 0.55 s for the page's 200 KB script, where the
-        // loopback network this server is for takes under a millisecond.
-        auto bytes = std::make_shared<const std::string>(std::move(body).str());
-        const std::string type(mime_type(r.file.filename().string()));
-        res.status = 200;
-        if (bytes->empty()) {
-          res.set_content(std::string(), type);  // a length of 0 would read as "unknown"
-          return;
-        }
-        res.set_content_provider(
-            bytes->size(), type,
-            [bytes](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-              return sink.write(bytes->data() + offset, length);
-            });
+        if (!serve_file(req, res, r.file)) break;
         return;
       }
       case resolution::kind::redirect:
@@ -254,7 +319,7 @@ static_site::static_site(const fs::path& root) : p_(std::make_unique<impl>()) {
   p_->root = fs::canonical(root, ec);
   if (ec || !fs::is_directory(p_->root, ec)) throw std::invalid_argument(root.string() + " is not a folder");
   auto& http = p_->http;
-  http.set_default_headers({{"Cache-Control", "no-cache"}, {"X-Content-Type-Options", "nosniff"}});
+  http.set_default_headers({{"Cache-Control", std::string(cache_control)}, {"X-Content-Type-Options", "nosniff"}});
   // cpp-httplib's default options set SO_REUSEPORT, which lets a second server
   // bind a port that one already listens on; SO_REUSEADDR alone does not.
   http.set_socket_options([](int sock) {

@@ -88,7 +88,7 @@ test('section 11 refuses a bad input beside it, and the URL restores the section
   await open(page, '/#attack');
   const m = page.locator('#attack-m');
   await m.fill('5000');
-  await expect(page.locator('#attack-m-error')).toContainText("Drawn filter's bits, m: '5000' is not allowed here; allowed: a whole number from 64 to 1024");
+  await expect(page.locator('#attack-m-error')).toContainText("Drawn filter's bits, m: '5000' is out of range; allowed: a whole number from 64 to 1024");
   await expect(m).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('#attack-out')).toHaveClass(/stale/);
   await m.fill('128');

@@ -19,7 +19,8 @@ async function trialsDone(page) {
   await page.locator('#which').scrollIntoViewIfNeeded();
   await expect(page.locator('#which-table tbody tr')).toHaveCount(14, { timeout: 90_000 });
   await expect(page.locator('#drill-table tbody tr')).toHaveCount(3, { timeout: 90_000 });
-  // Section 13's sample file, read once the section is set up.
+  // Section 13's sample file, read once the section comes near the screen.
+  await page.locator('#parquet').scrollIntoViewIfNeeded();
   await expect(page.locator('#parquet-out[data-done]')).toHaveCount(1, { timeout: 90_000 });
 }
 

@@ -25,7 +25,7 @@ namespace {
 constexpr const char* ops[] = {"size",     "analyze",    "measure", "trials",   "hash",    "positions",
                                "tune",     "stage",      "curves",  "walk",     "removal", "combine",
                                "bip37",    "cuckoo_stage", "growing", "gate_sim", "gate_unban", "attack",
-                               "pg_bloom", "privacy", "limits"};
+                               "pg_bloom", "privacy", "limits", "parse"};
 constexpr std::size_t op_count = sizeof ops / sizeof ops[0];
 
 // An error's message holds the refused value cut to about 100 bytes, the

@@ -62,6 +62,20 @@ test('size: n = 20, p = 1% with prime rounding gives m = 193, k = 7, as the CLI'
   assert.equal(r.k, 7);
 });
 
+test('parse: sizes, counts and rates as people type them are the numbers the CLI reads', () => {
+  for (const m of ['64KiB', '1.5 GB', '4 Mb', '8192 bits', '2,000']) {
+    assert.equal(run('parse', { as: 'bits', text: m }).value, bloomlab('analyze', '--m', m, '--n', '10', '--k', '1').m, m);
+  }
+  for (const n of ['10k', '4M', '1e6', '2_000']) {
+    assert.equal(run('parse', { as: 'count', text: n }).value, bloomlab('size', '--n', n, '--p', '0.01').n, n);
+  }
+  for (const p of ['1 in 1000', '1/1000', '0.1%', '1e-3']) {
+    assert.equal(run('parse', { as: 'rate', text: p }).value, bloomlab('size', '--n', '10', '--p', p).p, p);
+  }
+  const e = run('parse', { as: 'bits', text: '1KiB', field: 'm', lo: 8, hi: 256 }).error;
+  assert.equal(e.message, "m: '1KiB' is out of range; allowed: a whole number from 8 to 256");
+});
+
 test('analyze: every formula, and the exact rate of plain double hashing at m = 101', () => {
   assertSame(run('analyze', { m: 2000, n: 200, k: 7 }), bloomlab('analyze', '--m', '2000', '--n', '200', '--k', '7'));
   assertSame(run('analyze', { m: '101', n: '10', k: '7', scheme: 'double' }),

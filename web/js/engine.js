@@ -56,6 +56,14 @@ export function run(op, request) {
   return JSON.parse(module.run(op, JSON.stringify(request)));
 }
 
+// One value as an input holds it, read by the engine's grammar (the parse
+// operation: { as: 'count' | 'bits' | 'rate' | 'real', text, field, lo, hi }
+// -> { as, value }, or the refusal): what js/echo.js says back beside the
+// page's number inputs, and what their range checks test.
+export function parse(request) {
+  return run('parse', request);
+}
+
 // The report on a Parquet file's filters (the engine's parquet operation):
 // the file's size, its first bytes and its last (Uint8Arrays, read by the
 // page with the File API), and the request (name, column, probe).

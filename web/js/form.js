@@ -1,12 +1,16 @@
 import { limits } from './engine.js';
+import { echoAll, understood } from './echo.js';
 
 // Showing the engine's refusals beside the input they concern, and clearing
 // them. Fields are named as in the engine's requests (m, k, n, p, ...); the
 // input for field f in a section with prefix x is #x-f, and a message names
-// it by the text of its label ("Planned n", not "n0").
+// it by the text of its label ("Planned n", not "n0"). Every view clears its
+// form before it computes, so this is also where each number input's echo
+// (echo.js) is brought up to date with the text the view is about to send.
 export function clearErrors(form) {
   for (const el of form.querySelectorAll('.error:not(.url-error)')) el.textContent = '';
   for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  echoAll(form);
 }
 
 // The name the reader sees for a field: its label's text.
@@ -61,16 +65,15 @@ export function engineDefault(prefix, field) {
   return String(value);
 }
 
-// A whole number within the drawing's own bounds (drawingRange); the message
-// names the field, the value and the range, as the engine's refusals do.
+// A number within the drawing's own bounds (drawingRange), as the engine
+// reads the input (echo.js: 64KiB, 1e2, 10k); a value it refuses is refused
+// beside the input in its words, which name the field, the value and the
+// range.
 export function checkRange(form, prefix, field) {
-  const [lo, hi] = drawingRange(prefix, field);
   const input = form.querySelector(`#${prefix}-${field}`);
-  const text = input.value.trim().replace(/,/g, '');
-  if (/^\d+$/.test(text) && +text >= lo && +text <= hi) return true;
-  form.querySelector(`#${prefix}-${field}-error`).textContent =
-    `${label(form, prefix, field)}: '${input.value.trim()}' is not allowed here; allowed: a whole number from ${lo} to ${hi}`;
-  input.setAttribute('aria-invalid', 'true');
+  const r = understood(input, drawingRange(prefix, field));
+  if (!r.error) return true;
+  showError(form, prefix, { error: { ...r.error, field } }, field);
   return false;
 }
 
@@ -85,13 +88,13 @@ export function capped(form, prefix, field, words, max) {
 
 // A whole number the input's label promises (a power of two, a prime): one
 // that is not is refused beside the input with the nearest that are, as
-// `nearest(v)` lists them. Text that is not a whole number is left to the
-// engine's own refusal; returns false only for a refused number.
+// `nearest(v)` lists them. Text the engine cannot read as a number is left
+// to its own refusal; returns false only for a refused number.
 export function checkKind(form, prefix, field, what, is, nearest) {
   const input = form.querySelector(`#${prefix}-${field}`);
-  const text = input.value.trim().replace(/,/g, '');
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(+text) || is(+text)) return true;
-  const near = nearest(+text).map((v) => Number(v).toLocaleString('en-US'));
+  const r = understood(input);
+  if (r.error || !Number.isSafeInteger(r.value) || is(r.value)) return true;
+  const near = nearest(r.value).map((v) => Number(v).toLocaleString('en-US'));
   form.querySelector(`#${prefix}-${field}-error`).textContent =
     `${label(form, prefix, field)}: '${input.value.trim()}' is not ${what}; the nearest ${near.length === 1 ? 'is' : 'are'} ${near.join(' and ')}`;
   input.setAttribute('aria-invalid', 'true');

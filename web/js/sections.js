@@ -8,6 +8,8 @@
 // every part has run and every such promise has settled. Then it is marked
 // data-mounted, and done() resolves. Each step is timed (a performance
 // measure named bloomlab:set-up:ID, which the browser tests report).
+import { watch } from './echo.js';
+
 let current = null;  // the section whose mount or part is running
 
 export function setUpLater(fn) {
@@ -47,7 +49,10 @@ function step(section, fn) {
 // returned, or null when it failed), parts (those left to run) }.
 export function mountSection(id, view, extra) {
   const section = { id, root: document.getElementById(id), result: null, parts: [], waiting: [], failed: false, finished: null };
-  step(section, () => { section.result = view.mount(section.root, extra); });
+  step(section, () => {
+    section.result = view.mount(section.root, extra);
+    watch(section.root);  // each number input says what the engine reads in it (echo.js)
+  });
   return section;
 }
 

@@ -13,7 +13,6 @@
 import { limits, parquet } from '../engine.js';
 import { clearErrors, debounce, showError } from '../form.js';
 import { count, escapeHtml, percent, percentSig, thousands } from '../format.js';
-import { setUpLater } from '../sections.js';
 
 // What a probe of each physical type is, for the hint (the engine says the
 // exact range when it refuses one).
@@ -166,9 +165,14 @@ export function mount(root) {
     await load(await res.blob(), 'sample.parquet');
   }
 
+  // Set once a file of the reader's own is taken: the sample, arriving
+  // later, does not replace it.
+  let own = false;
   $('#parquet-file').addEventListener('change', (e) => {
     const f = e.target.files && e.target.files[0];
-    if (f) load(f, f.name);
+    if (!f) return;
+    own = true;
+    load(f, f.name);
   });
   const drop = $('#parquet-drop');
   drop.addEventListener('dragover', (e) => {
@@ -180,7 +184,9 @@ export function mount(root) {
     e.preventDefault();
     drop.classList.remove('over');
     const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-    if (f) load(f, f.name);
+    if (!f) return;
+    own = true;
+    load(f, f.name);
   });
   $('#parquet-sample').addEventListener('click', () => {
     sample().catch((err) => showError(form, 'parquet', { error: { field: 'file', message: err.message } }, 'file'));
@@ -196,6 +202,13 @@ export function mount(root) {
     probe();
   });
   // The sample's figures show until a file of the reader's own is dropped.
-  setUpLater(sample);
+  // It is fetched when the section comes near the screen, not with the
+  // page: nothing of it is needed before then.
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((x) => x.isIntersecting)) return;
+    seen.disconnect();
+    if (!own) sample().catch((err) => showError(form, 'parquet', { error: { field: 'file', message: err.message } }, 'file'));
+  }, { rootMargin: '300px 0px' });
+  seen.observe(root);
   return { report: () => report };
 }

@@ -7,12 +7,11 @@
 // for another filter, replaces them, which the page kept hidden till then).
 import { run } from '../engine.js';
 import * as state from '../state.js';
-import { clearErrors, label, showError } from '../form.js';
+import { checkRange, clearErrors, label, showError } from '../form.js';
 import { count, list, thousands } from '../format.js';
 import { roving } from '../roving.js';
 import { bitsHtml, columns, defaults, itemsHtml, oddsText, queriesHtml, removalHtml, stageRequest, summaryText } from './stage-markup.js';
 
-const limits = { m: [8, 256], k: [1, 10] };
 const maxQueries = 8;
 
 export function mount(root) {
@@ -67,21 +66,9 @@ export function mount(root) {
 
   // The stage's own bounds (8..256 bits, 1..10 hashes) keep the drawing
   // legible; everything else is checked by the engine.
-  function inRange(field) {
-    const text = $(`#stage-${field}`).value.trim();
-    const [lo, hi] = limits[field];
-    if (!/^\d+$/.test(text) || +text < lo || +text > hi) {
-      $(`#stage-${field}-error`).textContent =
-        `${field}: '${text}' is not allowed here; allowed: a whole number from ${lo} to ${hi}`;
-      $(`#stage-${field}`).setAttribute('aria-invalid', 'true');
-      return false;
-    }
-    return true;
-  }
-
   function render() {
     clearErrors(form);
-    const okM = inRange('m'), okK = inRange('k');
+    const okM = checkRange(form, 'stage', 'm'), okK = checkRange(form, 'stage', 'k');
     if (!okM || !okK) return false;
     s.m = $('#stage-m').value.trim();
     s.k = $('#stage-k').value.trim();
