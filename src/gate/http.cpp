@@ -20,6 +20,7 @@
 
 #include "db_pool.hpp"
 #include "listener.hpp"
+#include "http_error.hpp"
 #include "http_parse.hpp"
 #include "parse.hpp"
 #include "report.hpp"
@@ -60,7 +61,7 @@ bool starts_with_nocase(std::string_view s, std::string_view prefix) {
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
 
-std::string error_body(const std::string& why) { return dump({{"error", why}}); }
+using http::error_body;  // {"error": "why"}: every HTTP error bloomlab sends
 
 json answer(std::string_view key, const check_result& r) {
   return {{"key", key}, {"member", r.member}, {"by", r.by_database ? "database" : "filter"}};

@@ -1,5 +1,6 @@
 #include "server.hpp"
 
+#include "http_error.hpp"
 #include "negotiate.hpp"
 
 #include <arpa/inet.h>
@@ -267,7 +268,7 @@ struct static_site::impl {
         ranges.clear();
         res.status = 416;  // RFC 9110 15.5.17: none of them is in the bytes
         res.set_header("Content-Range", "bytes */" + std::to_string(bytes->size()));
-        res.set_content("416 range not satisfiable\n", plain_text.data());
+        res.set_content(http::error_body("no range asked for lies within the file's " + std::to_string(bytes->size()) + " bytes"), http::error_type.data());
         return true;
       }
     } else {
@@ -289,7 +290,7 @@ struct static_site::impl {
     if (req.method != "GET" && req.method != "HEAD") {
       res.status = 405;
       res.set_header("Allow", "GET, HEAD");
-      res.set_content("405 method not allowed: this server only reads files\n", plain_text.data());
+      res.set_content(http::error_body("method " + req.method + " is not allowed: this server only reads files (GET, HEAD)"), http::error_type.data());
       return;
     }
     const resolution r = resolve(root, req.path);
@@ -305,12 +306,12 @@ struct static_site::impl {
         return;
       case resolution::kind::bad_request:
         res.status = 400;
-        res.set_content("400 bad request: this path is not allowed\n", plain_text.data());
+        res.set_content(http::error_body("this path is not allowed: it must start with /, hold no . or .. segment, no control byte, backslash or %"), http::error_type.data());
         return;
       case resolution::kind::not_found: break;
     }
     res.status = 404;
-    res.set_content("404 not found\n", plain_text.data());
+    res.set_content(http::error_body("no file at " + req.path), http::error_type.data());
   }
 };
 
@@ -342,8 +343,8 @@ static_site::static_site(const fs::path& root) : p_(std::make_unique<impl>()) {
   // Errors cpp-httplib raises itself (a malformed request, say) get a body too.
   http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty())
-      res.set_content(std::to_string(res.status) + (res.status < 500 ? " refused\n" : " server error\n"),
-                      plain_text.data());
+      res.set_content(http::error_body(res.status < 500 ? "the request could not be read" : "the server failed"),
+                      http::error_type.data());
     return httplib::Server::HandlerResponse::Unhandled;
   }));
 }

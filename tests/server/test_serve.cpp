@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "serve_process.hpp"
 
@@ -133,16 +134,25 @@ TEST(Serve, FolderWithoutSlashRedirects) {
   EXPECT_EQ(r.header("location"), "/sub/");
 }
 
-TEST(Serve, MissingFileIs404WithPlainBody) {
+// An error's body is the one every bloomlab HTTP error has, the gate's
+// included: {"error": "why"}, as JSON.
+void expect_error_body(const response& r, const std::string& says) {
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  const nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.body;
+  EXPECT_EQ(j.size(), 1u) << r.body;
+  ASSERT_TRUE(j.contains("error") && j["error"].is_string()) << r.body;
+  EXPECT_NE(j["error"].get<std::string>().find(says), std::string::npos) << r.body;
+}
+
+TEST(Serve, MissingFileIs404WithTheErrorBody) {
   const site_folder site;
   const running_server server(site.args());
   for (const std::string path : {"/missing.js", "/sub/missing.html", "/missing/", "/index.html/", "/.hidden"}) {
     SCOPED_TRACE(path);
     const response r = http(server.port, path);
     EXPECT_EQ(r.status, 404);
-    EXPECT_EQ(r.header("content-type"), "text/plain; charset=utf-8");
-    EXPECT_FALSE(r.body.empty());
-    EXPECT_LT(r.body.size(), 100u);
+    expect_error_body(r, "no file at " + path);
   }
 }
 
@@ -200,6 +210,7 @@ TEST(Serve, HeadGivesHeadersOnlyAndOtherMethodsAreRefused) {
     const response r = http(server.port, "/index.html", method, "Content-Length: 0\r\n");
     EXPECT_EQ(r.status, 405);
     EXPECT_EQ(r.header("allow"), "GET, HEAD");
+    expect_error_body(r, method + " is not allowed");
   }
 }
 
