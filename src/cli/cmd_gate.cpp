@@ -39,13 +39,6 @@ void store_clients(gate::resp_store& store, gate::resp_front& front) {
   store.set_clients([&front] { return front.connections(); });
 }
 
-gate::filter_kind parse_kind(const std::string& text) {
-  for (const auto k : {gate::filter_kind::classic, gate::filter_kind::counting, gate::filter_kind::blocked,
-                       gate::filter_kind::none})
-    if (text == gate::kind_name(k)) return k;
-  lab::refuse("--kind", text, "is not a kind the gate keeps; allowed: classic, counting, blocked, none");
-}
-
 // A secret the gate takes from a file (its first line, trailing blanks
 // dropped) or, with no file named, from the environment variable `env`
 // (then "" when unset): never from a flag, which ps would show.
@@ -245,7 +238,7 @@ int run_gate(const gate_args& a) {
   if (a.host.empty())
     throw usage_error("--host: '' is empty; allowed: an address of this machine, as 127.0.0.1");
   gate::gate_options opts;
-  if (!a.kind.empty()) opts.kind = parse_kind(a.kind);
+  if (!a.kind.empty()) opts.kind = gate::kind_named("--kind", a.kind);
   if (!a.p.empty()) {
     opts.p = parse_rate("--p", a.p);
     if (opts.p < gate::min_p || opts.p > gate::max_p)
@@ -267,7 +260,7 @@ int run_gate(const gate_args& a) {
       lab::refuse("--access-log", a.access_log, "cannot be opened for appending");
     }
   }
-  if (opts.key && opts.kind == gate::filter_kind::none)
+  if (opts.key && opts.kind == nullptr)
     lab::refuse("--kind", a.kind, std::string("has no filter to key; drop --key-file (or ") + key_file_env + ")");
 
   std::string db = a.db, table = a.table, column = a.column;
@@ -348,7 +341,7 @@ int run_gate(const gate_args& a) {
     fmt::print(stderr, "bloomlab gate: {} lacked {} of the table's keys; they were added\n", a.filter,
                lab::thousands(l.missing));
   const bool v6 = a.host.find(':') != std::string::npos;
-  if (s.kind == gate::kind_name(gate::filter_kind::none))
+  if (s.kind == gate::no_filter_name)
     fmt::print("bloomlab gate: {} keys in {}, no filter: every check asks the database\n", lab::thousands(s.keys),
                g->store().describe());
   else

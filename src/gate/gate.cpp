@@ -30,7 +30,28 @@ struct no_filter {
   double fill() const { return 0; }
 };
 
+// The engine types the gate keeps; a kind whose type is here can be asked
+// for with --kind (kind_named) or loaded from a file.
 using kept_filter = std::variant<bloom_filter, counting_filter, blocked_filter, no_filter>;
+
+template <class F, class V>
+inline constexpr bool alternative_of = false;
+template <class F, class... T>
+inline constexpr bool alternative_of<F, std::variant<T...>> = (std::is_same_v<F, T> || ...);
+template <class F>
+inline constexpr bool keeps = alternative_of<F, kept_filter> && !std::is_same_v<F, no_filter>;
+
+bool keeps_row(const io::kind_info& row) {
+  return io::with_type(row, []<class F>(std::type_identity<F>) { return keeps<F>; });
+}
+
+// "classic, counting, blocked": the kinds the gate keeps (--kind also takes "none").
+std::string kept_names() {
+  std::string out;
+  for (const io::kind_info& row : io::kinds)
+    if (keeps_row(row)) out += (out.empty() ? "" : ", ") + std::string(row.name);
+  return out;
+}
 
 // The expected false-positive rate of `f` holding n keys, as its kind
 // computes it (fpr_expected: the textbook approximation for classic and
@@ -106,15 +127,17 @@ std::string_view event_name(event e) {
   return "event";
 }
 
-std::string_view kind_name(filter_kind k) {
-  switch (k) {
-    case filter_kind::classic: return "classic";
-    case filter_kind::counting: return "counting";
-    case filter_kind::blocked: return "blocked";
-    case filter_kind::none: return "none";
-  }
-  return "blocked";
+const io::kind_info* default_kind() { return &io::info(io::kind::blocked); }
+
+const io::kind_info* kind_named(const std::string& field, const std::string& name) {
+  if (name == no_filter_name) return nullptr;
+  const io::kind_info* row = io::find_kind(name);
+  if (row == nullptr || !keeps_row(*row))
+    lab::refuse(field, name, "is not a kind the gate keeps; allowed: " + kept_names() + ", " + std::string(no_filter_name));
+  return row;
 }
+
+std::string_view kind_name(const io::kind_info* kind) { return kind ? kind->name : no_filter_name; }
 
 gate::gate(std::unique_ptr<key_store> store, gate_options opts) : store_(std::move(store)), opts_(std::move(opts)) {
   if (!(opts_.p > 0 && opts_.p < 1)) throw std::invalid_argument("p must lie strictly between 0 and 1");
@@ -148,19 +171,16 @@ void gate::load() {
   } else {
     io::filter_file file = io::load(opts_.filter_file, opts_.key);
     std::unique_ptr<filter_state> st;
-    if (auto* b = std::get_if<bloom_filter>(&file.filter)) {
-      opts_.kind = filter_kind::classic;
-      st = std::make_unique<filter_state>(std::move(*b));
-    } else if (auto* c = std::get_if<counting_filter>(&file.filter)) {
-      opts_.kind = filter_kind::counting;
-      st = std::make_unique<filter_state>(std::move(*c));
-    } else if (auto* bl = std::get_if<blocked_filter>(&file.filter)) {
-      opts_.kind = filter_kind::blocked;
-      st = std::make_unique<filter_state>(std::move(*bl));
-    } else {
-      throw std::invalid_argument(opts_.filter_file + " holds a " + std::string(io::kind_name(io::kind_of(file.filter))) +
-                                  " filter; the gate keeps classic, counting or blocked (512-bit block) filters");
-    }
+    const io::kind_info& row = io::row_of(file.filter);
+    std::visit(
+        [&]<class F>(F& f) {
+          if constexpr (keeps<F>) st = std::make_unique<filter_state>(std::move(f));
+        },
+        file.filter);
+    if (!st)
+      throw std::invalid_argument(opts_.filter_file + " holds a " + std::string(row.name) +
+                                  " filter; the gate keeps these kinds: " + kept_names());
+    opts_.kind = &row;
     st->planned_n = capacity_at(st->filter, opts_.p);
     // Every key of the table must answer "member": add what the file lacks.
     store_->for_each_key([&](std::string_view key) {
@@ -204,21 +224,17 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
       min_planned_n, static_cast<std::uint64_t>(std::ceil(static_cast<double>(n_hint) * growth_headroom)));
   const auto n = static_cast<double>(planned);
   std::unique_ptr<filter_state> st;
-  switch (opts_.kind) {
-    case filter_kind::classic:
-      st = std::make_unique<filter_state>(bloom_filter::for_rate(n, opts_.p, opts_.key));
-      break;
-    case filter_kind::counting:
-      st = std::make_unique<filter_state>(counting_filter::for_rate(n, opts_.p, opts_.key));
-      break;
-    case filter_kind::blocked:
-      st = std::make_unique<filter_state>(blocked_filter::for_rate(n, opts_.p, opts_.key));
-      break;
-    case filter_kind::none:  // nothing to fill: the table is the only answer
-      st = std::make_unique<filter_state>(no_filter{});
-      st->keys = n_hint;
-      return st;
+  if (opts_.kind == nullptr) {  // nothing to fill: the table is the only answer
+    st = std::make_unique<filter_state>(no_filter{});
+    st->keys = n_hint;
+    return st;
   }
+  io::with_type(*opts_.kind, [&]<class F>(std::type_identity<F>) {
+    if constexpr (keeps<F>)
+      st = std::make_unique<filter_state>(F::for_rate(n, opts_.p, opts_.key));
+    else
+      throw std::logic_error("gate: kind " + std::string(opts_.kind->name) + " is not one it keeps");
+  });
   st->planned_n = planned;
   auto last = clock::now();
   store_->for_each_key([&](std::string_view key) {
@@ -290,7 +306,7 @@ check_result gate::check(std::string_view key) {
 }
 
 void gate::maybe_rebuild_locked(bool& start) {
-  if (rebuilding_ || opts_.kind == filter_kind::none || state_->expected() <= opts_.p) return;
+  if (rebuilding_ || opts_.kind == nullptr || state_->expected() <= opts_.p) return;
   rebuilding_ = true;
   pending_.clear();
   pending_stale_ = 0;
@@ -320,9 +336,9 @@ void gate::apply_add(std::string_view key, bool added) {
       if (added) pending_.emplace_back(key);
       return;
     }
-    // A counting filter counts each key once; the others take a key again
-    // at no cost, which also repairs a filter that missed it.
-    if (added || opts_.kind != filter_kind::counting) {
+    // A filter that removes (counting) counts each key once; the others
+    // take a key again at no cost, which also repairs a filter that missed it.
+    if (added || !opts_.kind || !opts_.kind->removes) {
       filter_add(state_->filter, key);
       if (rebuilding_) pending_.emplace_back(key);
     }

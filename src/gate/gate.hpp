@@ -36,6 +36,10 @@
 #include "bloomlab/siphash.hpp"
 #include "store.hpp"
 
+namespace bloomlab::io {
+struct kind_info;  // a row of the registry of kinds (bloomlab/io/filter_file.hpp)
+}
+
 namespace bloomlab::gate {
 
 // The longest key the gate takes, in bytes (a longer one is refused with 400).
@@ -56,10 +60,17 @@ inline constexpr double default_p = 0.01;
 inline constexpr double min_p = 1e-9;
 inline constexpr double max_p = 0.5;
 
-// none: no filter at all, every check asks the database (the baseline the
-// benchmarks measure the filters against).
-enum class filter_kind { classic, counting, blocked, none };
-std::string_view kind_name(filter_kind k);
+// The filter the gate keeps is a row of io::kinds: one whose engine type the
+// gate holds (classic, counting and blocked, the 512-bit layout: gate.cpp's
+// kept_filter says which), or none (a null row): no filter at all, every
+// check asks the database (the baseline the benchmarks measure the filters
+// against).
+inline constexpr std::string_view no_filter_name = "none";
+const io::kind_info* default_kind();  // blocked
+// The row --kind names ("none": null); refuses (parse.hpp's refuse, naming
+// `field`) any other name, with the names allowed.
+const io::kind_info* kind_named(const std::string& field, const std::string& name);
+std::string_view kind_name(const io::kind_info* kind);  // the row's name, or "none"
 
 // Why `key` is not a key the gate takes ("" when it is): empty, longer than
 // max_key_bytes, not UTF-8, or holding a control character (a line break
@@ -79,7 +90,7 @@ enum class event {
 std::string_view event_name(event e);
 
 struct gate_options {
-  filter_kind kind = filter_kind::blocked;
+  const io::kind_info* kind = default_kind();  // null: no filter
   double p = default_p;            // target false-positive rate
   std::string filter_file;         // a saved filter to start from ("" to build one)
   // A secret key: the filter hashes with SipHash-2-4 under it, so that

@@ -535,7 +535,8 @@ TEST(GateSqlite, RefusesBadStartsWithExit2) {
   refused({"--db", f, "--table", "t", "--column", "nope"}, "column 'nope' not found in table 't'");
   refused({"--db", f, "--table", "t", "--column", "k", "--p", "2"}, "--p: '2'");
   refused({"--db", f, "--table", "t", "--column", "k", "--p", "1e-12"}, "allowed: a rate from 1e-09 to 0.5");
-  refused({"--db", f, "--table", "t", "--column", "k", "--kind", "cuckoo"}, "--kind: 'cuckoo' is not a kind");
+  refused({"--db", f, "--table", "t", "--column", "k", "--kind", "cuckoo"},
+          "--kind: 'cuckoo' is not a kind the gate keeps; allowed: classic, counting, blocked, none");
   refused({"--table", "t", "--column", "k"}, "--db is required");
   refused({"--db", f, "--column", "k"}, "--table is required");
   refused({"--db", "postgresql://u:secret@127.0.0.1:1/db", "--table", "t", "--column", "k"}, "u:***@");
