@@ -299,7 +299,9 @@ resp_store::result resp_store::dump_bloom(const std::vector<std::string>& args, 
   if (got.size() < 8) return w.simple("OK"), result{};
   std::uint64_t total = 0;
   for (int i = 0; i < 8; ++i) total |= std::uint64_t{got[static_cast<std::size_t>(i)]} << (8 * i);
-  if (total < got.size() || total > (std::uint64_t{1} << 40)) {
+  // The length counts itself (8 bytes) and a filter file, which the loader
+  // takes up to io::max_file_bytes.
+  if (total < got.size() || total > 8 + io::max_file_bytes) {
     loading_.erase(key);
     return w.error("ERR the chunks of " + key + " do not make a filter: their length does not add up"), result{};
   }
