@@ -23,7 +23,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as stage from './js/views/stage-markup.js';
 import * as schemesJobs from './js/views/schemes-jobs.js';
-import { answerKey } from './js/answers.js';
+import { answerKey, answeredOps } from './js/answers.js';
 import { escapeHtml } from './js/format.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -166,17 +166,16 @@ async function prerender(page) {
 }
 
 // The slow requests of the later sections' default inputs, answered by the
-// same engine now and written into the page (js/answers.js reads them), so
+// same engine now and written to answers.json (js/answers.js reads it), so
 // those sections show their first figures as soon as they are drawn.
 function answerAhead(page, engine) {
   const answers = {};
   for (const [op, request] of schemesJobs.defaultRequests()) {
+    if (!answeredOps.has(op)) throw new Error(`${op} is not in answers.js's answeredOps, so the page would never look its answer up`);
     const report = engine.run(op, JSON.stringify(request));
     if (JSON.parse(report).error) throw new Error(`the engine refused a default ${op} request: ${report}`);
     answers[answerKey(op, request)] = report;
   }
-  // '<' written as its escape: nothing in the JSON can end the script.
-  const json = JSON.stringify(answers).replace(/</g, '\\u003c');
-  if (!page.includes('</body>')) throw new Error('index.html has no </body>');
-  return page.replace('</body>', () => `<script type="application/json" id="engine-answers">${json}</script>\n</body>`);
+  writeFileSync(join(out, 'answers.json'), JSON.stringify(answers));
+  return page;
 }

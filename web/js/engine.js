@@ -108,9 +108,9 @@ export function limits() {
   return limitsCache;
 }
 
-export function runLater(op, request) {
-  const known = answer(op, request);
-  if (known !== undefined) return Promise.resolve(known);
+export async function runLater(op, request) {
+  const known = await answer(op, request);
+  if (known !== undefined) return known;
   if (!worker) {
     worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = (e) => {
