@@ -14,8 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bloomlab/counting_filter.hpp"
+#include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/exact.hpp"
 #include "bloomlab/math.hpp"
+#include "bloomlab/scalable_filter.hpp"
 #include "budget.hpp"
 #include "json.hpp"
 #include "lab.hpp"
@@ -29,6 +32,35 @@
 namespace bloomlab::lab {
 
 namespace {
+
+// The bounds of the page's drawings, by input (section prefix "." field):
+// what fits on a screen, narrower than what the operations take. The
+// page's form checks read them from the limits operation, never copies.
+struct page_range {
+  std::string_view input;
+  std::uint64_t lo, hi;
+};
+inline constexpr page_range page_ranges[] = {
+    {"stage.m", 8, 256},         {"stage.k", 1, 10},
+    {"removal.m", 8, 256},       {"overflow.width", 1, counter_width_max},
+    {"overflow.m", 8, 256},      {"combine.m", 8, 512},
+    {"attack.m", 64, 1024},      {"attack.k", 1, 8},
+    {"attack.seed", 0, 1'000'000'000},
+    {"cuckoo.buckets", 2, 64},   {"cuckoo.fingerprint_bits", cuckoo_fingerprint_min, 16},
+};
+// The defaults of the page's inputs that the engine defines (the others are
+// the drawing's own choices, kept in its view).
+struct page_default {
+  std::string_view input;
+  double value;
+};
+inline constexpr page_default page_defaults[] = {
+    {"measure.m", static_cast<double>(measure_m_default)},
+    {"measure.k", measure_k_default},
+    {"growing.s", scalable_growth_default},
+    {"growing.r", scalable_tighten_default},
+    {"cuckoo.fingerprint_bits", cuckoo_stage_fingerprint_default},
+};
 
 using json = nlohmann::json;
 using request::characters;

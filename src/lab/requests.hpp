@@ -64,10 +64,11 @@
 #include <string>
 #include <string_view>
 
-#include "bloomlab/counting_filter.hpp"
-#include "bloomlab/cuckoo_filter.hpp"
-#include "bloomlab/scalable_filter.hpp"
 #include "lab.hpp"
+
+namespace bloomlab {
+class counting_filter;  // bloomlab/counting_filter.hpp
+}
 
 namespace bloomlab::lab {
 
@@ -88,34 +89,9 @@ inline constexpr std::uint64_t max_growing_bits = std::uint64_t{1} << 26;  // gr
 // filters that large are rare, and the browser holds the bytes twice).
 inline constexpr std::uint64_t max_page_parquet_tail = std::uint64_t{64} << 20;
 
-// The bounds of the page's drawings, by input (section prefix "." field):
-// what fits on a screen, narrower than what the operations take. The
-// page's form checks read them from the limits operation, never copies.
-struct page_range {
-  std::string_view input;
-  std::uint64_t lo, hi;
-};
-inline constexpr page_range page_ranges[] = {
-    {"stage.m", 8, 256},         {"stage.k", 1, 10},
-    {"removal.m", 8, 256},       {"overflow.width", 1, counter_width_max},
-    {"overflow.m", 8, 256},      {"combine.m", 8, 512},
-    {"attack.m", 64, 1024},      {"attack.k", 1, 8},
-    {"attack.seed", 0, 1'000'000'000},
-    {"cuckoo.buckets", 2, 64},   {"cuckoo.fingerprint_bits", cuckoo_fingerprint_min, 16},
-};
-// The defaults of the page's inputs that the engine defines (the others are
-// the drawing's own choices, kept in its view).
-struct page_default {
-  std::string_view input;
-  double value;
-};
-inline constexpr page_default page_defaults[] = {
-    {"measure.m", static_cast<double>(measure_m_default)},
-    {"measure.k", measure_k_default},
-    {"growing.s", scalable_growth_default},
-    {"growing.r", scalable_tighten_default},
-    {"cuckoo.fingerprint_bits", cuckoo_stage_fingerprint_default},
-};
+// The bounds of the page's drawings and the defaults of its inputs that
+// the engine defines are requests.cpp's (page_ranges, page_defaults), given
+// to the page by the limits operation.
 // analyze: the steps (scheme_exact_cost, exact.hpp) of a two-hash scheme's
 // own exact rate that the page takes: about 100 ms in WebAssembly, where the
 // CLI's 1.2e9 (scheme_exact_budget) take many seconds. Past it the rate is
