@@ -321,7 +321,7 @@ TEST(RequestErrors, NotJsonOrNoSuchOperation) {
   EXPECT_EQ(op["value"], "frobnicate");
   EXPECT_EQ(op["message"], "'frobnicate' is not an operation; allowed: size, analyze, measure, trials, hash, positions, "
                            "tune, stage, curves, walk, removal, combine, bip37, cuckoo_stage, growing, gate_sim, gate_unban, attack, "
-                           "pg_bloom, privacy, limits, which, drill");
+                           "pg_bloom, privacy, limits, which, drill, parse");
   // A long, cut value stays valid UTF-8 in the error.
   std::string long_bad = "{";
   for (int i = 0; i < 200; ++i) long_bad += "\xc3\xa9";
