@@ -86,7 +86,9 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       width: style(s).width,
       dash: s.dash,
       points: { show: !s.dash && (s.kind === 'measured' || s.kind === 'fixed') },
-      value: (u, v) => (v === null || v === undefined ? '' : +(v).toPrecision(3) + '%'),
+      // A point the engine left out (an exact value too slow to compute)
+      // says so rather than leaving the legend's label without a value.
+      value: (u, v) => (v === null || v === undefined ? 'left out here' : +(v).toPrecision(3) + '%'),
     }))],
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
