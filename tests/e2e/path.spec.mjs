@@ -179,3 +179,15 @@ test('no sentence of visible prose runs past 30 words; the basics come first, un
     await expect(page.locator(`#${id} > h2 + p.why-matters`), id).toContainText('Why it matters:');
   }
 });
+
+test('a chart legend never shows a label without a value, even where exact values are left out', async ({ page }) => {
+  await open(page, '/?tu_mode=n_m&tu_n=1000000&tu_m=1e9');
+  await expect(page.locator('#tune-exact-note')).toContainText(/drawn through \d+ of the \d+ points/);
+  for (const id of ['#tune-chart-n', '#tune-chart-k', '#tune-chart-m', '#measure-chart']) {
+    const values = await page.locator(`${id} .u-legend .u-series .u-value`).allTextContents();
+    expect(values.length, id).toBeGreaterThan(1);
+    for (const v of values) expect(v.trim(), id).not.toBe('');
+  }
+  // Here the k chart's last point has no exact value: its legend says so.
+  await expect(page.locator('#tune-chart-k .u-legend .u-series').nth(2)).toHaveText('exact (dashed)not drawn');
+});
