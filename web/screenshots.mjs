@@ -29,7 +29,7 @@ for (const [width, tag] of [[1280, 'wide'], [390, 'phone']]) {
   // Section 13 shows the sample file's filters, read once it is near.
   await page.locator('#parquet').scrollIntoViewIfNeeded();
   await page.locator('#parquet-out[data-done]').waitFor({ timeout: 120_000 });
-  for (const id of ['stage', 'measure', 'tune', 'schemes', 'removal', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'attack', 'which', 'parquet', 'questions']) {
+  for (const id of ['why', 'stage', 'measure', 'tune', 'removal', 'questions', 'schemes', 'cuckoo', 'combine', 'growing', 'sizes', 'database', 'attack', 'which', 'parquet']) {
     await page.locator(`#${id}`).screenshot({ path: `${out}/${id}-${tag}.png` });
   }
   if (tag === 'wide') await page.screenshot({ path: `${out}/page-${tag}.png`, fullPage: true });

@@ -154,6 +154,8 @@ std::string to_json(const stage_report& r, int indent) {
             {"queries", queries}};
   j["bit_setters"] = r.bit_setters.empty() ? json(nullptr) : json(r.bit_setters);
   j["cleared"] = r.cleared;
+  j["false_positive"] = r.false_positive ? json(*r.false_positive) : json(nullptr);
+  j["probes_tried"] = r.probes_tried;
   return dump(j, indent);
 }
 

@@ -280,7 +280,9 @@ tune_report tune(const tune_request& r);
 // then reads each query's bits and says which added items lit each of them.
 // Clearing a bit another item also set makes that item read "no": a false
 // negative, which each item's reads_maybe shows. The per-bit map is sent
-// only for filters small enough to draw.
+// only for filters small enough to draw. Asked to find a false positive, it
+// looks up "probe-1", "probe-2", ... (skipping added items) in the bits as
+// they are after the removals, and names the first that reads maybe.
 inline constexpr std::uint64_t max_m_drawn = 4096;
 
 struct stage_request {
@@ -290,6 +292,7 @@ struct stage_request {
   std::vector<std::string> items;
   std::vector<std::string> queries;
   std::vector<std::string> removed;
+  std::uint64_t find_false_positive = 0;  // probes to try; 0: no search
 };
 
 struct stage_item {
@@ -324,6 +327,8 @@ struct stage_report {
   std::vector<stage_query> queries;
   std::vector<std::vector<std::uint32_t>> bit_setters;  // per bit, indices into items; empty when m > max_m_drawn
   std::vector<std::uint64_t> cleared;  // bits that were 1 and were cleared by the removals, ascending
+  std::optional<std::string> false_positive;  // the first probe never added that reads maybe, when asked
+  std::uint64_t probes_tried = 0;             // probes looked up to find it (all asked when none did)
 };
 
 stage_report stage(const stage_request& r);

@@ -180,7 +180,7 @@ std::string op_positions(const json& j) {
 }
 
 std::string op_stage(const json& j) {
-  const fields f(j, "stage", {"m", "k", "hash", "scheme", "items", "queries", "removed"});
+  const fields f(j, "stage", {"m", "k", "hash", "scheme", "items", "queries", "removed", "find_false_positive"});
   stage_request r;
   r.m = f.bits("m", 1, max_m_built);
   r.k = f.k();
@@ -188,6 +188,7 @@ std::string op_stage(const json& j) {
   r.items = f.strings("items", max_stage_items);
   r.queries = f.strings("queries", max_stage_items);
   r.removed = f.strings("removed", max_stage_items);
+  r.find_false_positive = f.count("find_false_positive", 0, max_stage_search, 0);
   return to_json(stage(r), -1);
 }
 
@@ -441,6 +442,7 @@ std::string op_limits(const json& j) {
   return json{{"items", max_request_items},
               {"chars", max_request_chars},
               {"stage_items", max_stage_items},
+              {"stage_search", max_stage_search},
               {"bip37_items", max_bip37_items},
               {"cuckoo_buckets", max_cuckoo_buckets},
               {"parquet_tail", max_page_parquet_tail},

@@ -75,7 +75,10 @@ namespace bloomlab::lab {
 // Limits of requests that only the page makes, or makes smaller than the CLI.
 inline constexpr std::uint64_t max_request_items = 200;         // measure: items a list may hold
 inline constexpr std::uint64_t max_request_chars = 20'000;      // measure: characters in all items
-inline constexpr std::uint64_t max_stage_items = 1000;          // stage: items, and queries
+// stage: items, and queries. Filling 256 bits with one hash takes about
+// 1,600 items (256·ln 256 on average); 4,000 leave room for unlucky fills.
+inline constexpr std::uint64_t max_stage_items = 4000;
+inline constexpr std::uint64_t max_stage_search = 100'000;      // stage: find_false_positive
 inline constexpr std::uint64_t max_bip37_items = 1000;          // bip37: items_hex
 inline constexpr std::uint64_t max_cuckoo_buckets = 1024;       // cuckoo_stage: buckets
 inline constexpr std::uint64_t max_cuckoo_kicks = 10'000;       // cuckoo_stage: max_kicks

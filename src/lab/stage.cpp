@@ -70,6 +70,15 @@ stage_report stage(const stage_request& r) {
     rep.queries.push_back(std::move(sq));
   }
 
+  // A word never added whose k bits are all 1s: the first such probe.
+  for (std::uint64_t i = 1; i <= r.find_false_positive && !rep.false_positive; ++i) {
+    std::string probe = probe_name(i);
+    if (index_of.count(probe) > 0) continue;
+    ++rep.probes_tried;
+    const std::vector<std::uint64_t> at = f.positions(probe);
+    if (std::all_of(at.begin(), at.end(), lit)) rep.false_positive = std::move(probe);
+  }
+
   if (r.m <= max_m_drawn) {
     rep.bit_setters.resize(r.m);
     for (const auto& [bit, items] : covers) rep.bit_setters[bit] = items;

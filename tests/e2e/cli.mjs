@@ -15,6 +15,14 @@ export function pct(rate, decimals = 2) {
   return (rate * 100).toFixed(decimals) + '%';
 }
 
+// As the page writes a rate that percent() would show as 0.00% although it
+// is above 0: two significant digits (format.js percentFine).
+export function pctFine(rate) {
+  if (!(rate > 0 && rate < 0.00005)) return pct(rate);
+  const v = rate * 100;
+  return (v < 1e-4 ? v.toExponential(1) : v.toPrecision(2)) + '%';
+}
+
 export function thousands(v) {
   return Number(v).toLocaleString('en-US');
 }

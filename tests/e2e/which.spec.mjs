@@ -122,14 +122,20 @@ test('bad input is refused beside its input, naming the label and the range; bad
   await expect(page.locator('#which-out')).not.toHaveClass(/stale/);
 });
 
-test('at 390 px the table becomes a card a row, each value named, and the page never scrolls sideways', async ({ page }) => {
+test('at 390 px the table compares kinds in three columns, the third chosen, and the page never scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
   await open(page, '/?wh_n=1000&wh_probes=10000#which');
   await expect(page.locator('#which-table')).toHaveAttribute('data-measured', '1000 0.01 10000', { timeout: 60_000 });
   await expect(page.locator('#which-table tbody tr')).toHaveCount(14);
-  const cell = page.locator('#which-table tbody tr').first().locator('td').nth(3);
-  await expect(cell).toHaveAttribute('data-label', 'Measured rate (95% interval)');
-  expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Measured rate (95% interval)"');
+  // Every kind is a row of one table; each column shown has its heading.
+  const shown = () => page.locator('#which-table tbody tr').first().locator('td').evaluateAll((tds) => tds.filter((td) => td.checkVisibility()).map((td) => td.cellIndex));
+  expect(await shown()).toEqual([0, 2, 3]);
+  await expect(page.locator('#which-table thead th').nth(3)).toBeVisible();
+  for (const [col, heading] of [['8', 'Can, once built'], ['2', 'Bits']]) {
+    await page.selectOption('#which-col', col);
+    expect(await shown()).toEqual([0, 2, Number(col) - 1].sort((a, b) => a - b));
+    await expect(page.locator('#which-table thead th').nth(Number(col) - 1)).toHaveText(heading);
+  }
   const wrap = page.locator('#which-table').locator('xpath=..');
   expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

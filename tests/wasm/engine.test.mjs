@@ -177,7 +177,7 @@ test('10,000 bad requests leave the module as it was: each answered with the err
     ['analyze', '{"m": 100, "n": 10, "k": 3,}'],
     ['analyze', JSON.stringify({ m: 0, n: 10, k: 3 })],
     ['measure', JSON.stringify({ items: ['a'], hash: 'md5' })],
-    ['stage', JSON.stringify({ m: 32, k: 3, items: Array(1001).fill('w') })],
+    ['stage', JSON.stringify({ m: 32, k: 3, items: Array(run('limits', {}).stage_items + 1).fill('w') })],
     ['size\0evil', '{}'],
     ['removal', JSON.stringify({ items: ['a'], m: 4294967296, k: 7, width: 8 })],
   ];

@@ -86,7 +86,9 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       width: style(s).width,
       dash: s.dash,
       points: { show: !s.dash && (s.kind === 'measured' || s.kind === 'fixed') },
-      value: (u, v) => (v === null || v === undefined ? '' : +(v).toPrecision(3) + '%'),
+      // A point not drawn (an exact value left out as too slow, or a rate
+      // below the log axis) says so: the legend never shows a bare label.
+      value: (u, v) => (v === null || v === undefined ? 'not drawn' : +(v).toPrecision(3) + '%'),
     }))],
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },

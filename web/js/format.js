@@ -23,6 +23,13 @@ export function percent(rate, decimals = 2) {
   return (rate * 100).toFixed(decimals) + '%';
 }
 
+// A rate as percent() writes it, unless that would read 0.00% for a rate
+// above 0: then to two significant digits ("0.0042%"), so a small rate
+// never looks like none beside a measured one.
+export function percentFine(rate) {
+  return rate > 0 && rate < 0.00005 ? percentSig(rate, 2) : percent(rate);
+}
+
 // A rate to a few significant digits, in scientific form when tiny.
 export function percentSig(rate, digits = 3) {
   const pct = rate * 100;

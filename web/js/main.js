@@ -48,11 +48,11 @@ export async function setUpAll(drawn) {
   }
   mountOne('measure', measure, ['ms_']);
   mountOne('tune', tune, ['tu_']);
-  // The questions come after the first three sections, on the page and here:
+  // The questions come after the basics, on the page and here:
   // they quote section 1's filter and section 2's measurement.
+  mountOne('removal', removal, ['rm_', 'ov_']);
   mountOne('questions', questions, [], () => ({ stage: st, measured: lastMeasure }));
   mountOne('schemes', schemes, ['sc_', 'wk_']);
-  mountOne('removal', removal, ['rm_', 'ov_']);
   mountOne('cuckoo', cuckoo, ['ck_']);
   mountOne('combine', combine, ['cb_']);
   mountOne('growing', growing, ['gr_']);

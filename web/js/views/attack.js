@@ -47,8 +47,8 @@ export function sentence(r) {
     const p = r.pollute;
     const reached = p.reached ? '' : ` The search ran out of tries before reaching ${percent(r.fill_target, 0)}.`;
     return `${count(p.crafted, 'crafted word')} set ${percent(p.fill_crafted, 1)} of the ${thousands(r.m)} bits; ` +
-      `ordinary words took ${thousands(p.random)} to set ${percent(p.fill_random, 1)}: <strong>${p.ratio.toFixed(2)} times as many</strong> ` +
-      `(the ideal, k new bits from every crafted word, is ${p.ratio_predicted.toFixed(2)} times). ` +
+      `ordinary words took ${thousands(p.random)} to set ${percent(p.fill_random, 1)}: <strong>${p.ratio.toFixed(2)} times as many</strong>. ` +
+      `The ideal, k new bits from every crafted word, is ${p.ratio_predicted.toFixed(2)} times. ` +
       `A word never added now reads maybe ${percent(p.fpr, 1)} of the time.${reached}`;
   }
   if (r.target) {

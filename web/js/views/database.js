@@ -163,13 +163,13 @@ export function mount(root) {
     } else if (lost.false_negatives) {
       const shown = lost.lost.slice(0, 5).map(escapeHtml);
       text += `${count(u.unconfirmed_maybe, 'order')} named an address the database did not hold but the filter answered maybe to. ` +
-        `The gate that did not wait decremented for ${plural(u.unconfirmed_maybe, 'it', 'them')}, and now answers no to ` +
-        `<strong>${count(lost.false_negatives, 'address', 'addresses')} the database still bans</strong>, such as ${list(shown)}: ` +
-        `asked just now, the database still holds ${thousands(r.lostHeld)} of the ${thousands(lost.lost.length)} the engine listed. ` +
+        `The gate that did not wait decremented for ${plural(u.unconfirmed_maybe, 'it', 'them')}. It now answers no to ` +
+        `<strong>${count(lost.false_negatives, 'address', 'addresses')} the database still bans</strong>, such as ${list(shown)}. ` +
+        `Asked just now, the database still holds ${thousands(r.lostHeld)} of the ${thousands(lost.lost.length)} the engine listed. ` +
         'The gate that waited lost none.';
     } else {
       text += u.unconfirmed_maybe
-        ? `${count(u.unconfirmed_maybe, 'order')} named an address the filter mistook for banned, yet no banned address lost a counter it needed this time. Try more orders or a looser rate.`
+        ? `${count(u.unconfirmed_maybe, 'order')} named an address the filter mistook for banned. Yet no banned address lost a counter it needed this time. Try more orders or a looser rate.`
         : 'No order named an address the filter mistook for banned, so both gates kept every banned address. Try more orders or a looser rate.';
     }
     box.innerHTML = text;
@@ -180,8 +180,8 @@ export function mount(root) {
     $('#database-files').innerHTML =
       `The keys, one a line: <a id="database-banned-file" href="${urls[0]}" download="banned.txt">banned addresses</a> and ` +
       `<a id="database-traffic-file" href="${urls[1]}" download="requests.txt">requests</a>. ` +
-      `<code>bloomlab build --kind counting --n ${e.n} --p ${e.p} banned.txt -o banned.filter</code> then ` +
-      `<code>bloomlab query banned.filter - &lt; requests.txt</code> answers maybe to the same ${thousands(r.filtered.queries)}.`;
+      `To check them: <code>bloomlab build --kind counting --n ${e.n} --p ${e.p} banned.txt -o banned.filter</code>. ` +
+      `Then <code>bloomlab query banned.filter - &lt; requests.txt</code> answers maybe to the same ${thousands(r.filtered.queries)}.`;
   }
 
   const later = debounce(start, 500);

@@ -37,8 +37,8 @@ export function mount(root) {
     }
     $('#drill-out').classList.remove('stale');
     $('#drill-summary').textContent = `${thousands(r.numbers.length)} numbers, ${thousands(r.distinct)} distinct, in a filter of ` +
-      `${thousands(r.m)} bits with ${r.k} hash${r.k === 1 ? '' : 'es'}: a number never added reads maybe about ` +
-      `${percentSig(r.fpr_expected)} of the time once all are in (fewer while it fills). ${thousands(r.trials)} trials, seed ${r.seed}.`;
+      `${thousands(r.m)} bits with ${r.k} hash${r.k === 1 ? '' : 'es'}. Once all are in, a number never added reads maybe about ` +
+      `${percentSig(r.fpr_expected)} of the time (less while it fills). ${thousands(r.trials)} trials, seed ${r.seed}.`;
     $('#drill-table tbody').innerHTML = r.problems.map((d) =>
       `<tr data-problem="${d.name}"><td class="text">${names[d.name]}</td><td class="text">${escapeHtml(d.exact.words)}</td>` +
       `<td class="text${d.filter_wrong ? ' wrong' : ''}">${escapeHtml(d.filter.words)}${d.filter_wrong ? ' (wrong)' : ''}</td>` +

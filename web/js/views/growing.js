@@ -18,8 +18,8 @@ const keys = { n: 'gr_n', n0: 'gr_n0', p0: 'gr_p', s: 'gr_s', r: 'gr_r' };
 // share's 95% interval.
 function currentWords(row) {
   const agree = row.scalable_low <= row.scalable_current && row.scalable_current <= row.scalable_high;
-  return `Its bits predict ${percentSig(row.scalable_current)}: in each stage, the share of bits that are 1 to the power k is the ` +
-    'chance that all k bits of an item never added are 1s there, and the stages combine as above. ' +
+  return `Its bits predict ${percentSig(row.scalable_current)}. In each stage, the share of bits that are 1, to the power k, is the ` +
+    'chance that an item never added reads all 1s there. The stages combine as above. ' +
     (agree ? 'The measured share agrees: the prediction lies in its 95% interval.'
       : 'The prediction lies outside the measured share\'s 95% interval.');
 }
@@ -66,7 +66,7 @@ export function mount(root) {
     $('#growing-held').textContent = r.skipped === 0
       ? `Every item read absent when it was added, so Held adds up to all ${count(last.n, 'item')}.`
       : `${count(r.skipped, 'item')} of ${thousands(last.n)} already read present when ${plural(r.skipped, 'it was', 'they were')} added ` +
-        `(a false positive of the stages so far), and a scalable filter does not add such an item again: it would fill a stage ` +
+        `(a false positive of the stages so far). A scalable filter does not add such an item again: it would fill a stage ` +
         `for nothing. So Held adds up to ${thousands(held)}.`;
     $('#growing-held').dataset.held = String(held);
     $('#growing-held').dataset.skipped = String(r.skipped);

@@ -5,7 +5,7 @@ import { limits, run, runLater, runUnlessGiven } from '../engine.js';
 import * as state from '../state.js';
 import { lineChart } from '../charts.js';
 import { clearErrors, debounce, engineDefault, label, showError } from '../form.js';
-import { count, escapeHtml, list, percent, thousands } from '../format.js';
+import { count, escapeHtml, list, percent, percentFine, thousands } from '../format.js';
 import { pack, unpack } from '../packed.js';
 import { setUpLater } from '../sections.js';
 import fullSample from '../../../data/sample.txt';
@@ -149,15 +149,19 @@ export function mount(root) {
     versus(list_, p);
   }
 
-  // The same list and m with k = 1 and k = 30, side by side: measured in the
-  // worker (k = 30 reads 30 bits for each of 10,000 probes), each with the
-  // fill the formula expects. Only the latest list's answers are shown.
-  const sides = [1, 30];
+  // The same list and m with k = 1, the best whole k and k = 30, side by
+  // side: measured in the worker (k = 30 reads 30 bits for each of 10,000
+  // probes), each with the fill the formula expects. The best k is the
+  // engine's (the calculator's k for this n and m). Only the latest list's
+  // answers are shown.
   let versusRun = 0;
   async function versus(list_, p) {
     const mine = ++versusRun;
     const status = $('#measure-versus-status');
-    status.textContent = 'Measuring with k = 1 and k = 30…';
+    const best = run('tune', { mode: 'n_m', n: Math.max(1, last.report.n), m: p.m });
+    const sides = [1, best.error ? p.k : best.k, 30];
+    $('#measure-versus-best').textContent = `best k = ${sides[1]}`;
+    status.textContent = `Measuring with k = 1, ${sides[1]} and 30…`;
     $('#measure-versus').setAttribute('aria-busy', 'true');
     const side = async (k) => {
       const r = await runLater('measure', { ...p, k, items: list_, probes: 10000, step: Math.max(1, list_.length) });
@@ -171,20 +175,22 @@ export function mount(root) {
       status.textContent = `Not measured: ${failed.error.message}`;
       return;
     }
-    const [one, oneA, thirty, thirtyA] = reports;
-    const row = (what, f) => `<tr><th scope="row">${what}</th><td>${f(one, oneA)}</td><td>${f(thirty, thirtyA)}</td></tr>`;
+    const [one, oneA, mid, midA, thirty, thirtyA] = reports;
+    const row = (what, f) => `<tr><th scope="row">${what}</th><td>${f(one, oneA)}</td><td>${f(mid, midA)}</td><td>${f(thirty, thirtyA)}</td></tr>`;
     $('#measure-versus-table tbody').innerHTML = [
       row('Bits that are 1', (r) => `${thousands(r.bits_set)} of ${thousands(r.m)} (${percent(r.fill, 1)})`),
       row('Fill the formula expects', (r, a) => percent(a.fill_expected, 1)),
       row('Never added, said maybe', (r) => `${thousands(r.false_positives)} of ${thousands(r.probes)}`),
-      row('Measured rate', (r) => percent(r.fpr_measured)),
-      row('Formula', (r) => percent(r.fpr_approx)),
-      row('Exact', (r) => percent(r.fpr_exact)),
+      row('Measured rate', (r) => percentFine(r.fpr_measured)),
+      row('Formula', (r) => percentFine(r.fpr_approx)),
+      row('Exact', (r) => percentFine(r.fpr_exact)),
     ].join('');
     $('#measure-versus').dataset.fp1 = String(one.false_positives);
+    $('#measure-versus').dataset.fpBest = String(mid.false_positives);
+    $('#measure-versus').dataset.kBest = String(sides[1]);
     $('#measure-versus').dataset.fp30 = String(thirty.false_positives);
-    status.textContent = `Measured: with k = 1, ${thousands(one.false_positives)} of ${thousands(one.probes)} said maybe; ` +
-      `with k = 30, ${thousands(thirty.false_positives)}.`;
+    status.textContent = `Said maybe, of ${thousands(one.probes)}: ${thousands(one.false_positives)} with k = 1, ` +
+      `${thousands(mid.false_positives)} with k = ${sides[1]} and ${thousands(thirty.false_positives)} with k = 30.`;
   }
 
   function draw(r) {
@@ -199,8 +205,8 @@ export function mount(root) {
 
     const tbody = $('#measure-table tbody');
     tbody.innerHTML = r.rows.map((row) =>
-      `<tr><td>${thousands(row.n)}</td><td>${percent(row.fpr_measured)} (${thousands(row.false_positives)})</td>` +
-      `<td>${percent(row.fpr_approx)}</td><td>${percent(row.fpr_exact)}</td></tr>`).join('');
+      `<tr><td>${thousands(row.n)}</td><td>${percentFine(row.fpr_measured)} (${thousands(row.false_positives)})</td>` +
+      `<td>${percentFine(row.fpr_approx)}</td><td>${percentFine(row.fpr_exact)}</td></tr>`).join('');
 
     lineChart($('#measure-chart'), {
       x: r.rows.map((row) => row.n),

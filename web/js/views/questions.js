@@ -24,7 +24,7 @@ export function mount(root, { stage, measured }) {
   const tenth = run('tune', { mode: 'n_p', n: 1000000, p: 0.001 });
   if (!one.error && !tenth.error) {
     fact('sizing', `For a million items at 1%, that is ${thousands(one.m)} bits (${bytes(one.bytes)}) and ` +
-      `${one.k} hashes, ${one.bits_per_item.toFixed(2)} bits an item; at 0.1% it is ${tenth.bits_per_item.toFixed(2)} bits an item ` +
+      `${one.k} hashes, ${one.bits_per_item.toFixed(2)} bits an item. At 0.1% it is ${tenth.bits_per_item.toFixed(2)} bits an item ` +
       `and ${tenth.k} hashes.`);
   }
 

@@ -1,4 +1,4 @@
-// Section 5: a counting filter drawn as numbers. The engine's removal
+// Section 4: a counting filter drawn as numbers. The engine's removal
 // operation adds the list, removes words in order (or finds a never-added
 // word that reads present and removes that), and reports every counter,
 // which fell to zero, which stuck at their maximum, and which members now
@@ -93,9 +93,8 @@ export function mount(root) {
     const others = r.false_negatives.filter((w) => w !== x.text);
     drawCounters($('#removal-member-grid'), r, { hit: x.positions, zeroed: x.zeroed, stuck: x.stuck });
     let text = `${count(r.n, 'word')} went in. <strong>${escapeHtml(x.text)}</strong> was one of them, so removing it ` +
-      `lowers counters ${list(x.positions.map(String))} by one (outlined)`;
-    if (x.zeroed.length) text += `; ${list(x.zeroed.map(String))} fell to 0, which only ${escapeHtml(x.text)} was holding up`;
-    text += '. ';
+      `lowers counters ${list(x.positions.map(String))} by one (outlined). `;
+    if (x.zeroed.length) text += `${list(x.zeroed.map(String))} fell to 0: only ${escapeHtml(x.text)} was holding ${plural(x.zeroed.length, 'it', 'them')} up. `;
     text += others.length
       ? `Yet ${list(others.map(escapeHtml))} now ${plural(others.length, 'answers', 'answer')} no.`
       : 'Every other word still answers maybe: removing a real member is safe.';
@@ -130,7 +129,7 @@ export function mount(root) {
       }
       let s = x.member
         ? `${w} was added; removing it lowers counters ${list(x.positions.map(String))}.`
-        : `${w} was never added, but counters ${list(x.positions.map(String))} are all above 0, so the filter takes it for a member and lowers them.`;
+        : `${w} was never added, but counters ${list(x.positions.map(String))} are all above 0. So the filter takes it for a member and lowers them.`;
       if (x.zeroed.length) s += ` Counter${plural(x.zeroed.length, '', 's')} ${list(x.zeroed.map(String))} fell to 0 (red).`;
       if (x.stuck.length) s += ` Counter${plural(x.stuck.length, '', 's')} ${list(x.stuck.map(String))} had stuck at the top and stayed.`;
       return s;

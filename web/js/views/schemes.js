@@ -1,4 +1,4 @@
-// Section 4: how positions are derived. Seeded trials of every scheme at a
+// Section 5: how positions are derived. Seeded trials of every scheme at a
 // power-of-two m and a prime m; the small filter where the two-hash shortcut
 // costs; and the step rule, walked position by position.
 import { run, runLater } from '../engine.js';

@@ -137,7 +137,7 @@ export function mount(root) {
       ['Bits a row sets (columns × bits a column, repeats allowed)', thousands(r.row_bits), 'row_bits'],
       ['Share of a signature set', percentSig(r.fill), 'fill'],
       ['Rows let through for an absent value (exact)', percentSig(r.share), 'share'],
-      ['The fill form, (1 − (1 − 1/L)^D)^c', percentSig(r.share_fill), 'share_fill'],
+      ['The fill form, (1 − (1 − 1/L)^D)^c: L signature bits, D bits a row sets, c bits a value asks for', percentSig(r.share_fill), 'share_fill'],
       ['Rows read and thrown away, a search', thousands(Math.round(r.rows_rechecked)), 'rechecked'],
     ];
     $('#pgb-out').innerHTML = rows.map(([k, v, f]) => `<div><dt>${k}</dt><dd data-field="${f}">${v}</dd></div>`).join('');
@@ -182,8 +182,8 @@ export function mount(root) {
     $('#priv-answer').textContent =
       `Each transaction here pays ${count(r.outputs, 'address', 'addresses')} and takes ${count(r.tx_bytes, 'byte')}. ` +
       `The client's filter (${count(r.bytes, 'byte')}, ${count(r.n_hash_funcs, 'hash', 'hashes')}) lets an unrelated ` +
-      `transaction through with chance ${percentSig(r.fpr_tx)}, so a block sends about ${thousands(+r.decoys_expected.toFixed(1))} ` +
-      `decoys with the client's ${thousands(r.own)}: the client's are ${percentSig(r.own_share_expected)} of what it ` +
+      `transaction through with chance ${percentSig(r.fpr_tx)}. So a block sends about ${thousands(+r.decoys_expected.toFixed(1))} ` +
+      `decoys with the client's ${thousands(r.own)}. The client's are ${percentSig(r.own_share_expected)} of what it ` +
       `downloads (${bytes(Math.round(r.download_bytes_expected))}). After ${count(last.filters, 'filter')}, ` +
       `${count(last.decoys, 'decoy')} ${last.decoys === 1 ? 'is' : 'are'} left and the client's make up ` +
       `${percentSig(last.own_share)} of the rest.`;

@@ -121,7 +121,7 @@ export function removalHtml(r) {
     parts.push(`<p><strong>${escapeHtml(list(lost.map((it) => it.text)))} ${lost.length === 1 ? 'was' : 'were'} added but now ` +
       `${lost.length === 1 ? 'reads' : 'read'} no</strong>: ${escapeHtml(list(why))}. A plain Bloom filter cannot tell whose bit ` +
       'it clears, so removing one item can make others vanish: a false negative, the one answer it promised never to give. ' +
-      'Section 5 shows the counting filter that can remove.</p>');
+      'Section 4 shows the counting filter that can remove.</p>');
   } else {
     parts.push('<p>This time no other item shared those bits, so none was lost; remove one whose bits others also set ' +
       '(tap a bit to see who set it) and another item will read no.</p>');

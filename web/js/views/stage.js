@@ -5,7 +5,7 @@
 // then shows section 1's figures before any script runs, and this view,
 // once mounted, draws the same markup over them (or, when the link asks
 // for another filter, replaces them, which the page kept hidden till then).
-import { run } from '../engine.js';
+import { limits as engineLimits, run } from '../engine.js';
 import * as state from '../state.js';
 import { checkRange, clearErrors, label, showError } from '../form.js';
 import { count, list, thousands } from '../format.js';
@@ -24,6 +24,7 @@ export function mount(root) {
     queries: splitList(state.get('st_look', null), defaults.queries),
     removed: splitList(state.get('st_rm', null), []),
     flash: null,  // the item or query whose bits to animate
+    found: null,  // the engine's last false-positive search, while the filter is the one it searched
     report: null,
   };
   $('#stage-m').value = s.m;
@@ -82,6 +83,7 @@ export function mount(root) {
     drawItems(report);
     drawQueries(report);
     drawRemoval(report);
+    drawFound(report);
     unlight();
     lightFlash();
     root.dispatchEvent(new CustomEvent('staged', { detail: { report }, bubbles: true }));
@@ -207,6 +209,27 @@ export function mount(root) {
     $('#stage-removal').innerHTML = removalHtml(r);
   }
 
+  // A full filter says maybe to every word; otherwise the last search for
+  // a false positive, while it still stands for the filter drawn.
+  function drawFound(r) {
+    const box = $('#stage-found');
+    box.classList.toggle('full', r.bits_set === r.m);
+    if (r.bits_set === r.m) {
+      box.textContent = `All ${thousands(r.m)} bits are 1. This filter now says maybe to every word, added or not.`;
+      return;
+    }
+    const f = s.found;
+    if (!f) box.textContent = '';
+    else if (f.word === null) box.textContent = `None of ${count(f.tried, 'word')} never added reads maybe here. Add more items, then try again.`;
+    else {
+      const q = r.queries.find((x) => x.text === f.word);
+      box.textContent = q && q.maybe && !q.member
+        ? `${f.word} was never added, yet ${r.k === 1 ? 'its one bit is' : `all ${r.k} of its bits are`} 1, so the filter says maybe. ` +
+          `The engine tried ${count(f.tried, 'word')} to find it.`
+        : '';
+    }
+  }
+
   function word() {
     const w = $('#stage-word').value.trim();
     if (!w) {
@@ -252,6 +275,21 @@ export function mount(root) {
     s.flash = { kind: 'item', text: w };
     render();
   });
+  // The engine looks up words never added ("probe-1", "probe-2", ...) in
+  // these bits until one reads maybe, and it becomes the first lookup.
+  $('#stage-find').addEventListener('click', () => {
+    clearErrors(form);
+    const removed = s.removed.filter((w) => s.items.includes(w));
+    const r = run('stage', { ...stageRequest({ m: s.m, k: s.k, items: s.items, queries: [], removed }),
+      find_false_positive: engineLimits().stage_search });
+    if (showError(form, 'stage', r, 'word')) return;
+    s.found = { word: r.false_positive, tried: r.probes_tried };
+    if (r.false_positive !== null) {
+      s.queries = [r.false_positive, ...s.queries.filter((q) => q !== r.false_positive)].slice(0, maxQueries);
+      s.flash = { kind: 'query', text: r.false_positive };
+    }
+    render();
+  });
   $('#stage-word').addEventListener('keydown', (e) => {
     if (e.key === 'Enter') {
       e.preventDefault();
@@ -287,6 +325,7 @@ export function mount(root) {
     }
   });
   $('#stage-reset').addEventListener('click', () => {
+    s.found = null;
     s.items = [...defaults.items];
     s.queries = [...defaults.queries];
     s.removed = [];

@@ -150,8 +150,8 @@ export function mount(root) {
     lineChart($('#tune-chart-k'), { x: c.vs_k.x, series: series(c.vs_k, false), xLabel: 'hashes, k', yLabel: 'rate', logY: true, marker: c.k_best });
     const total = c.vs_n.x.length + c.vs_k.x.length + c.vs_m.x.length;
     $('#tune-exact-note').textContent = c.exact_left_out === 0 ? '' :
-      `The exact line is drawn through ${thousands(total - c.exact_left_out)} of the ${thousands(total)} points: ` +
-      'at this size each exact value takes long enough that the rest are left out so the page answers at once.';
+      `The exact line is drawn through ${thousands(total - c.exact_left_out)} of the ${thousands(total)} points. ` +
+      'At this size each exact value takes a while, so the rest are left out and the page answers at once.';
     lineChart($('#tune-chart-m'), { x: c.vs_m.x, series: series(c.vs_m, true), xLabel: 'bits, m', yLabel: 'rate', logX: true, logY: true });
     // For the browser tests' timings: asked to drawn, the worker's part, and
     // the page's own (the charts); and that they match the figures.

@@ -98,15 +98,16 @@ export function mount(root) {
     const smallest = rows.filter((w) => w.kind !== 'exact set').reduce((a, b) => (b.bits_per_item < a.bits_per_item ? b : a));
     $('#which-summary').textContent =
       `${count(r.items, 'distinct item')} at a target rate of ${percentSig(r.p)}, each kind asked ${thousands(r.probes)} ` +
-      `strings never added. No filter at this rate can use fewer than ${r.floor_bits_per_item.toFixed(2)} bits an item; ` +
-      `the smallest here is ${smallest.kind} with ${smallest.bits_per_item.toFixed(2)}` +
-      (smallest.kind !== 'classic' ? `, the classic Bloom filter uses ${byKind.classic.bits_per_item.toFixed(2)}. ` : '. ') +
+      `strings never added. No filter at this rate can use fewer than ${r.floor_bits_per_item.toFixed(2)} bits an item. ` +
+      `The smallest here is ${smallest.kind} with ${smallest.bits_per_item.toFixed(2)}` +
+      (smallest.kind !== 'classic' ? `; the classic Bloom filter uses ${byKind.classic.bits_per_item.toFixed(2)}. ` : '. ') +
       (missed.length ? missed.map((w) => `${w.kind} missed ${count(w.missed, 'member')} (its table was full).`).join(' ')
         : 'Every kind found every member: none misses an item it holds.');
     $('#which-times').textContent = 'Build and lookup times were measured just now in this browser, by the engine in ' +
       'WebAssembly: they change from run to run and machine to machine. Sizes and rates depend only on the items, the ' +
       'rate and the probes. The exact set counts only the items\' own bytes, without the table around them.';
-    $('#which-sizes').textContent = 'How each was sized: ' + rows.map((w) => `${w.kind}, ${w.sizing}`).join('; ') + '.';
+    $('#which-sizes').innerHTML = '<p>How each was sized:</p><ul>' +
+      rows.map((w) => `<li>${escapeHtml(w.kind)}: ${escapeHtml(w.sizing)}</li>`).join('') + '</ul>';
     const kinds = rows.filter((w) => w.expected_fpr > 0);
     pointsChart($('#which-chart'), {
       points: kinds.map((w) => ({ label: w.kind, x: w.expected_fpr, y: w.bits_per_item })),
@@ -114,6 +115,10 @@ export function mount(root) {
       xLabel: 'expected false-positive rate', yLabel: 'bits per item',
     });
   }
+
+  // On a phone the table shows the kind, bits an item and one more column,
+  // the one chosen here (lab.css); wider screens show every column.
+  $('#which-col').addEventListener('change', () => { $('#which-table').dataset.col = $('#which-col').value; });
 
   const later = debounce(compare, 400);
   form.addEventListener('input', later);
