@@ -34,9 +34,9 @@
 // measured rate against the formula from 6 to 20 bits a key.
 //
 // Code paths (detail/cache_line_kernels.hpp): lookups test 8 probes at once
-// with AVX2 or 16 with AVX-512, where the CPU has them (found once, at
-// construction); inserts run the scalar kernel, faster than the vector ways
-// tried. Every path sets and tests the same bits (tested word for word).
+// with AVX2, or 16 with AVX-512 when k > 8, where the CPU has them (found
+// once, at construction); inserts run the scalar kernel, faster than the
+// vector ways tried. Every path sets and tests the same bits (tested word for word).
 // Batches (add_many, contains_many, *_hashes) hash a run of keys and
 // prefetch their blocks ahead of use, as the blocked filter's do.
 // Thread safety: const calls may run concurrently with each other; any

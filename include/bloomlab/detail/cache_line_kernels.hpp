@@ -11,15 +11,16 @@
 // bit (g_i >> 23) mod 64 of its 64-bit word g_i >> 29.
 //
 // The kernels:
-//   - scalar: g_i as g_0 times a power from a table, so the k multiplies are
-//     independent (the chain g_(i+1) = g_i * step is k multiplies in a row,
-//     3 cycles each);
+//   - scalar: g_i as g_0 times a power of the step (a table; in inserts
+//     the first 8 as immediate operands, unrolled), so the k multiplies
+//     are independent where the chain g_(i+1) = g_i * step is k in a row;
 //   - AVX2 (RocksDB's idea for its check, our code): 8 probes a register of
 //     32-bit lanes, one vpmulld; the block as two registers of eight 32-bit
 //     words, each probe's word picked from both with vpermd and the one
 //     holding it kept by the sign bit of g_i (bit 3 of its word index);
 //   - AVX-512: 16 probes a register, the whole block one register, one
-//     vpermd picks every probe's word.
+//     vpermd picks every probe's word; run for k > 8 (below 9 probes the
+//     AVX2 kernel measured faster, see wide_probes).
 // Inserts run the scalar kernel on every path: a vector makes 8 or 16
 // probes at once but cannot OR them into their words (two probes may share
 // a word, so a scatter would lose one), and the ways round that measured
@@ -62,8 +63,26 @@ struct probe_scalar_kernel {
     }
     return (all & 1) != 0;
   }
+  // Probe I with its power as an immediate operand.
+  template <unsigned I>
+  static void set_probe(std::uint64_t* block, std::uint32_t g0) {
+    const std::uint32_t g = g0 * probe_powers.v[I];
+    block[g >> 29] |= std::uint64_t{1} << ((g >> 23) & 63);
+  }
+  // The first 8 probes unrolled (no loop counter, immediate multipliers;
+  // 18% faster than the loop), a loop past them.
   static void set(std::uint64_t* block, std::uint32_t g0, unsigned k) {
-    for (unsigned i = 0; i < k; ++i) {
+    switch (k < 8 ? k : 8) {
+      case 8: set_probe<7>(block, g0); [[fallthrough]];
+      case 7: set_probe<6>(block, g0); [[fallthrough]];
+      case 6: set_probe<5>(block, g0); [[fallthrough]];
+      case 5: set_probe<4>(block, g0); [[fallthrough]];
+      case 4: set_probe<3>(block, g0); [[fallthrough]];
+      case 3: set_probe<2>(block, g0); [[fallthrough]];
+      case 2: set_probe<1>(block, g0); [[fallthrough]];
+      default: set_probe<0>(block, g0);
+    }
+    for (unsigned i = 8; i < k; ++i) {
       const std::uint32_t g = g0 * probe_powers.v[i];
       block[g >> 29] |= std::uint64_t{1} << ((g >> 23) & 63);
     }
@@ -174,16 +193,25 @@ template <class Shape, bool Add, class HashAt>
 }
 #endif
 
+// The AVX-512 kernel tests 16 probes a round, the AVX2 one 8, and for
+// k <= 8 the AVX2 kernel is the faster (1.97 vs 2.16 ns, k = 7; at k = 10
+// AVX-512 takes 2.16 where AVX2's two rounds take 3.54): so the AVX-512
+// path runs the AVX2 kernel up to 8 probes.
+inline bool wide_probes(code_path p, unsigned k) { return p == code_path::avx512 && k > 8; }
+
 // One lookup on path p (avx512, avx2 or scalar: what the CPU has). A build
-// whose target flags include AVX2 inlines the AVX2 kernel; otherwise the
-// vector kernels are out-of-line calls chosen by p.
+// whose target flags include AVX2 inlines the vector kernels; otherwise they
+// are out-of-line calls chosen by p.
 inline bool probe_test(code_path p, const std::uint64_t* block, std::uint32_t g0, unsigned k) {
-#if BLOOMLAB_HAVE_AVX2_PATH && defined(__AVX2__)
-  (void)p;
+#if BLOOMLAB_HAVE_AVX2_PATH && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX2__)
+  if (wide_probes(p, k)) return probe_avx512_kernel::test(block, g0, k);
+  return probe_avx2_kernel::test(block, g0, k);
+#elif BLOOMLAB_HAVE_AVX2_PATH && defined(__AVX2__)
+  if (wide_probes(p, k)) return probe_avx512_kernel::test_one(block, g0, k);
   return probe_avx2_kernel::test(block, g0, k);
 #elif BLOOMLAB_HAVE_AVX2_PATH
-  if (p == code_path::avx512) return probe_avx512_kernel::test_one(block, g0, k);
-  if (p == code_path::avx2) return probe_avx2_kernel::test_one(block, g0, k);
+  if (wide_probes(p, k)) return probe_avx512_kernel::test_one(block, g0, k);
+  if (p != code_path::scalar) return probe_avx2_kernel::test_one(block, g0, k);
   return probe_scalar_kernel::test(block, g0, k);
 #else
   (void)p;
@@ -196,12 +224,48 @@ template <class Shape, bool Add, class HashAt>
 inline void probe_batch_on(code_path p, std::uint64_t* words, std::uint64_t blocks, unsigned k,
                            std::size_t count, const HashAt& hash_at, bool* out) {
 #if BLOOMLAB_HAVE_AVX2_PATH
-  if (p == code_path::avx512) return probe_batch_avx512<Shape, Add>(words, blocks, k, count, hash_at, out);
-  if (p == code_path::avx2) return probe_batch_avx2<Shape, Add>(words, blocks, k, count, hash_at, out);
+  if (wide_probes(p, k)) return probe_batch_avx512<Shape, Add>(words, blocks, k, count, hash_at, out);
+  if (p != code_path::scalar) return probe_batch_avx2<Shape, Add>(words, blocks, k, count, hash_at, out);
 #endif
   (void)p;
   probe_batch_scalar<Shape, Add>(words, blocks, k, count, hash_at, out);
 }
+
+// What was tried (k = 7, random 64-bit hashes, ns a key, the best of 7
+// passes over 100,000 hashes, one loop per variant with the kernel inlined,
+// on a shared 2-core Intel Xeon with AVX-512 (F, VL, BW, DQ, FP16: a
+// Sapphire Rapids class part); filters of 2,000 keys (L1) and
+// 200,000 keys (250 KB, L2)):
+//
+//   lookup                               L1     L2
+//   scalar, chained multiplies         3.96   4.52-4.84
+//   scalar, independent multiplies     3.76-4.14  4.56-4.80
+//   AVX2 (8 probes a register)         1.79-1.99  1.86-1.96
+//   AVX-512 (16 probes a register)     2.07-2.13  2.07-2.13
+//
+//   insert                               L1     L2
+//   scalar, chained multiplies         3.87-4.07  3.87-4.06
+//   scalar, independent multiplies     4.01-4.14  3.95-4.20
+//   AVX2 positions, stored, scalar ORs 7.96-8.87  5.94-6.31   (rejected)
+//   AVX-512 positions, the same        7.35-7.99  6.49-6.57   (rejected)
+//   AVX-512 one-hot of each probe over
+//     the block's 8 words, ORed        5.85       5.70-5.87   (rejected)
+//
+// A second pass of the same program (the machine's load had changed; k = 7,
+// L2 / L1): the chained loop 4.99 / 5.13-5.29, independent multiplies from
+// the table 5.58 / 5.44-5.55, the first 8 probes unrolled with immediate
+// multipliers 4.56-4.57 / 4.58-4.71 (kept); k = 10 (L2): 7.21-7.23,
+// 7.69-7.79, 6.46-6.62. Lookups, k = 7 / k = 10 (L2): scalar 6.03-6.19 /
+// 6.42-6.54, AVX2 1.97-2.01 / 3.50-3.59, AVX-512 2.16-2.17 / 2.16-2.22.
+//
+// Inserts: the probes' positions made by one vector multiply and stored for
+// a scalar loop lose to the loop that makes them itself (reloading lanes of
+// a vector store costs more than the multiplies it saves); a block mask
+// built in a register (each probe's position broadcast, shifted against
+// each word's offset, ORed) is 4 vector operations a probe. Throughput, not
+// the multiply chain, bounds an insert loop (the chain and the independent
+// multiplies measure alike); the independent form is kept for its shorter
+// latency when a single add is not overlapped with others.
 
 }  // namespace detail
 }  // namespace bloomlab
