@@ -16,6 +16,8 @@
 //             key RocksDB's sizing needs for 1% (9.91 bits/key, k = 6), its Hash64
 //   guava     bloomlab::guava_filter, Guava's BloomFilter as
 //             BloomFilter.create sizes it (9.59 bits/key, k = 7), MurmurHash3_x64_128
+//   cacheline bloomlab::cache_line_filter (RocksDB's shape: k free probes in
+//             one 512-bit block), for_rate(n, 1%): 9.90 bits/key, k = 7, XXH3
 // at n = 200,000 (every filter fits in the 2 MiB L2) and 10,000,000 (12-13 MB,
 // out of L2). All see the same keys in the same order.
 //
@@ -50,6 +52,7 @@
 
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
+#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/guava_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
@@ -70,9 +73,9 @@ using bench_common::libbloom_filter;
 using bench_common::batch_size;
 constexpr std::uint64_t min_add_iterations = 4'000'000;
 
-enum class peer { classic, block512, block256, libbloom, parquet, rocksdb, guava };
+enum class peer { classic, block512, block256, libbloom, parquet, rocksdb, guava, cacheline };
 constexpr peer all_peers[] = {peer::classic, peer::block512, peer::block256, peer::libbloom,
-                              peer::parquet, peer::rocksdb, peer::guava};
+                              peer::parquet, peer::rocksdb, peer::guava, peer::cacheline};
 
 const char* name(peer p) {
   switch (p) {
@@ -83,6 +86,7 @@ const char* name(peer p) {
     case peer::parquet: return "parquet";
     case peer::rocksdb: return "rocksdb";
     case peer::guava: return "guava";
+    case peer::cacheline: return "cacheline";
   }
   return "?";
 }
@@ -99,7 +103,8 @@ struct world {
         libbloom(n_),
         parquet(bloomlab::parquet_filter::for_rate(static_cast<double>(n_), 0.01)),
         rocksdb(bloomlab::rocksdb_filter::for_rate(static_cast<double>(n_), 0.01)),
-        guava(bloomlab::guava_filter::for_rate(static_cast<double>(n_), 0.01)) {
+        guava(bloomlab::guava_filter::for_rate(static_cast<double>(n_), 0.01)),
+        cacheline(cache_line_for(n_)) {
     for (std::size_t i = 0; i < members.size(); ++i) {
       classic.add(members[i]);
       block512.add(members[i]);
@@ -108,6 +113,7 @@ struct world {
       parquet.add(members[i]);
       rocksdb.add(members[i]);
       guava.add(members[i]);
+      cacheline.add(members[i]);
     }
     fpr[0] = measured_fpr(classic, strangers);
     fpr[1] = measured_fpr(block512, strangers);
@@ -116,6 +122,7 @@ struct world {
     fpr[4] = measured_fpr(parquet, strangers);
     fpr[5] = measured_fpr(rocksdb, strangers);
     fpr[6] = measured_fpr(guava, strangers);
+    fpr[7] = measured_fpr(cacheline, strangers);
     for (std::size_t i = 0; i < strangers.size(); ++i)
       stranger_hashes.push_back(bloomlab::blocked_filter::hash(strangers[i]));
   }
@@ -131,8 +138,16 @@ struct world {
   bloomlab::parquet_filter parquet;
   bloomlab::rocksdb_filter rocksdb;
   bloomlab::guava_filter guava;
-  double fpr[7] = {};
+  bloomlab::cache_line_filter cacheline;
+  double fpr[8] = {};
   std::vector<std::uint64_t> stranger_hashes;  // the string hash of each non-member
+
+  // for_rate's m and k, with huge pages for large filters as the blocked
+  // ones get (blocked_options_for).
+  static bloomlab::cache_line_filter cache_line_for(std::uint64_t n) {
+    const auto s = bloomlab::cache_line_filter::for_rate(static_cast<double>(n), 0.01);
+    return bloomlab::cache_line_filter(s.m(), s.k(), std::nullopt, blocked_options_for(n).huge_pages);
+  }
 };
 
 void set_counters(benchmark::State& st, const world& w, peer who) {
@@ -145,6 +160,7 @@ void set_counters(benchmark::State& st, const world& w, peer who) {
     case peer::parquet: m = static_cast<double>(w.parquet.m()); k = 8; break;
     case peer::rocksdb: m = static_cast<double>(w.rocksdb.m()); k = w.rocksdb.k(); break;
     case peer::guava: m = static_cast<double>(w.guava.m()); k = w.guava.k(); break;
+    case peer::cacheline: m = static_cast<double>(w.cacheline.m()); k = w.cacheline.k(); break;
   }
   st.counters["bits_per_key"] = m / static_cast<double>(w.n);
   st.counters["k"] = k;
@@ -163,6 +179,7 @@ void with_filter(world& w, peer who, F&& f) {
     case peer::parquet: f(w.parquet); break;
     case peer::rocksdb: f(w.rocksdb); break;
     case peer::guava: f(w.guava); break;
+    case peer::cacheline: f(w.cacheline); break;
   }
 }
 
@@ -177,6 +194,11 @@ void with_fresh(world& w, peer who, F&& f) {
     case peer::parquet: { bloomlab::parquet_filter x(w.parquet.bytes_size()); f(x); break; }
     case peer::rocksdb: { bloomlab::rocksdb_filter x(w.rocksdb.bytes_size(), w.rocksdb.k()); f(x); break; }
     case peer::guava: { bloomlab::guava_filter x(w.guava.m(), w.guava.k()); f(x); break; }
+    case peer::cacheline: {
+      bloomlab::cache_line_filter x(w.cacheline.m(), w.cacheline.k(), std::nullopt, w.cacheline.huge_pages());
+      f(x);
+      break;
+    }
   }
 }
 

@@ -99,6 +99,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bloomlab/code_path.hpp"
 #include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
 #include "bloomlab/detail/key_hashing.hpp"
@@ -128,36 +129,6 @@ inline void fetch_or_relaxed(std::uint64_t& w, std::uint64_t bits) {
 #endif
 }
 }  // namespace detail
-
-enum class code_path { automatic, scalar, avx2, avx512 };
-
-// Whether this CPU can run the AVX2 kernel.
-inline bool avx2_available() {
-  static const bool has = detail::cpu_has_avx2();
-  return has;
-}
-
-// Whether this CPU can run the AVX-512 kernel (F and VL).
-inline bool avx512_available() {
-  static const bool has = detail::cpu_has_avx512();
-  return has;
-}
-
-// The fastest path this CPU runs: avx512, avx2 or scalar.
-inline code_path best_code_path() {
-  return avx512_available() ? code_path::avx512
-                            : (avx2_available() ? code_path::avx2 : code_path::scalar);
-}
-
-inline const char* code_path_name(code_path p) {
-  switch (p) {
-    case code_path::automatic: return "automatic";
-    case code_path::scalar: return "scalar";
-    case code_path::avx2: return "avx2";
-    case code_path::avx512: return "avx512";
-  }
-  return "?";
-}
 
 struct blocked_options {
   bool huge_pages = false;                 // madvise(MADV_HUGEPAGE) on the array
@@ -247,7 +218,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   // hash(), item_hash(), secret_key(), keyed(), strings(): key_hashing.
   // The two kinds of key hash differently: build and query a filter with
   // the same kind.
-  std::uint64_t block_of(std::uint64_t h) const { return detail::block_index(h, blocks_); }
+  std::uint64_t block_of(std::uint64_t h) const { return Layout::block_of(h, blocks_); }
 
   // (An unkeyed filter on the automatic path, the usual one, takes one test
   // to reach the inline hash and kernel; the others go through item_hash()

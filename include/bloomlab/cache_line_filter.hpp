@@ -33,6 +33,10 @@
 // of one key are derived cheaply from one 32-bit value; the tests check the
 // measured rate against the formula from 6 to 20 bits a key.
 //
+// Code paths (detail/cache_line_kernels.hpp): lookups test 8 probes at once
+// with AVX2, or 16 with AVX-512 when k > 8, where the CPU has them (found
+// once, at construction); inserts run the scalar kernel, faster than the
+// vector ways tried. Every path sets and tests the same bits (tested word for word).
 // Batches (add_many, contains_many, *_hashes) hash a run of keys and
 // prefetch their blocks ahead of use, as the blocked filter's do.
 // Thread safety: const calls may run concurrently with each other; any
@@ -50,7 +54,9 @@
 #include <string_view>
 
 #include "bloomlab/detail/block_memory.hpp"
+#include "bloomlab/code_path.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/detail/cache_line_kernels.hpp"
 #include "bloomlab/detail/key_hashing.hpp"
 #include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/filter_api.hpp"
@@ -81,7 +87,8 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), huge_pages) {}
 
   cache_line_filter(const cache_line_filter& o)
-      : hashing(o), blocks_(o.blocks_), k_(o.k_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), items_(o.items_) {
+      : hashing(o), blocks_(o.blocks_), k_(o.k_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_),
+        items_(o.items_) {
     std::memcpy(mem_.data(), o.mem_.data(), mem_.bytes());
   }
   cache_line_filter& operator=(const cache_line_filter& o) {
@@ -116,6 +123,8 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   std::uint64_t blocks() const { return blocks_; }
   unsigned k() const { return k_; }
   bool huge_pages() const { return mem_.huge_pages(); }
+  // The path lookups run: the best this CPU has.
+  code_path path() const { return path_; }
   // hash(), item_hash(), secret_key(), keyed(), strings(): key_hashing.
 
   void add(std::string_view x) { add_hash(item_hash(x)); }
@@ -125,9 +134,9 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
 
   void add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
-    set(block(h), h, k_);
+    detail::probe_scalar_kernel::set(block(h), shape::g0(h), k_);
   }
-  bool contains_hash(std::uint64_t h) const { return test(block(h), h, k_); }
+  bool contains_hash(std::uint64_t h) const { return detail::probe_test(path_, block(h), shape::g0(h), k_); }
 
   // Batches: the keys hashed and their blocks prefetched 16 ahead (the
   // blocked filter's pipeline, detail::run_pipeline), so that the cache
@@ -198,31 +207,11 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   }
 
  private:
-  static constexpr std::uint32_t probe_step = 0x9e3779b9u;
   static constexpr std::size_t words_per_block = block_bits / 64;
-
-  // The k probes of hash h in block b: g_0 = h mod 2^32, g_(i+1) = g_i *
-  // probe_step, bit g_i >> 23 of the block (word g_i >> 29).
-  static bool set(std::uint64_t* b, std::uint64_t h, unsigned k) {
-    std::uint64_t fresh = 0;
-    std::uint32_t g = static_cast<std::uint32_t>(h);
-    for (unsigned i = 0; i < k; ++i, g *= probe_step) {
-      const std::uint64_t bit = std::uint64_t{1} << ((g >> 23) & 63);
-      std::uint64_t& w = b[g >> 29];
-      fresh |= bit & ~w;
-      w |= bit;
-    }
-    return fresh != 0;
-  }
-  // Reads all k probes and ANDs their bits, with no early exit: a branch on
-  // each probe is mispredicted about half the time for keys never added, and
-  // costs more than the probes it skips (bench_cache_line).
-  static bool test(const std::uint64_t* b, std::uint64_t h, unsigned k) {
-    std::uint32_t g = static_cast<std::uint32_t>(h);
-    std::uint64_t all = 1;
-    for (unsigned i = 0; i < k; ++i, g *= probe_step) all &= b[g >> 29] >> ((g >> 23) & 63);
-    return (all & 1) != 0;
-  }
+  // The block from all 64 bits of the hash (fastrange), g_0 from its low 32.
+  struct shape : detail::fastrange_blocks {
+    static std::uint32_t g0(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
+  };
 
   // Counts a batch's keys (the batch's own count of changed keys is not kept).
   void counted(std::uint64_t keys, std::uint64_t /*changed*/) { items_ = items_sum(items_, keys); }
@@ -230,18 +219,8 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   // else answers into out.
   template <bool Add, class HashAt>
   std::uint64_t batch(std::size_t count, const HashAt& hash_at, bool* out) const {
-    const unsigned k = k_;
-    const std::uint64_t changed = detail::run_pipeline<Add>(
-        mem_.data(), blocks_, words_per_block, count, hash_at,
-        [&](std::size_t i, std::uint64_t* b, std::uint64_t h) -> std::uint64_t {
-          if constexpr (Add) {
-            return set(b, h, k);
-          } else {
-            out[i] = test(b, h, k);
-            return 0;
-          }
-        });
-    return changed;
+    detail::probe_batch_on<shape, Add>(path_, mem_.data(), blocks_, k_, count, hash_at, out);
+    return 0;
   }
   template <bool Add, class Key>
   std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
@@ -275,15 +254,16 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
     refuse_if_different(kind_name, differs);
   }
 
-  std::uint64_t* block(std::uint64_t h) { return mem_.data() + detail::block_index(h, blocks_) * words_per_block; }
+  std::uint64_t* block(std::uint64_t h) { return mem_.data() + shape::block_of(h, blocks_) * words_per_block; }
   const std::uint64_t* block(std::uint64_t h) const {
-    return mem_.data() + detail::block_index(h, blocks_) * words_per_block;
+    return mem_.data() + shape::block_of(h, blocks_) * words_per_block;
   }
   std::size_t word_count() const { return static_cast<std::size_t>(blocks_ * words_per_block); }
 
   std::uint64_t blocks_;
   unsigned k_;
   detail::block_memory mem_;
+  code_path path_ = best_code_path();
   std::uint64_t items_ = 0;
 };
 

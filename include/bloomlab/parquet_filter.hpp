@@ -51,6 +51,16 @@
 // is fpr_expected(estimate_n()); fpr() is the rate of this exact bitset, the
 // mean over blocks of the product of its words' fills (count / 32).
 //
+// Code paths: the layout is the blocked kind's 256-bit split block with
+// Parquet's salts and block choice (parquet_split_block below), so a value
+// is set and tested by the blocked kind's kernels (detail/blocked_kernels.hpp):
+// single calls inline the best kernel the build's target flags guarantee
+// (SSE2 in a default x86-64 build), the batch calls (add_many,
+// contains_many, add_hashes, contains_hashes) run the best kernel this CPU
+// has, chosen once a batch, with the blocks of a large filter prefetched 16
+// values ahead. Every path sets the words the loops of the spec would
+// (tested word for word against them).
+//
 // Threads: const calls may run at once; add() and the other non-const calls
 // need the filter to themselves.
 #pragma once
@@ -69,6 +79,9 @@
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/code_path.hpp"
+#include "bloomlab/detail/block_memory.hpp"
+#include "bloomlab/detail/blocked_kernels.hpp"
 #include "bloomlab/detail/key_hashing.hpp"  // xxHash, header-only, included as every kind includes it
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
@@ -76,7 +89,49 @@
 
 namespace bloomlab {
 
-class parquet_filter : public detail::one_at_a_time<parquet_filter> {
+namespace detail {
+// The spec's salts (BloomFilter.md, "SALT").
+inline constexpr std::uint32_t parquet_salts[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+                                                   0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
+}  // namespace detail
+
+// Parquet's block as a layout of the blocked kernels: eight 32-bit lanes
+// (lane i is word i), the spec's salts, and the block from the high 32
+// bits of the hash: ((h >> 32) * z) >> 32.
+struct parquet_split_block : split_block_256 {
+  static constexpr std::string_view name = "parquet";
+  static constexpr const std::uint32_t* salts = detail::parquet_salts;
+  static std::uint64_t block_of(std::uint64_t h, std::uint64_t blocks) { return ((h >> 32) * blocks) >> 32; }
+};
+
+namespace detail {
+// Parquet's scalar kernel reads the block as the filter keeps it, eight
+// 32-bit words (the pointer is to them: see run_batch), with the spec's
+// loops: word i gets bit (key * salt_i mod 2^32) >> 27.
+template <>
+struct scalar_kernel<parquet_split_block> {
+  static bool test(const std::uint64_t* block, std::uint32_t key) {
+    const auto* w = reinterpret_cast<const std::uint32_t*>(block);
+    bool all = true;
+    for (unsigned i = 0; i < 8; ++i) all &= ((w[i] >> ((key * parquet_salts[i]) >> 27)) & 1) != 0;
+    return all;
+  }
+  static bool set(std::uint64_t* block, std::uint32_t key) {
+    auto* w = reinterpret_cast<std::uint32_t*>(block);
+    std::uint32_t fresh = 0;
+    for (unsigned i = 0; i < 8; ++i) {
+      const std::uint32_t bit = std::uint32_t{1} << ((key * parquet_salts[i]) >> 27);
+      fresh |= bit & ~w[i];
+      w[i] |= bit;
+    }
+    return fresh != 0;
+  }
+  static bool test_one(const std::uint64_t* block, std::uint32_t key) { return test(block, key); }
+  static bool set_one(std::uint64_t* block, std::uint32_t key) { return set(block, key); }
+};
+}  // namespace detail
+
+class parquet_filter {
  public:
   static constexpr const char* kind_name = "parquet filter";
   static constexpr unsigned block_bits = 256;
@@ -85,16 +140,20 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
   // Arrow's and parquet-java's bounds on a filter's bitset.
   static constexpr std::uint64_t min_bytes = 32;
   static constexpr std::uint64_t max_bytes = std::uint64_t{128} << 20;
-  // The spec's salts (BloomFilter.md, "SALT").
-  static constexpr std::array<std::uint32_t, 8> salt = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-                                                        0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
+  using layout = parquet_split_block;
+  // The spec's salts (BloomFilter.md, "SALT"), as an array.
+  static constexpr std::array<std::uint32_t, 8> salt = [] {
+    std::array<std::uint32_t, 8> a{};
+    for (unsigned i = 0; i < 8; ++i) a[i] = detail::parquet_salts[i];
+    return a;
+  }();
 
   // A filter of `bytes` bytes (z = bytes / 32 blocks), all bits 0. Throws
   // std::invalid_argument, before allocating, unless bytes is a multiple of
   // 32 from 32 to 128 MiB (the spec allows any whole number of blocks;
   // writers use powers of two). key: a secret for keyed hashing.
   explicit parquet_filter(std::uint64_t bytes, std::optional<sip_key> key = std::nullopt)
-      : key_(key), words_(checked_words(bytes)) {}
+      : key_(key), words_(checked_words(bytes), 0U) {}
 
   // The filter for n distinct values at rate p: bytes_for(n, p).
   static parquet_filter for_rate(double n, double p, std::optional<sip_key> key = std::nullopt) {
@@ -167,20 +226,30 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
 
   void add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
-    std::uint32_t* b = words_.data() + block_of(h) * 8;
-    const auto low = static_cast<std::uint32_t>(h);
-    for (unsigned i = 0; i < 8; ++i) b[i] |= std::uint32_t{1} << ((low * salt[i]) >> 27);
+    detail::inline_kernel<layout>::set(block(h), static_cast<std::uint32_t>(h));
   }
   bool contains_hash(std::uint64_t h) const {
-    const std::uint32_t* b = words_.data() + block_of(h) * 8;
-    const auto low = static_cast<std::uint32_t>(h);
-    bool all = true;
-    for (unsigned i = 0; i < 8; ++i) all &= ((b[i] >> ((low * salt[i]) >> 27)) & 1) != 0;
-    return all;
+    return detail::inline_kernel<layout>::test(block(h), static_cast<std::uint32_t>(h));
   }
   // The block a hash picks: ((h >> 32) * z) >> 32.
-  std::uint64_t block_of(std::uint64_t h) const { return ((h >> 32) * blocks()) >> 32; }
-  // (add_many, contains_many, add_hashes, contains_hashes: one_at_a_time.)
+  std::uint64_t block_of(std::uint64_t h) const { return layout::block_of(h, blocks()); }
+
+  // Batches: add() / contains() of each value, in order, through the best
+  // kernel of this CPU (the keyed or unkeyed hash chosen once a batch); out
+  // must have one place a value (else std::invalid_argument).
+  void add_many(std::span<const std::string_view> xs) { add_keys(xs); }
+  void add_many(std::span<const std::uint64_t> xs) { add_keys(xs); }
+  void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const { test_keys(xs, out); }
+  void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const { test_keys(xs, out); }
+  // The same given each value's hash.
+  void add_hashes(std::span<const std::uint64_t> hs) {
+    items_ = items_sum(items_, hs.size());
+    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
+  }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::check_out(kind_name, hs.size(), out.size());
+    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out.data());
+  }
 
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
@@ -338,6 +407,44 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
                                   ")");
     return static_cast<std::size_t>(bytes / 4);
   }
+  // The block of hash h, as the kernels take it (see detail::run_batch).
+  std::uint64_t* block(std::uint64_t h) {
+    return reinterpret_cast<std::uint64_t*>(words_.data() + block_of(h) * 8);
+  }
+  const std::uint64_t* block(std::uint64_t h) const {
+    return reinterpret_cast<const std::uint64_t*>(words_.data() + block_of(h) * 8);
+  }
+  // The batch over n hashes hash_at(i) on the best path of this CPU.
+  template <bool Add, class HashAt>
+  void batch(std::size_t n, const HashAt& hash_at, bool* out) const {
+    std::uint32_t* w = const_cast<std::uint32_t*>(words_.data());  // written by the non-const calls only
+    const std::uint64_t z = blocks();
+#if BLOOMLAB_HAVE_AVX2_PATH
+    // (The 256-bit block is one AVX2 register: the AVX-512 path runs the AVX2 kernel.)
+    if (avx2_available()) {
+      detail::batch_avx2<layout, Add>(w, z, n, hash_at, out);
+      return;
+    }
+#endif
+    detail::batch_scalar<layout, Add>(w, z, n, hash_at, out);
+  }
+  template <class Key>
+  void add_keys(std::span<const Key> xs) {
+    items_ = items_sum(items_, xs.size());
+    if (key_)
+      batch<true>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, nullptr);
+    else
+      batch<true>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, nullptr);
+  }
+  template <class Key>
+  void test_keys(std::span<const Key> xs, std::span<bool> out) const {
+    detail::check_out(kind_name, xs.size(), out.size());
+    if (key_)
+      batch<false>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, out.data());
+    else
+      batch<false>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, out.data());
+  }
+
   bool same_key(const parquet_filter& o) const {
     if (key_.has_value() != o.key_.has_value()) return false;
     return !key_.has_value() || *key_ == *o.key_;
@@ -356,7 +463,8 @@ class parquet_filter : public detail::one_at_a_time<parquet_filter> {
   }
 
   std::optional<sip_key> key_;
-  std::vector<std::uint32_t> words_;
+  // 64-byte aligned, as the vector kernels load a block.
+  std::vector<std::uint32_t, detail::aligned_allocator<std::uint32_t>> words_;
   std::uint64_t items_ = 0;
 };
 

@@ -64,6 +64,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bloomlab/code_path.hpp"
+#include "bloomlab/detail/cache_line_kernels.hpp"
 #include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/detail/xxph3.hpp"
 #include "bloomlab/filter_api.hpp"
@@ -72,7 +74,7 @@
 
 namespace bloomlab {
 
-class rocksdb_filter : public detail::one_at_a_time<rocksdb_filter> {
+class rocksdb_filter {
  public:
   static constexpr const char* kind_name = "rocksdb filter";
   static constexpr unsigned block_bits = 512;
@@ -86,7 +88,7 @@ class rocksdb_filter : public detail::one_at_a_time<rocksdb_filter> {
   static constexpr std::uint8_t marker_newer_bloom = 0xff;  // char{-1}
   static constexpr std::uint8_t marker_ribbon = 0xfe;       // char{-2}
   static constexpr std::uint8_t sub_fast_local_bloom = 0;
-  static constexpr std::uint32_t probe_step = 0x9e3779b9U;
+  static constexpr std::uint32_t probe_step = detail::probe_step;
 
   // A filter of `bytes` bytes (a multiple of 64, 64 to max_bytes), k probes
   // (1 to 30). Throws std::invalid_argument, before allocating, naming the
@@ -214,22 +216,33 @@ class rocksdb_filter : public detail::one_at_a_time<rocksdb_filter> {
   bool contains(std::string_view x) const { return contains_hash(item_hash(x)); }
   bool contains(std::uint64_t x) const { return contains_hash(item_hash(x)); }
 
+  // The probes are the cache-line kind's (detail/cache_line_kernels.hpp):
+  // lookups through the best vector kernel of this CPU, inserts scalar.
   void add_hash(std::uint64_t h) {
     items_ = items_sum(items_, 1);
-    std::uint64_t* b = words_.data() + block_of(h) * 8;
-    std::uint32_t g = static_cast<std::uint32_t>(h >> 32);
-    for (unsigned i = 0; i < k_; ++i, g *= probe_step) b[g >> 29] |= std::uint64_t{1} << ((g >> 23) & 63);
+    detail::probe_scalar_kernel::set(words_.data() + block_of(h) * 8, shape::g0(h), k_);
   }
   bool contains_hash(std::uint64_t h) const {
-    const std::uint64_t* b = words_.data() + block_of(h) * 8;
-    std::uint32_t g = static_cast<std::uint32_t>(h >> 32);
-    std::uint64_t all = 1;
-    for (unsigned i = 0; i < k_; ++i, g *= probe_step) all &= b[g >> 29] >> ((g >> 23) & 63);
-    return (all & 1) != 0;
+    return detail::probe_test(best_code_path(), words_.data() + block_of(h) * 8, shape::g0(h), k_);
   }
   // The block of a hash: FastRange32 of its low 32 bits.
-  std::uint64_t block_of(std::uint64_t h) const { return ((h & 0xFFFFFFFFU) * blocks()) >> 32; }
-  // (add_many, contains_many, add_hashes, contains_hashes: one_at_a_time.)
+  std::uint64_t block_of(std::uint64_t h) const { return shape::block_of(h, blocks()); }
+
+  // Batches: add() / contains() of each key, in order, with the blocks of a
+  // large filter prefetched 16 keys ahead (the keyed or unkeyed hash chosen
+  // once a batch); out must have one place a key (else std::invalid_argument).
+  void add_many(std::span<const std::string_view> xs) { add_keys(xs); }
+  void add_many(std::span<const std::uint64_t> xs) { add_keys(xs); }
+  void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const { test_keys(xs, out); }
+  void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const { test_keys(xs, out); }
+  void add_hashes(std::span<const std::uint64_t> hs) {
+    items_ = items_sum(items_, hs.size());
+    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
+  }
+  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
+    detail::check_out(kind_name, hs.size(), out.size());
+    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out.data());
+  }
 
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
@@ -332,6 +345,33 @@ class rocksdb_filter : public detail::one_at_a_time<rocksdb_filter> {
                                   std::to_string(max_k) + ")");
     return k;
   }
+  // Block from the low 32 bits of the hash (FastRange32), g_0 the high 32.
+  struct shape {
+    static std::uint64_t block_of(std::uint64_t h, std::uint64_t blocks) { return ((h & 0xFFFFFFFFU) * blocks) >> 32; }
+    static std::uint32_t g0(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32); }
+  };
+  template <bool Add, class HashAt>
+  void batch(std::size_t n, const HashAt& hash_at, bool* out) const {
+    std::uint64_t* w = const_cast<std::uint64_t*>(words_.data());  // written by the non-const calls only
+    detail::probe_batch_on<shape, Add>(best_code_path(), w, blocks(), k_, n, hash_at, out);
+  }
+  template <class Key>
+  void add_keys(std::span<const Key> xs) {
+    items_ = items_sum(items_, xs.size());
+    if (key_)
+      batch<true>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, nullptr);
+    else
+      batch<true>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, nullptr);
+  }
+  template <class Key>
+  void test_keys(std::span<const Key> xs, std::span<bool> out) const {
+    detail::check_out(kind_name, xs.size(), out.size());
+    if (key_)
+      batch<false>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, out.data());
+    else
+      batch<false>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, out.data());
+  }
+
   bool same_key(const rocksdb_filter& o) const {
     if (key_.has_value() != o.key_.has_value()) return false;
     return !key_.has_value() || *key_ == *o.key_;

@@ -5,6 +5,7 @@
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/cache_line_filter.hpp"
+#include "bloomlab/code_path.hpp"
 #include "bloomlab/combine.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"

@@ -102,5 +102,25 @@ class block_memory {
   std::size_t map_len_ = 0;
 };
 
+// An allocator of 64-byte aligned arrays, for a std::vector whose blocks
+// the vector kernels load (the Parquet kind's 32-bit words).
+template <class T>
+struct aligned_allocator {
+  using value_type = T;
+  static constexpr std::size_t alignment = 64;
+  aligned_allocator() = default;
+  template <class U>
+  explicit aligned_allocator(const aligned_allocator<U>&) {}
+  T* allocate(std::size_t n) {
+    if (n > (~std::size_t{0} - alignment) / sizeof(T)) throw std::bad_alloc();
+    const std::size_t len = (n * sizeof(T) + alignment - 1) / alignment * alignment;
+    void* p = std::aligned_alloc(alignment, len == 0 ? alignment : len);
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  friend bool operator==(const aligned_allocator&, const aligned_allocator&) { return true; }
+};
+
 }  // namespace detail
 }  // namespace bloomlab

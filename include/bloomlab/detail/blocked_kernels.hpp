@@ -34,25 +34,6 @@
 
 namespace bloomlab {
 
-// The 256-bit split block of Impala, Kudu and Parquet: eight 32-bit lanes.
-struct split_block_256 {
-  static constexpr unsigned lanes = 8;
-  static constexpr unsigned lane_bits = 32;
-  static constexpr unsigned block_bits = lanes * lane_bits;
-  static constexpr unsigned words = block_bits / 64;  // 64-bit words per block
-  static constexpr std::string_view name = "split256";
-};
-
-// One 64-byte cache line: eight 64-bit lanes (Boost.Bloom's
-// fast_multiblock64<8> has this shape).
-struct split_block_512 {
-  static constexpr unsigned lanes = 8;
-  static constexpr unsigned lane_bits = 64;
-  static constexpr unsigned block_bits = lanes * lane_bits;
-  static constexpr unsigned words = block_bits / 64;
-  static constexpr std::string_view name = "split512";
-};
-
 namespace detail {
 
 // Odd multipliers of the multiply-shift bit choice: the low 32 bits (with the
@@ -61,6 +42,52 @@ namespace detail {
 inline constexpr std::uint32_t block_salts[8] = {0x187c86f3u, 0xa389dd87u, 0xe9845003u,
                                                  0xc9a5264fu, 0x835c651bu, 0x12a0cb19u,
                                                  0x6e0c22d9u, 0xcc31294bu};
+
+__extension__ typedef unsigned __int128 block_u128;
+
+// fastrange (Lemire, 2019): floor(h * blocks / 2^64), uniform over
+// 0..blocks-1 when h is uniform over 64 bits, with no division. Any 64-bit
+// blocks works (the product is 128 bits). Check: h = 2^63 gives blocks / 2.
+inline std::uint64_t block_index(std::uint64_t h, std::uint64_t blocks) {
+  return static_cast<std::uint64_t>((static_cast<block_u128>(h) * blocks) >> 64);
+}
+
+// The block choice of bloomlab's blocked and cache-line kinds: fastrange of
+// all 64 bits of the hash. A layout names its block choice as a static
+// block_of(h, blocks); the batch pipeline asks it.
+struct fastrange_blocks {
+  static std::uint64_t block_of(std::uint64_t h, std::uint64_t blocks) { return block_index(h, blocks); }
+};
+
+}  // namespace detail
+
+// A layout says how a block is cut into lanes (lanes, lane_bits, words:
+// 64-bit words a block), the odd salts that pick a bit in each lane
+// (salts: one for each lane) and how a hash picks its block (block_of).
+// The kernels below work for any layout of 8 lanes of 32 or 64 bits.
+
+// The 256-bit split block of Impala, Kudu and Parquet: eight 32-bit lanes.
+struct split_block_256 : detail::fastrange_blocks {
+  static constexpr unsigned lanes = 8;
+  static constexpr unsigned lane_bits = 32;
+  static constexpr unsigned block_bits = lanes * lane_bits;
+  static constexpr unsigned words = block_bits / 64;  // 64-bit words per block
+  static constexpr std::string_view name = "split256";
+  static constexpr const std::uint32_t* salts = detail::block_salts;
+};
+
+// One 64-byte cache line: eight 64-bit lanes (Boost.Bloom's
+// fast_multiblock64<8> has this shape).
+struct split_block_512 : detail::fastrange_blocks {
+  static constexpr unsigned lanes = 8;
+  static constexpr unsigned lane_bits = 64;
+  static constexpr unsigned block_bits = lanes * lane_bits;
+  static constexpr unsigned words = block_bits / 64;
+  static constexpr std::string_view name = "split512";
+  static constexpr const std::uint32_t* salts = detail::block_salts;
+};
+
+namespace detail {
 
 // The key hash of format versions 2 and earlier: 64 bits from any byte
 // string (the second version: see below for what changed). New filters hash
@@ -140,8 +167,6 @@ inline std::uint64_t hash64(std::string_view data, std::uint64_t seed = 0) {
   return fmix64(h);
 }
 
-__extension__ typedef unsigned __int128 block_u128;
-
 // The hash of an integer key: MurmurHash3's finalizer fmix64 (two
 // multiplies, three xor-shifts), a bijection, so distinct integer keys never
 // share a hash. The one-multiply "mulx" mix (the 128-bit product with
@@ -159,20 +184,13 @@ __extension__ typedef unsigned __int128 block_u128;
 // kind of key.
 inline std::uint64_t mix64(std::uint64_t x) { return fmix64(x); }
 
-// fastrange (Lemire, 2019): floor(h * blocks / 2^64), uniform over
-// 0..blocks-1 when h is uniform over 64 bits, with no division. Any 64-bit
-// blocks works (the product is 128 bits). Check: h = 2^63 gives blocks / 2.
-inline std::uint64_t block_index(std::uint64_t h, std::uint64_t blocks) {
-  return static_cast<std::uint64_t>((static_cast<block_u128>(h) * blocks) >> 64);
-}
-
 // The item's mask of one block, word by word (Layout::words of them).
 template <class Layout>
 inline void block_mask(std::uint32_t key, std::uint64_t* mask) {
   constexpr unsigned shift = Layout::lane_bits == 32 ? 27 : 26;
   for (unsigned w = 0; w < Layout::words; ++w) mask[w] = 0;
   for (unsigned j = 0; j < Layout::lanes; ++j) {
-    const std::uint32_t bit = (key * block_salts[j]) >> shift;
+    const std::uint32_t bit = (key * Layout::salts[j]) >> shift;
     if constexpr (Layout::lane_bits == 32)
       mask[j >> 1] |= std::uint64_t{1} << (32 * (j & 1) + bit);
     else
@@ -189,9 +207,10 @@ inline void block_mask(std::uint32_t key, std::uint64_t* mask) {
 struct salt_pair_table {
   alignas(32) std::uint32_t v[16];
 };
+template <class Layout>
 inline constexpr salt_pair_table salt_pairs = [] {
   salt_pair_table t{};
-  for (unsigned j = 0; j < 8; ++j) t.v[2 * j] = block_salts[j];
+  for (unsigned j = 0; j < 8; ++j) t.v[2 * j] = Layout::salts[j];
   return t;
 }();
 
@@ -235,8 +254,9 @@ struct scalar_kernel {
 //     out-of-range result, 0x80000000, is 2^31 as well). A float below 1
 //     turns into 0, which is how a 64-bit lane's two halves are told apart
 //     (see mask_sse2 below).
+template <class Layout>
 inline __m128i salt_pair_sse2(unsigned i) {
-  return _mm_load_si128(reinterpret_cast<const __m128i*>(salt_pairs.v + 4 * i));
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(salt_pairs<Layout>.v + 4 * i));
 }
 
 // The item's mask as vectors of 128 bits: 2 for the 256-bit layout, 4 for
@@ -249,8 +269,8 @@ inline void mask_sse2(std::uint32_t key, __m128i* m) {
     // as the exponent field (bits 23..27), plus 127.
     const __m128i field = _mm_set1_epi32(31 << 23), bias = _mm_set1_epi32(127 << 23);
     for (unsigned h = 0; h < 2; ++h) {
-      const __m128 lo = _mm_castsi128_ps(_mm_mul_epu32(k, salt_pair_sse2(2 * h)));
-      const __m128 hi = _mm_castsi128_ps(_mm_mul_epu32(k, salt_pair_sse2(2 * h + 1)));
+      const __m128 lo = _mm_castsi128_ps(_mm_mul_epu32(k, salt_pair_sse2<Layout>(2 * h)));
+      const __m128 hi = _mm_castsi128_ps(_mm_mul_epu32(k, salt_pair_sse2<Layout>(2 * h + 1)));
       const __m128i p = _mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
       const __m128i e = _mm_add_epi32(_mm_and_si128(_mm_srli_epi32(p, 4), field), bias);
       m[h] = _mm_cvttps_epi32(_mm_castsi128_ps(e));
@@ -264,7 +284,7 @@ inline void mask_sse2(std::uint32_t key, __m128i* m) {
     const __m128i field = _mm_set1_epi32(63 << 23), bias = _mm_set1_epi32(95 << 23);
     const __m128i flip = _mm_set_epi32(0, INT32_MIN, 0, INT32_MIN);
     for (unsigned i = 0; i < 4; ++i) {
-      const __m128i p = _mm_shuffle_epi32(_mm_mul_epu32(k, salt_pair_sse2(i)), _MM_SHUFFLE(2, 2, 0, 0));
+      const __m128i p = _mm_shuffle_epi32(_mm_mul_epu32(k, salt_pair_sse2<Layout>(i)), _MM_SHUFFLE(2, 2, 0, 0));
       const __m128i e = _mm_add_epi32(_mm_and_si128(_mm_srli_epi32(_mm_xor_si128(p, flip), 3), field), bias);
       m[i] = _mm_cvttps_epi32(_mm_castsi128_ps(e));
     }
@@ -332,8 +352,9 @@ inline bool cpu_has_avx512() {
 #define BLOOMLAB_TARGET_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
 
 // The eight shift counts b_j as 32-bit lanes: one vpmulld and one shift.
+template <class Layout>
 BLOOMLAB_TARGET_AVX2 inline __m256i lane_bits_avx2(std::uint32_t key, int shift) {
-  const __m256i salts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_salts));
+  const __m256i salts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(Layout::salts));
   const __m256i prod = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(key)), salts);
   return _mm256_srli_epi32(prod, shift);
 }
@@ -347,12 +368,12 @@ BLOOMLAB_TARGET_AVX2 inline __m256i lane_bits_avx2(std::uint32_t key, int shift)
 template <class Layout>
 BLOOMLAB_TARGET_AVX2 inline void mask_avx2(std::uint32_t key, __m256i* m) {
   if constexpr (Layout::lane_bits == 32) {
-    m[0] = _mm256_sllv_epi32(_mm256_set1_epi32(1), lane_bits_avx2(key, 27));
+    m[0] = _mm256_sllv_epi32(_mm256_set1_epi32(1), lane_bits_avx2<Layout>(key, 27));
   } else {
     const __m256i k = _mm256_set1_epi32(static_cast<int>(key));
     const __m256i one = _mm256_set1_epi64x(1), six = _mm256_set1_epi64x(63);
     for (unsigned h = 0; h < 2; ++h) {
-      const __m256i salts = _mm256_load_si256(reinterpret_cast<const __m256i*>(salt_pairs.v + 8 * h));
+      const __m256i salts = _mm256_load_si256(reinterpret_cast<const __m256i*>(salt_pairs<Layout>.v + 8 * h));
       const __m256i counts = _mm256_and_si256(_mm256_srli_epi64(_mm256_mul_epu32(k, salts), 26), six);
       m[h] = _mm256_sllv_epi64(one, counts);
     }
@@ -407,7 +428,7 @@ template <>
 struct avx512_kernel<split_block_512> {
   static constexpr __mmask8 all = 0xff;
   BLOOMLAB_TARGET_AVX512 static __m512i mask(std::uint32_t key) {
-    const __m512i counts = _mm512_maskz_cvtepu32_epi64(all, lane_bits_avx2(key, 26));
+    const __m512i counts = _mm512_maskz_cvtepu32_epi64(all, lane_bits_avx2<split_block_512>(key, 26));
     return _mm512_maskz_sllv_epi64(all, _mm512_set1_epi64(1), counts);
   }
   BLOOMLAB_TARGET_AVX512 static bool test(const std::uint64_t* block, std::uint32_t key) {
@@ -470,18 +491,21 @@ inline constexpr const char* inline_kernel_name = "scalar";
 // keys, 12.6 MB: 4.1 with it, 5.1 without). Inlined into one function
 // per code path (below), so that the kernel and hash_at inline into the
 // loop (flatten: every call inside is inlined).
+// (8, 32 and 64 ahead measured alike for integer inserts at 10M keys:
+// 6.61, 6.49, 6.75 ns against 6.46; bench/results/simd-kinds-2026-12-02.md.)
 inline constexpr std::size_t batch_ahead = 16;  // a power of two
 inline constexpr std::size_t pipeline_min_bytes = std::size_t{1} << 20;
 
-// The pipeline itself, for any block of block_words words: apply(i, block,
-// h) tests or sets item i (hash h) in its block and returns 1 when an add
-// changed it. Each kind's batch calls wrap it with their kernel.
-template <bool Add, class HashAt, class Apply>
-inline std::uint64_t run_pipeline(std::uint64_t* words, std::uint64_t blocks, std::size_t block_words,
+// The pipeline itself, for any block of block_words words (of type Word)
+// picked by Choice::block_of(h, blocks): apply(i, block, h) tests or sets
+// item i (hash h) in its block and returns 1 when an add changed it. Each
+// kind's batch calls wrap it with their kernel.
+template <bool Add, class Choice, class Word, class HashAt, class Apply>
+inline std::uint64_t run_pipeline(Word* words, std::uint64_t blocks, std::size_t block_words,
                                   std::size_t count, const HashAt& hash_at, const Apply& apply) {
   std::uint64_t ring[batch_ahead];
   std::uint64_t changed = 0;
-  const auto at = [&](std::uint64_t h) { return words + block_index(h, blocks) * block_words; };
+  const auto at = [&](std::uint64_t h) { return words + Choice::block_of(h, blocks) * block_words; };
   const auto fetch = [&](std::size_t i) {
     const std::uint64_t h = hash_at(i);
     ring[i & (batch_ahead - 1)] = h;
@@ -509,38 +533,44 @@ inline std::uint64_t run_pipeline(std::uint64_t* words, std::uint64_t blocks, st
   return changed;
 }
 
-template <class Kernel, class Layout, bool Add, class HashAt>
-inline std::uint64_t run_batch(std::uint64_t* words, std::uint64_t blocks, std::size_t count,
-                               const HashAt& hash_at, bool* out) {
-  return run_pipeline<Add>(words, blocks, Layout::words, count, hash_at,
-                           [&](std::size_t i, std::uint64_t* block, std::uint64_t h) -> std::uint64_t {
-                             if constexpr (Add) {
-                               return Kernel::set(block, static_cast<std::uint32_t>(h));
-                             } else {
-                               out[i] = Kernel::test(block, static_cast<std::uint32_t>(h));
-                               return 0;
-                             }
-                           });
+// The kernels take a block as 64-bit words. A layout may keep its blocks
+// as other words (Parquet's: 32-bit), in which case its scalar kernel reads
+// them as those words and the vector kernels as vectors (types that may
+// alias any object), never as 64-bit integers.
+template <class Kernel, class Layout, bool Add, class Word, class HashAt>
+inline std::uint64_t run_batch(Word* words, std::uint64_t blocks, std::size_t count, const HashAt& hash_at,
+                               bool* out) {
+  constexpr std::size_t block_words = Layout::block_bits / (8 * sizeof(Word));
+  return run_pipeline<Add, Layout>(words, blocks, block_words, count, hash_at,
+                                   [&](std::size_t i, Word* block, std::uint64_t h) -> std::uint64_t {
+                                     const auto key = static_cast<std::uint32_t>(h);
+                                     if constexpr (Add) {
+                                       return Kernel::set(reinterpret_cast<std::uint64_t*>(block), key);
+                                     } else {
+                                       out[i] = Kernel::test(reinterpret_cast<const std::uint64_t*>(block), key);
+                                       return 0;
+                                     }
+                                   });
 }
 
-template <class Layout, bool Add, class HashAt>
-[[gnu::flatten]] inline std::uint64_t batch_scalar(std::uint64_t* words, std::uint64_t blocks,
-                                          std::size_t count, const HashAt& hash_at, bool* out) {
+template <class Layout, bool Add, class Word, class HashAt>
+[[gnu::flatten]] inline std::uint64_t batch_scalar(Word* words, std::uint64_t blocks, std::size_t count,
+                                                   const HashAt& hash_at, bool* out) {
   return run_batch<scalar_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 
 #if BLOOMLAB_HAVE_AVX2_PATH
-template <class Layout, bool Add, class HashAt>
-[[gnu::flatten]] BLOOMLAB_TARGET_AVX2 std::uint64_t batch_avx2(std::uint64_t* words, std::uint64_t blocks,
-                                                      std::size_t count, const HashAt& hash_at,
-                                                      bool* out) {
+template <class Layout, bool Add, class Word, class HashAt>
+[[gnu::flatten]] BLOOMLAB_TARGET_AVX2 std::uint64_t batch_avx2(Word* words, std::uint64_t blocks,
+                                                               std::size_t count, const HashAt& hash_at,
+                                                               bool* out) {
   return run_batch<avx2_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 
-template <class Layout, bool Add, class HashAt>
-[[gnu::flatten]] BLOOMLAB_TARGET_AVX512 std::uint64_t batch_avx512(std::uint64_t* words,
-                                                          std::uint64_t blocks, std::size_t count,
-                                                          const HashAt& hash_at, bool* out) {
+template <class Layout, bool Add, class Word, class HashAt>
+[[gnu::flatten]] BLOOMLAB_TARGET_AVX512 std::uint64_t batch_avx512(Word* words, std::uint64_t blocks,
+                                                                   std::size_t count, const HashAt& hash_at,
+                                                                   bool* out) {
   return run_batch<avx512_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 #endif

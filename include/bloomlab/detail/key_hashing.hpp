@@ -151,8 +151,10 @@ class key_hashing {
   enum class mode : std::uint8_t { xxh3, hash64, keyed };
 
   // Both unkeyed, or both keyed with one key. (Spelled out: GCC 12 warns of
-  // an uninitialised read in std::optional's own == at -O1.)
-  static bool same_key(const std::optional<sip_key>& a, const std::optional<sip_key>& b) {
+  // an uninitialised read in std::optional's own == at -O1; and out of line:
+  // inlined into a comparison of a filter with no key, GCC 12 -O3 warns of
+  // the same read here, which the has_value() test guards.)
+  [[gnu::noinline]] static bool same_key(const std::optional<sip_key>& a, const std::optional<sip_key>& b) {
     if (a.has_value() != b.has_value()) return false;
     return !a.has_value() || *a == *b;
   }

@@ -1,0 +1,221 @@
+// The vector kernels of the Parquet, cache-line and RocksDB kinds against
+// their scalar paths, word for word: a kernel that set or tested one bit
+// differently would make filters other systems cannot read (Parquet,
+// RocksDB) or files of this one that answer differently on another CPU.
+// Each test of a vector kernel skips, saying so, where the CPU lacks it.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bloomlab/cache_line_filter.hpp"
+#include "bloomlab/code_path.hpp"
+#include "bloomlab/detail/cache_line_kernels.hpp"
+#include "bloomlab/parquet_filter.hpp"
+#include "bloomlab/random.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
+
+namespace {
+
+using bloomlab::parquet_split_block;
+
+// Fills words with bits set with chance 2^-s (s = 0: all set), every 7th
+// round all zero, so that tests see full, sparse and empty blocks.
+template <class Word>
+void fill_block(bloomlab::rng& r, Word* w, unsigned n, int round) {
+  const unsigned s = static_cast<unsigned>(round % 5);
+  for (unsigned i = 0; i < n; ++i) {
+    std::uint64_t v = ~std::uint64_t{0};
+    for (unsigned j = 0; j < s; ++j) v &= r.next();
+    w[i] = round % 7 == 0 ? 0 : static_cast<Word>(v);
+  }
+}
+
+// Parquet's block (eight 32-bit words) through Kernel and through the
+// spec's loops (the scalar kernel): the same answer from test(), the same
+// words and answer from set(), on 300,000 blocks and keys.
+template <class Kernel>
+void parquet_kernel_matches_scalar(const char* name) {
+  using scalar = bloomlab::detail::scalar_kernel<parquet_split_block>;
+  bloomlab::rng r(32);
+  alignas(64) std::uint32_t block[8], copy[8];
+  for (int t = 0; t < 300000; ++t) {
+    fill_block(r, block, 8, t);
+    std::memcpy(copy, block, sizeof block);
+    const auto key = static_cast<std::uint32_t>(r.next());
+    auto* b = reinterpret_cast<std::uint64_t*>(block);
+    auto* c = reinterpret_cast<std::uint64_t*>(copy);
+    ASSERT_EQ(Kernel::test(b, key), scalar::test(c, key)) << name << " key " << key;
+    ASSERT_EQ(Kernel::set(b, key), scalar::set(c, key)) << name << " key " << key;
+    ASSERT_EQ(0, std::memcmp(block, copy, sizeof block)) << name << " key " << key;
+    // The spec's words, computed here: word i has bit (key * salt_i) >> 27.
+    for (unsigned i = 0; i < 8; ++i)
+      ASSERT_NE(0u, block[i] & (1u << ((key * bloomlab::parquet_filter::salt[i]) >> 27))) << name;
+  }
+}
+
+TEST(ParquetKernels, Sse2MatchesScalar) {
+#if BLOOMLAB_HAVE_SSE2_KERNEL
+  parquet_kernel_matches_scalar<bloomlab::detail::sse2_kernel<parquet_split_block>>("sse2");
+#else
+  GTEST_SKIP() << "no SSE2 kernel on this target";
+#endif
+}
+
+TEST(ParquetKernels, Avx2MatchesScalar) {
+#if BLOOMLAB_HAVE_AVX2_PATH
+  if (!bloomlab::avx2_available()) GTEST_SKIP() << "this CPU has no AVX2: the AVX2 kernel was not run";
+  parquet_kernel_matches_scalar<bloomlab::detail::avx2_kernel<parquet_split_block>>("avx2");
+#else
+  GTEST_SKIP() << "no AVX2 kernel on this target";
+#endif
+}
+
+TEST(ParquetKernels, Avx512MatchesScalar) {
+#if BLOOMLAB_HAVE_AVX2_PATH
+  if (!bloomlab::avx512_available()) GTEST_SKIP() << "this CPU has no AVX-512 (F, VL): the AVX-512 kernel was not run";
+  parquet_kernel_matches_scalar<bloomlab::detail::avx512_kernel<parquet_split_block>>("avx512");
+#else
+  GTEST_SKIP() << "no AVX-512 kernel on this target";
+#endif
+}
+
+std::vector<std::string> hex_keys(bloomlab::rng& r, std::size_t n) {
+  std::vector<std::string> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(std::to_string(r.next()));
+  return out;
+}
+
+// A Parquet filter filled by add() (the inline kernel) and one by
+// add_many() (the batch, on this CPU's best path) both hold the words the
+// spec gives, computed here from XXH64 with no kernel; contains_many
+// answers as contains does. 4 KiB (no prefetch pipeline) and 4 MiB (with).
+TEST(ParquetKernels, FiltersHoldTheSpecWords) {
+  bloomlab::rng r(77);
+  const std::vector<std::string> keys = hex_keys(r, 60000);
+  const std::vector<std::string> probes = hex_keys(r, 20000);
+  std::vector<std::string_view> kv(keys.begin(), keys.end()), pv(probes.begin(), probes.end());
+  for (std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{4} << 20}) {
+    bloomlab::parquet_filter single(bytes), batched(bytes);
+    std::vector<std::uint32_t> spec(bytes / 4, 0);
+    const std::uint64_t z = bytes / 32;
+    for (const std::string& x : keys) {
+      single.add(x);
+      const std::uint64_t h = bloomlab::parquet_filter::hash(x);
+      const std::uint64_t block = ((h >> 32) * z) >> 32;
+      for (unsigned i = 0; i < 8; ++i)
+        spec[block * 8 + i] |= 1u << ((static_cast<std::uint32_t>(h) * bloomlab::parquet_filter::salt[i]) >> 27);
+    }
+    batched.add_many(kv);
+    EXPECT_EQ(batched.items(), keys.size());
+    ASSERT_TRUE(std::equal(spec.begin(), spec.end(), single.words().begin())) << bytes;
+    ASSERT_TRUE(std::equal(spec.begin(), spec.end(), batched.words().begin())) << bytes;
+    std::unique_ptr<bool[]> out(new bool[pv.size()]);
+    std::span<bool> outs(out.get(), pv.size());
+    batched.contains_many(pv, outs);
+    for (std::size_t i = 0; i < pv.size(); ++i) ASSERT_EQ(outs[i], single.contains(pv[i])) << i;
+    batched.contains_many(kv.size() > pv.size() ? std::span(kv).first(pv.size()) : std::span(kv), outs);
+    for (bool b : outs) ASSERT_TRUE(b);
+  }
+}
+
+// The cache-line probes of g_0: bit g_i >> 23 of the block, g_(i+1) = g_i *
+// 0x9e3779b9, as the kinds state them (the kernels take g_i = g_0 times a
+// power).
+void spec_set(std::uint64_t* block, std::uint32_t g, unsigned k) {
+  for (unsigned i = 0; i < k; ++i, g *= 0x9e3779b9u) block[g >> 29] |= std::uint64_t{1} << ((g >> 23) & 63);
+}
+
+// Kernel::test against the scalar kernel on 300,000 blocks of every fill,
+// k from 1 to 32; and the scalar kernel's set against the statement above.
+template <class Kernel>
+void probe_kernel_matches_scalar(const char* name) {
+  using scalar = bloomlab::detail::probe_scalar_kernel;
+  bloomlab::rng r(33);
+  alignas(64) std::uint64_t block[8], spec[8];
+  for (int t = 0; t < 300000; ++t) {
+    const unsigned k = 1 + static_cast<unsigned>(t % bloomlab::detail::probe_table_size);
+    fill_block(r, block, 8, t / 32);
+    std::memcpy(spec, block, sizeof block);
+    const auto g = static_cast<std::uint32_t>(r.next());
+    ASSERT_EQ(Kernel::test(block, g, k), scalar::test(block, g, k)) << name << " g " << g << " k " << k;
+    scalar::set(block, g, k);
+    spec_set(spec, g, k);
+    ASSERT_EQ(0, std::memcmp(block, spec, sizeof block)) << name << " g " << g << " k " << k;
+    ASSERT_TRUE(Kernel::test(block, g, k)) << name << " g " << g << " k " << k;
+  }
+}
+
+TEST(CacheLineKernels, ScalarMatchesTheStatement) {
+  probe_kernel_matches_scalar<bloomlab::detail::probe_scalar_kernel>("scalar");
+}
+
+TEST(CacheLineKernels, Avx2MatchesScalar) {
+#if BLOOMLAB_HAVE_AVX2_PATH
+  if (!bloomlab::avx2_available()) GTEST_SKIP() << "this CPU has no AVX2: the AVX2 kernel was not run";
+  probe_kernel_matches_scalar<bloomlab::detail::probe_avx2_kernel>("avx2");
+#else
+  GTEST_SKIP() << "no AVX2 kernel on this target";
+#endif
+}
+
+TEST(CacheLineKernels, Avx512MatchesScalar) {
+#if BLOOMLAB_HAVE_AVX2_PATH
+  if (!bloomlab::avx512_available()) GTEST_SKIP() << "this CPU has no AVX-512 (F, VL): the AVX-512 kernel was not run";
+  probe_kernel_matches_scalar<bloomlab::detail::probe_avx512_kernel>("avx512");
+#else
+  GTEST_SKIP() << "no AVX-512 kernel on this target";
+#endif
+}
+
+// Cache-line and RocksDB filters filled by add() and by add_many() hold the
+// words the statement gives (computed here), and contains_many answers as
+// contains does, at several k, with and without the prefetch pipeline.
+TEST(CacheLineKernels, FiltersHoldTheStatedWords) {
+  bloomlab::rng r(78);
+  const std::vector<std::string> keys = hex_keys(r, 40000);
+  const std::vector<std::string> probes = hex_keys(r, 20000);
+  std::vector<std::string_view> kv(keys.begin(), keys.end()), pv(probes.begin(), probes.end());
+  std::unique_ptr<bool[]> out(new bool[pv.size()]);
+  std::span<bool> outs(out.get(), pv.size());
+  for (std::uint64_t m : {std::uint64_t{1} << 18, std::uint64_t{1} << 24}) {
+    for (unsigned k : {1u, 6u, 7u, 10u, 17u, 24u}) {
+      bloomlab::cache_line_filter single(m, k), batched(m, k);
+      std::vector<std::uint64_t> spec(m / 64, 0);
+      for (const std::string& x : keys) {
+        single.add(x);
+        const std::uint64_t h = single.item_hash(x);
+        spec_set(spec.data() + bloomlab::detail::block_index(h, m / 512) * 8, static_cast<std::uint32_t>(h), k);
+      }
+      batched.add_many(kv);
+      ASSERT_TRUE(std::equal(spec.begin(), spec.end(), single.words().begin())) << m << " k " << k;
+      ASSERT_TRUE(std::equal(spec.begin(), spec.end(), batched.words().begin())) << m << " k " << k;
+      batched.contains_many(pv, outs);
+      for (std::size_t i = 0; i < pv.size(); ++i) ASSERT_EQ(outs[i], single.contains(pv[i])) << i << " k " << k;
+    }
+    for (unsigned k : {1u, 6u, 13u, 30u}) {
+      bloomlab::rocksdb_filter single(m / 8, k), batched(m / 8, k);
+      std::vector<std::uint64_t> spec(m / 64, 0);
+      for (const std::string& x : keys) {
+        single.add(x);
+        const std::uint64_t h = bloomlab::rocksdb_filter::hash(x);
+        const std::uint64_t block = ((h & 0xffffffffu) * (m / 512)) >> 32;
+        spec_set(spec.data() + block * 8, static_cast<std::uint32_t>(h >> 32), k);
+      }
+      batched.add_many(kv);
+      ASSERT_TRUE(std::equal(spec.begin(), spec.end(), single.words().begin())) << m << " k " << k;
+      ASSERT_TRUE(std::equal(spec.begin(), spec.end(), batched.words().begin())) << m << " k " << k;
+      batched.contains_many(pv, outs);
+      for (std::size_t i = 0; i < pv.size(); ++i) ASSERT_EQ(outs[i], single.contains(pv[i])) << i << " k " << k;
+    }
+  }
+}
+
+}  // namespace
