@@ -44,6 +44,17 @@ function logMarks(u, splits, axisIdx) {
   return splits.map((v) => (shown.has(v) ? v : null));
 }
 
+// A y axis as wide as its longest tick label (with uPlot's tick and gap
+// beside it), so a long one ("0.000001%") never runs into the axis title.
+function fitTicks(u, values) {
+  if (!values || !values.length) return 48;
+  u.ctx.save();
+  u.ctx.font = `${12 * uPlot.pxRatio}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+  const widest = Math.max(...values.map((v) => (v ? u.ctx.measureText(String(v)).width : 0))) / uPlot.pxRatio;
+  u.ctx.restore();
+  return Math.max(40, Math.ceil(widest) + 10 + 5 + 6);
+}
+
 // series: [{ label, values, kind: 'measured' | 'approx' | 'exact', dash }]
 //
 // A chart drawn again in the same element with the same lines, axes and
@@ -75,7 +86,7 @@ export function lineChart(el, { x, series, xLabel, yLabel, logX = false, logY = 
       { label: xLabel, stroke: '#374151', space: width < 500 ? 64 : 50,
         values: (u, ticks) => ticks.map(xTick),
         ...(logX ? { filter: logMarks, grid: { stroke: '#e5e7eb', filter: logMarks }, ticks: { filter: logMarks } } : { grid: { stroke: '#e5e7eb' } }) },
-      { label: yLabel, stroke: '#374151', size: 64,
+      { label: yLabel, stroke: '#374151', size: fitTicks,
         values: (u, ticks) => ticks.map((t) => (t === null ? '' : t === 0 ? '0%' : +t.toPrecision(3) + '%')),
         ...(logY ? { filter: logMarks, grid: { stroke: '#e5e7eb', filter: logMarks }, ticks: { filter: logMarks } } : { grid: { stroke: '#e5e7eb' } }) },
     ],
@@ -164,7 +175,7 @@ export function pointsChart(el, { points, line, xLabel, yLabel }) {
       { label: xLabel, stroke: '#374151', space: 56,
         values: (u, ticks) => ticks.map((t) => (t === null ? '' : +t.toPrecision(3) + '%')),
         filter: logMarks, grid: { stroke: '#e5e7eb', filter: logMarks }, ticks: { filter: logMarks } },
-      { label: yLabel, stroke: '#374151', size: 48, grid: { stroke: '#e5e7eb' } },
+      { label: yLabel, stroke: '#374151', size: fitTicks, grid: { stroke: '#e5e7eb' } },
     ],
     series: [
       { label: xLabel, value: (u, v) => (v === null || v === undefined ? '' : +v.toPrecision(3) + '%') },
