@@ -284,9 +284,11 @@ TEST(RequestErrors, Lists) {
   for (int i = 0; i < 5000; ++i) accents[0] += "\xc3\xa9", accents[1] += "\xc3\xa9";
   EXPECT_FALSE(json::parse(run_request("measure", json({{"items", accents}}).dump())).contains("error"));
 
-  std::vector<std::string> words(1001, "w");
-  expect_refused("stage", json({{"m", 32}, {"k", 3}, {"items", words}}).dump(), "items", {"1,001", "at most 1,000"});
-  expect_refused("stage", json({{"m", 32}, {"k", 3}, {"queries", words}}).dump(), "queries", {"at most 1,000"});
+  std::vector<std::string> words(lab::max_stage_items + 1, "w");
+  const std::string most = "at most " + lab::thousands(lab::max_stage_items);
+  expect_refused("stage", json({{"m", 32}, {"k", 3}, {"items", words}}).dump(), "items",
+                 {lab::thousands(words.size()), most});
+  expect_refused("stage", json({{"m", 32}, {"k", 3}, {"queries", words}}).dump(), "queries", {most});
   words.resize(1000);
   EXPECT_FALSE(json::parse(run_request("stage", json({{"m", 32}, {"k", 3}, {"items", words}, {"queries", words}}).dump()))
                    .contains("error"));
