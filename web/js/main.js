@@ -61,6 +61,10 @@ export async function setUpAll(drawn) {
   mountOne('attack', attack, ['at_']);
   mountOne('which', which, ['wh_', 'dr_']);
   mountOne('parquet', parquet, []);
+  // A section of prose alone (the opening, "What a filter is for") has
+  // nothing to set up: it is marked set up as it stands.
+  const viewed = new Set(queue.map((e) => e.id));
+  for (const el of document.querySelectorAll('main section[id]')) if (!viewed.has(el.id)) el.dataset.mounted = '';
   await setUpInTurn(queue);
   document.body.classList.add('ready');
 }
