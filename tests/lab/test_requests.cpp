@@ -8,6 +8,7 @@
 #include "bloomlab/exact.hpp"
 #include "json.hpp"
 #include "lab.hpp"
+#include "parse.hpp"
 #include "requests.hpp"
 
 using namespace bloomlab;
