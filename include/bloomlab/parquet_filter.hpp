@@ -82,6 +82,7 @@
 #include "bloomlab/code_path.hpp"
 #include "bloomlab/detail/block_memory.hpp"
 #include "bloomlab/detail/blocked_kernels.hpp"
+#include "bloomlab/detail/hashed_batches.hpp"
 #include "bloomlab/detail/key_hashing.hpp"  // xxHash, header-only, included as every kind includes it
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
@@ -131,7 +132,9 @@ struct scalar_kernel<parquet_split_block> {
 };
 }  // namespace detail
 
-class parquet_filter {
+class parquet_filter : public detail::hashed_batches<parquet_filter> {
+  friend class detail::hashed_batches<parquet_filter>;  // its batch calls run batch()
+
  public:
   static constexpr const char* kind_name = "parquet filter";
   static constexpr unsigned block_bits = 256;
@@ -234,22 +237,8 @@ class parquet_filter {
   // The block a hash picks: ((h >> 32) * z) >> 32.
   std::uint64_t block_of(std::uint64_t h) const { return layout::block_of(h, blocks()); }
 
-  // Batches: add() / contains() of each value, in order, through the best
-  // kernel of this CPU (the keyed or unkeyed hash chosen once a batch); out
-  // must have one place a value (else std::invalid_argument).
-  void add_many(std::span<const std::string_view> xs) { add_keys(xs); }
-  void add_many(std::span<const std::uint64_t> xs) { add_keys(xs); }
-  void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const { test_keys(xs, out); }
-  void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const { test_keys(xs, out); }
-  // The same given each value's hash.
-  void add_hashes(std::span<const std::uint64_t> hs) {
-    items_ = items_sum(items_, hs.size());
-    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
-  }
-  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
-    detail::check_out(kind_name, hs.size(), out.size());
-    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out.data());
-  }
+  // Batches (add_many, contains_many, add_hashes, contains_hashes):
+  // detail::hashed_batches, through the best kernel of this CPU.
 
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
@@ -428,23 +417,6 @@ class parquet_filter {
 #endif
     detail::batch_scalar<layout, Add>(w, z, n, hash_at, out);
   }
-  template <class Key>
-  void add_keys(std::span<const Key> xs) {
-    items_ = items_sum(items_, xs.size());
-    if (key_)
-      batch<true>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, nullptr);
-    else
-      batch<true>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, nullptr);
-  }
-  template <class Key>
-  void test_keys(std::span<const Key> xs, std::span<bool> out) const {
-    detail::check_out(kind_name, xs.size(), out.size());
-    if (key_)
-      batch<false>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, out.data());
-    else
-      batch<false>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, out.data());
-  }
-
   bool same_key(const parquet_filter& o) const {
     if (key_.has_value() != o.key_.has_value()) return false;
     return !key_.has_value() || *key_ == *o.key_;

@@ -66,6 +66,7 @@
 
 #include "bloomlab/code_path.hpp"
 #include "bloomlab/detail/cache_line_kernels.hpp"
+#include "bloomlab/detail/hashed_batches.hpp"
 #include "bloomlab/detail/popcount.hpp"
 #include "bloomlab/detail/xxph3.hpp"
 #include "bloomlab/filter_api.hpp"
@@ -74,7 +75,9 @@
 
 namespace bloomlab {
 
-class rocksdb_filter {
+class rocksdb_filter : public detail::hashed_batches<rocksdb_filter> {
+  friend class detail::hashed_batches<rocksdb_filter>;  // its batch calls run batch()
+
  public:
   static constexpr const char* kind_name = "rocksdb filter";
   static constexpr unsigned block_bits = 512;
@@ -228,21 +231,9 @@ class rocksdb_filter {
   // The block of a hash: FastRange32 of its low 32 bits.
   std::uint64_t block_of(std::uint64_t h) const { return shape::block_of(h, blocks()); }
 
-  // Batches: add() / contains() of each key, in order, with the blocks of a
-  // large filter prefetched 16 keys ahead (the keyed or unkeyed hash chosen
-  // once a batch); out must have one place a key (else std::invalid_argument).
-  void add_many(std::span<const std::string_view> xs) { add_keys(xs); }
-  void add_many(std::span<const std::uint64_t> xs) { add_keys(xs); }
-  void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const { test_keys(xs, out); }
-  void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const { test_keys(xs, out); }
-  void add_hashes(std::span<const std::uint64_t> hs) {
-    items_ = items_sum(items_, hs.size());
-    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
-  }
-  void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
-    detail::check_out(kind_name, hs.size(), out.size());
-    batch<false>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, out.data());
-  }
+  // Batches (add_many, contains_many, add_hashes, contains_hashes):
+  // detail::hashed_batches, the blocks of a large filter prefetched 16 keys
+  // ahead.
 
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
@@ -355,23 +346,6 @@ class rocksdb_filter {
     std::uint64_t* w = const_cast<std::uint64_t*>(words_.data());  // written by the non-const calls only
     detail::probe_batch_on<shape, Add>(best_code_path(), w, blocks(), k_, n, hash_at, out);
   }
-  template <class Key>
-  void add_keys(std::span<const Key> xs) {
-    items_ = items_sum(items_, xs.size());
-    if (key_)
-      batch<true>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, nullptr);
-    else
-      batch<true>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, nullptr);
-  }
-  template <class Key>
-  void test_keys(std::span<const Key> xs, std::span<bool> out) const {
-    detail::check_out(kind_name, xs.size(), out.size());
-    if (key_)
-      batch<false>(xs.size(), [&](std::size_t i) { return detail::keyed_hash(xs[i], *key_); }, out.data());
-    else
-      batch<false>(xs.size(), [&](std::size_t i) { return hash(xs[i]); }, out.data());
-  }
-
   bool same_key(const rocksdb_filter& o) const {
     if (key_.has_value() != o.key_.has_value()) return false;
     return !key_.has_value() || *key_ == *o.key_;
