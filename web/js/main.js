@@ -61,11 +61,11 @@ export async function setUpAll(drawn) {
   mountOne('attack', attack, ['at_']);
   mountOne('which', which, ['wh_', 'dr_']);
   mountOne('parquet', parquet, []);
+  await setUpInTurn(queue);
   // A section of prose alone (the opening, "What a filter is for") has
-  // nothing to set up: it is marked set up as it stands.
+  // nothing to set up: it is marked set up with the page, after the others.
   const viewed = new Set(queue.map((e) => e.id));
   for (const el of document.querySelectorAll('main section[id]')) if (!viewed.has(el.id)) el.dataset.mounted = '';
-  await setUpInTurn(queue);
   document.body.classList.add('ready');
 }
 
