@@ -15,19 +15,23 @@
 // bloomlab's also batched (add_many / contains_many over 1,000 integer
 // keys; at 10M through the prefetch pipeline). Counters: bits_per_key, k,
 // fpr (over the 1M non-members, not timed). int_memory_floor_batched: the
-// hash, the block and one load per key, no bits (bm_floor). The batches'
+// hash, the block and one load per key, no bits (bm_floor).
+// int_equal_hash_*: block512 with mix64 against a one-multiply mix, the
+// same filter and calls (bm_equal_hash). The batches
 // code path (avx512, avx2 or scalar) is the one the CPU runs best, and
 // single calls inline the kernel the build's flags allow (sse2 without
 // -march); both are printed in the context.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bloomlab/blocked_filter.hpp"
@@ -203,6 +207,87 @@ void bm_floor(benchmark::State& st, std::uint64_t n) {
   set_counters(st, w, peer::block512);
 }
 
+// ---- Equal hash: mix64 against a one-multiply mix, on the same filter ----
+// block512 given each key's hash through add_hash / contains_hash (batches:
+// the hashes of 1,000 keys, then add_hashes / contains_hashes), the mix the
+// only difference: bloomlab's mix64 (fmix64: two multiplies, three
+// xor-shifts) or one multiply (the 128-bit product of the key and 2^64/phi,
+// its halves xored, as Boost.Bloom mixes an integer). What the robust mix
+// costs is the gap in time; what it buys is in the counters: the rate
+// measured on random keys and on two structured families (members
+// i * 2^16 and i * 2^32, i < n; non-members the next 1M of the family).
+__extension__ typedef unsigned __int128 uint128;
+std::uint64_t mul_mix(std::uint64_t x) {
+  const uint128 p = static_cast<uint128>(x) * 0x9E3779B97F4A7C15ULL;
+  return static_cast<std::uint64_t>(p >> 64) ^ static_cast<std::uint64_t>(p);
+}
+enum class mix { mix64, mul };
+std::uint64_t mixed(mix how, std::uint64_t x) { return how == mix::mix64 ? bloomlab::detail::mix64(x) : mul_mix(x); }
+
+// The rate of a block512 filter of m bits holding keys i << shift (i < n),
+// on the next non_member_count keys of the family.
+double family_fpr(mix how, std::uint64_t m, std::uint64_t n, unsigned shift) {
+  bloomlab::blocked_filter f(m);
+  for (std::uint64_t i = 0; i < n; ++i) f.add_hash(mixed(how, i << shift));
+  std::uint64_t hits = 0;
+  for (std::uint64_t i = 0; i < non_member_count; ++i) hits += f.contains_hash(mixed(how, (n + i) << shift));
+  return static_cast<double>(hits) / static_cast<double>(non_member_count);
+}
+
+void equal_hash_counters(benchmark::State& st, const world& w, mix how) {
+  static std::map<std::pair<std::uint64_t, int>, std::array<double, 3>> rates;  // (n, mix): random, 2^16, 2^32
+  auto& r = rates[{w.n, static_cast<int>(how)}];
+  if (r[0] == 0) {
+    bloomlab::blocked_filter f(w.block512.m());
+    for (std::uint64_t x : w.members) f.add_hash(mixed(how, x));
+    std::uint64_t hits = 0;
+    for (std::uint64_t x : w.strangers) hits += f.contains_hash(mixed(how, x));
+    r = {static_cast<double>(hits) / static_cast<double>(w.strangers.size()), family_fpr(how, w.block512.m(), w.n, 16),
+         family_fpr(how, w.block512.m(), w.n, 32)};
+  }
+  st.counters["bits_per_key"] = static_cast<double>(w.block512.m()) / static_cast<double>(w.n);
+  st.counters["fpr"] = r[0];
+  st.counters["fpr_i_2^16"] = r[1];
+  st.counters["fpr_i_2^32"] = r[2];
+  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations()));
+}
+
+void bm_equal_hash(benchmark::State& st, std::uint64_t n, mix how, bool add, bool batched) {
+  world& w = bench_common::shared_world<world>(n);
+  bloomlab::blocked_filter fresh(w.block512.m());
+  if (!add)
+    for (std::uint64_t x : w.members) fresh.add_hash(mixed(how, x));
+  const std::vector<std::uint64_t>& keys = add ? w.members : w.strangers;
+  std::size_t i = 0;
+  if (!batched) {
+    for (auto _ : st) {
+      if (add) {
+        fresh.add_hash(mixed(how, keys[i]));
+      } else {
+        const bool r = fresh.contains_hash(mixed(how, keys[i]));
+        benchmark::DoNotOptimize(r);
+      }
+      if (++i == keys.size()) i = 0;
+    }
+  } else {
+    std::uint64_t h[batch_size];
+    bool out[batch_size];
+    while (st.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch_size))) {
+      for (std::size_t j = 0; j < batch_size; ++j) h[j] = mixed(how, keys[i + j]);
+      if (add) {
+        fresh.add_hashes(h);
+      } else {
+        fresh.contains_hashes(h, out);
+        benchmark::DoNotOptimize(out);
+      }
+      i += batch_size;
+      if (i == keys.size()) i = 0;
+    }
+  }
+  benchmark::ClobberMemory();
+  equal_hash_counters(st, w, how);
+}
+
 void register_all() {
   for (std::uint64_t n : {std::uint64_t{200'000}, std::uint64_t{10'000'000}}) {
     const std::string tail = "/n:" + std::to_string(n);
@@ -211,6 +296,18 @@ void register_all() {
         benchmark::RegisterBenchmark(("int_memory_floor_batched/block512" + tail).c_str(), bm_floor,
                                      n),
         repetitions, lookup_min_time_s);
+    for (mix how : {mix::mix64, mix::mul})
+      for (bool batched : {false, true}) {
+        const std::string row = std::string(batched ? "_batched/" : "/") +
+                                (how == mix::mix64 ? "block512_mix64" : "block512_mul") + tail;
+        bench_common::run_as_add(benchmark::RegisterBenchmark(("int_equal_hash_add" + row).c_str(), bm_equal_hash,
+                                                              n, how, true, batched),
+                                 repetitions, adds);
+        bench_common::run_as_lookup(
+            benchmark::RegisterBenchmark(("int_equal_hash_lookup_non_member" + row).c_str(), bm_equal_hash, n, how,
+                                         false, batched),
+            repetitions, lookup_min_time_s);
+      }
     for (peer who : all_peers) {
       const std::string p = name(who);
       for (bool batched : {false, true}) {
