@@ -18,14 +18,9 @@
 #include <stdexcept>
 
 #include "resp_cuckoo_bytes.hpp"
+#include "fuzz_require.hpp"
 
-namespace {
-
-void require(bool ok) {
-  if (!ok) std::abort();
-}
-
-}  // namespace
+using bloomlab::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace bloomlab::gate;

@@ -17,14 +17,13 @@
 
 #include "gate.hpp"
 #include "http_parse.hpp"
+#include "fuzz_require.hpp"
 
 namespace {
 
 constexpr std::size_t max_keys = 1000;
 
-void require(bool ok) {
-  if (!ok) std::abort();
-}
+using bloomlab::fuzz::require;
 
 }  // namespace
 

@@ -23,12 +23,11 @@
 #include "parquet_footer.hpp"
 #include "parquet_report.hpp"
 #include "parse.hpp"
+#include "fuzz_require.hpp"
 
 namespace {
 
-void require(bool ok) {
-  if (!ok) std::abort();
-}
+using bloomlab::fuzz::require;
 
 void check_header(std::span<const std::uint8_t> b) {
   try {

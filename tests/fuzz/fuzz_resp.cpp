@@ -12,14 +12,9 @@
 #include <vector>
 
 #include "resp.hpp"
+#include "fuzz_require.hpp"
 
-namespace {
-
-void require(bool ok) {
-  if (!ok) std::abort();
-}
-
-}  // namespace
+using bloomlab::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

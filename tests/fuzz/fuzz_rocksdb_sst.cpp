@@ -18,14 +18,9 @@
 
 #include "bloomlab/rocksdb_filter.hpp"
 #include "rocksdb_sst.hpp"
+#include "fuzz_require.hpp"
 
-namespace {
-
-void require(bool ok) {
-  if (!ok) std::abort();
-}
-
-}  // namespace
+using bloomlab::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace sst = bloomlab::rocksdb_sst;
