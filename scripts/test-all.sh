@@ -47,10 +47,22 @@ inputs() {
     dpkg-query -W 2>/dev/null
   } | sha1sum | cut -c1-40
 }
-# The C++ suites read no page, browser or Python test, doc or benchmark;
-# the Python tests read all but the page, its tests, docs and benchmarks.
-not_python=(web tests/e2e tests/wasm docs bench '*.md' package.json package-lock.json playwright.config.mjs)
-not_cpp=("${not_python[@]}" python/tests)
+# What each suite cannot read, so a change there does not run it again.
+# The C++ suites read no page, browser test, Python test, doc or benchmark;
+# they do read npm's packages (DuckDB, hyparquet-writer and node-redis are
+# oracles: package-lock.json) and python/tests/data (the Guava oracle's file).
+not_cpp=(web tests/e2e tests/wasm docs bench '*.md' playwright.config.mjs 'python/tests/*.py')
+# The Python tests read all but the page, its tests, docs, benchmarks and
+# the C++ tests' own sources (`pip install .` builds from src/ and include/;
+# test_filters.py reads tests/fuzz/corpus); of the build, the CLI and the module.
+not_python=(web tests/e2e tests/wasm docs bench '*.md' package.json package-lock.json playwright.config.mjs
+  'tests/*.cpp' 'tests/*.hpp' 'tests/*CMakeLists.txt')
+# The page's tests read the site and the CLI (both hashed) and, of the
+# checkout, what the specs open themselves: tests/e2e, web/, data/, npm's
+# packages, tests/parquet's DuckDB script. C++ and Python sources reach them
+# only through the site and the CLI, so their own change leaves it alone.
+not_page=(docs bench python src include cmake examples '*.cpp' '*.hpp' '*.h' '*CMakeLists.txt'
+  CMakePresets.json pyproject.toml tests/fuzz)
 
 # cached NAME KEY: true (and counts the suite) when NAME last passed with KEY.
 cached() {
@@ -100,10 +112,10 @@ suite() {
 
 suite "ctest (release)" --key "$(inputs "${not_cpp[@]}" --build build/release)" ctest --preset release
 suite "node (WebAssembly engine)" node --test tests/wasm/
-suite "pytest (Python module)" --key "$(inputs "${not_python[@]}" --build build/release)" env PYTHONPATH="$PWD/build/release/python" \
+suite "pytest (Python module)" --key "$(inputs "${not_python[@]}" --build build/release/src --build build/release/python)" env PYTHONPATH="$PWD/build/release/python" \
   BLOOMLAB_CLI="$PWD/build/release/src/bloomlab" /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 suite "ctest (asan + ubsan)" --key "$(inputs "${not_cpp[@]}" --build build/asan)" ctest --preset asan
-suite "playwright (the page in Chromium)" --key "$(inputs docs bench python/tests --build build/release/src \
+suite "playwright (the page in Chromium)" --key "$(inputs "${not_page[@]}" --build build/release/src \
   --site build/release/site)" npx playwright test
 
 # Where the time went: every step this `make test` ran (apt, npm, each
