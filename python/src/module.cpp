@@ -873,7 +873,7 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
             if (keys > io::key_type_code_max)
               throw py::value_error("pickled data: key type code " + std::to_string(keys) + " (allowed: " +
                                     io::key_type_codes() + ")");
-            const std::string hash = state.size() == 5 ? state[4].cast<std::string>() : "hash64";
+            const std::string hash = state.size() >= 5 ? state[4].cast<std::string>() : "hash64";
             if (hash != "xxh3" && hash != "hash64")
               throw py::value_error("pickled data: string hash '" + hash + "' (allowed: xxh3, hash64)");
             const std::string raw = state[3].cast<py::bytes>();
