@@ -628,7 +628,7 @@ class commands final : public filter_commands {
         ->capture_default_str();
     build_->add_flag("--int", b_.ints,
                      "Each line is a 64-bit integer key (decimal, 0 to 2^64 - 1), added as C++ add(std::uint64_t) "
-                     "and Python's uint64 arrays add it; the file records integer keys, so query reads its items so");
+                     "and Python's uint64 arrays add it; the file records integer keys, and query reads its items as integers");
     build_->add_option("--funnel", b_.funnel,
                        "Guava's funnel of the items: string (default; the line's bytes) or long (each line a Java "
                        "long in decimal); --kind guava only, recorded in a bloomlab file");
