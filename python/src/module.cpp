@@ -240,7 +240,19 @@ struct handle {
   mutable std::shared_mutex lock;
 
   explicit handle(io::filter_file f) : file(std::move(f)) {}
-  explicit handle(F f) : file{io::any_filter(std::move(f)), 1} {}
+  // A new filter: its first keys decide its key type (one made already
+  // holding items, from hashes, cannot say what they were).
+  explicit handle(F f) : file{io::any_filter(std::move(f)), 1} {
+    file.keys = items() == 0 ? io::key_type::none : io::key_type::unrecorded;
+  }
+
+  // Records keys of type K (std::string_view or std::uint64_t) going in;
+  // the caller holds the lock alone.
+  template <class K>
+  void adding() {
+    file.keys = io::with_keys(file.keys, std::is_same_v<K, std::uint64_t> ? io::key_type::integers
+                                                                          : io::key_type::strings);
+  }
 
   F& f() { return std::get<F>(file.filter); }
   const F& f() const { return std::get<F>(file.filter); }
@@ -305,6 +317,17 @@ void with_funnel(io::filter_file& f, std::optional<guava_funnel> funnel) {
                           guava_funnel_name(g->funnel()) + "'");
 }
 
+// A static filter as this module holds it: the filter, and the type of the
+// keys it was built from (io::key_type), which a file records.
+template <class S>
+struct static_held : S {
+  io::key_type keys = io::key_type::unrecorded;
+  static_held(S f, io::key_type k) : S(std::move(f)), keys(k) {}
+  io::filter_file file() const {
+    return {io::any_filter(static_cast<const S&>(*this)), 1, io::layout::bloomlab, keys};
+  }
+};
+
 // The kinds this module binds (a file may hold another the codec knows).
 template <class F>
 inline constexpr bool is_bound =
@@ -320,8 +343,8 @@ py::object wrap(io::filter_file f) {
         (void)filter;
         if constexpr (is_bound<F>)
           return py::cast(std::make_unique<handle<F>>(std::move(f)));
-        else if constexpr (requires { F::fingerprint_bits; })  // the static kinds, bound as they are
-          return py::cast(std::move(filter));
+        else if constexpr (requires { F::fingerprint_bits; })  // the static kinds, with their key type
+          return py::cast(static_held<F>(std::move(filter), f.keys));
         else
           throw py::value_error("a " + std::string(io::kind_name(io::kind_of(f.filter))) +
                                 " filter, a kind this module does not have");
@@ -388,12 +411,14 @@ PyObject* fast_add(PyObject* self, PyObject* key) {
     if constexpr (fallible_filter<F>) {
       const bool stored = with_key(key, [&](auto k) {
         std::unique_lock guard(h.lock);
+        h.template adding<decltype(k)>();
         return engine::add(h.f(), k);
       });
       return PyBool_FromLong(stored);
     } else {
       with_key(key, [&](auto k) {
         std::unique_lock guard(h.lock);
+        h.template adding<decltype(k)>();
         engine::add(h.f(), k);
       });
       Py_RETURN_NONE;
@@ -450,6 +475,10 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
           [](H& h, const py_keys& keys) -> py::object {
             key_batch b = batch_of(keys);
             const auto add_all = [&] {
+              if (b.size() > 0) {
+                if (b.integers) h.template adding<std::uint64_t>();
+                else h.template adding<std::string_view>();
+              }
               if (b.integers) return engine::add_many(h.f(), b.ints);
               return engine::add_many(h.f(), std::span<const std::string_view>(b.views));
             };
@@ -566,6 +595,15 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
       });
   c.def_property_readonly(
       "keyed", [](const H& h) { return io::key_of(h.file.filter) != nullptr; }, "Whether the filter hashes with a secret key (SipHash-2-4).");
+  c.def_property_readonly(
+      "key_type",
+      [](const H& h) {
+        std::shared_lock guard(h.lock);
+        return std::string(io::key_type_name(h.file.keys));
+      },
+      "The type of the keys added, as save() records it and `bloomlab query` reads items: 'strings' (str/bytes), "
+      "'integers' (ints, integer arrays), 'none yet' (a new filter), or 'not recorded' (keys of both types, a file "
+      "written before format version 4, or another system's layout).");
   return c;
 }
 
@@ -581,6 +619,7 @@ void bind_combine(py::class_<handle<F>>& c) {
       engine::or_into(out->f(), b.f());
     else
       engine::and_into(out->f(), b.f());
+    out->file.keys = io::with_keys(a.file.keys, b.file.keys);
     return out;
   };
   const auto in_place = [](H& a, const H& b, bool is_or) {
@@ -592,6 +631,7 @@ void bind_combine(py::class_<handle<F>>& c) {
       engine::or_into(a.f(), b.f());
     else
       engine::and_into(a.f(), b.f());
+    a.file.keys = io::with_keys(a.file.keys, b.file.keys);
   };
   c.def(
        "__or__", [combine](const H& a, const H& b) { return combine(a, b, true); }, py::is_operator(),
@@ -624,6 +664,7 @@ void bind_clear(py::class_<handle<F>>& c) {
       [](handle<F>& h) {
         std::unique_lock guard(h.lock);
         engine::clear(h.f());
+        h.file.keys = io::key_type::none;
       },
       "Empties the filter (its parameters stay).");
 }
@@ -738,6 +779,7 @@ void bind_slices(py::class_<handle<F>>& c) {
               throw py::value_error("slices: " + std::to_string(offset) + " words in all, for a filter of " +
                                     std::to_string(h->f().words().size()));
             h->f().set_items(items);
+            h->file.keys = io::key_type::unrecorded;  // hashes do not say what their keys were
             return h;
           },
           "m"_a, "slices"_a, "items"_a = 0, py::kw_only(), "key"_a = py::none(),
@@ -749,25 +791,29 @@ void bind_slices(py::class_<handle<F>>& c) {
 
 template <class S>
 void bind_static(py::module_& m, const char* name, const char* doc) {
-  py::class_<S> c(m, name, doc);
+  using SH = static_held<S>;
+  py::class_<SH> c(m, name, doc);
   c.def(py::init([](const py_keys& keys, const std::optional<py::bytes>& key) {
           key_batch b = batch_of(keys);
           const auto secret = key_arg(key);
+          const io::key_type type = b.size() == 0 ? io::key_type::none
+                                    : b.integers  ? io::key_type::integers
+                                                  : io::key_type::strings;
           py::gil_scoped_release no_gil;
-          return b.integers ? S(b.ints, secret) : S(std::span<const std::string_view>(b.views), secret);
+          return SH(b.integers ? S(b.ints, secret) : S(std::span<const std::string_view>(b.views), secret), type);
         }),
         "keys"_a, py::kw_only(), "key"_a = py::none(),
         "Built from a set of keys (a numpy uint64 array or a sequence of str/bytes or ints; repeats are dropped). "
         "key: 16 bytes for SipHash-2-4.")
       .def(
           "contains",
-          [](const S& f, const py_key& key) { return with_key(key, [&](auto k) { return f.contains(k); }); },
+          [](const SH& f, const py_key& key) { return with_key(key, [&](auto k) { return f.contains(k); }); },
           "key"_a, "True when the key may be in the set (rate 2^-f), False when it certainly is not.")
       .def("__contains__",
-           [](const S& f, const py_key& key) { return with_key(key, [&](auto k) { return f.contains(k); }); })
+           [](const SH& f, const py_key& key) { return with_key(key, [&](auto k) { return f.contains(k); }); })
       .def(
           "contains_many",
-          [](const S& f, const py_keys& keys) {
+          [](const SH& f, const py_keys& keys) {
             key_batch b = batch_of(keys);
             py::array_t<bool> out(static_cast<py::ssize_t>(b.size()));
             const std::span<bool> o(out.mutable_data(), b.size());
@@ -786,42 +832,48 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
       .def_property_readonly("keyed", &S::keyed)
       .def_property_readonly("seed", &S::seed, "The seed the fingerprint array was solved with.")
       .def_property_readonly(
-          "string_hash", [](const S& f) { return std::string(string_hash_name(f.strings())); },
+          "string_hash", [](const SH& f) { return std::string(string_hash_name(f.strings())); },
           "How str/bytes keys are hashed: 'xxh3', or 'hash64' for a filter read from a file written before XXH3 "
           "(a keyed filter uses SipHash-2-4 whatever this says).")
       .def(
-          "to_bytes", [](const S& f) { return to_bytes(io::filter_file{io::any_filter(f)}); },
+          "to_bytes", [](const SH& f) { return to_bytes(f.file()); },
           "The filter in bloomlab's file format (docs/format.md): what save() writes.")
       .def(
           "save",
-          [](const S& f, const std::string& path) {
+          [](const SH& f, const std::string& path) {
+            const io::filter_file file = f.file();
             py::gil_scoped_release no_gil;
-            io::save(path, io::filter_file{io::any_filter(f)});
+            io::save(path, file);
           },
           "path"_a,
           "Writes the filter to path in bloomlab's file format (atomically); `bloomlab info/query PATH` reads it, "
           "and load() gives it back.")
       .def(
           "__eq__",
-          [](const S& a, const py::object& other) -> py::object {
-            if (!py::isinstance<S>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(a == other.cast<const S&>());
+          [](const SH& a, const py::object& other) -> py::object {
+            if (!py::isinstance<SH>(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(static_cast<const S&>(a) == static_cast<const S&>(other.cast<const SH&>()));
           },
           "other"_a)
-      .def("__hash__", [](const S&) -> py::object { throw py::type_error("unhashable type: a filter"); })
+      .def("__hash__", [](const SH&) -> py::object { throw py::type_error("unhashable type: a filter"); })
       .def(py::pickle(
-          [](const S& f) {
+          [](const SH& f) {
             const auto fp = f.fingerprints();
             return py::make_tuple(f.items(), f.seed(),
                                   f.secret_key() ? py::object(key_bytes(*f.secret_key())) : py::object(py::none()),
                                   py::bytes(reinterpret_cast<const char*>(fp.data()), fp.size_bytes()),
-                                  std::string(string_hash_name(f.strings())));
+                                  std::string(string_hash_name(f.strings())), static_cast<unsigned>(f.keys));
           },
           [](const py::tuple& state) {
-            // 4 items: pickled before XXH3, when strings were hashed by hash64.
-            if (state.size() != 4 && state.size() != 5)
-              throw py::value_error("pickled data: a state of " + std::to_string(state.size()) + " items (allowed: 4 or 5)");
-            const std::string hash = state.size() == 5 ? state[4].cast<std::string>() : "hash64";
+            // 4 items: pickled before XXH3, when strings were hashed by hash64;
+            // 5: before the key type was kept (not recorded).
+            if (state.size() < 4 || state.size() > 6)
+              throw py::value_error("pickled data: a state of " + std::to_string(state.size()) + " items (allowed: 4 to 6)");
+            const unsigned keys = state.size() == 6 ? state[5].cast<unsigned>() : 0;
+            if (keys > io::key_type_code_max)
+              throw py::value_error("pickled data: key type code " + std::to_string(keys) + " (allowed: " +
+                                    io::key_type_codes() + ")");
+            const std::string hash = state.size() >= 5 ? state[4].cast<std::string>() : "hash64";
             if (hash != "xxh3" && hash != "hash64")
               throw py::value_error("pickled data: string hash '" + hash + "' (allowed: xxh3, hash64)");
             const std::string raw = state[3].cast<py::bytes>();
@@ -829,11 +881,16 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
             if (raw.size() % sizeof(Fp) != 0) throw py::value_error("pickled data: fingerprints of " + std::to_string(raw.size()) + " bytes");
             std::vector<Fp> fp(raw.size() / sizeof(Fp));
             std::memcpy(fp.data(), raw.data(), raw.size());
-            return S::restore(state[0].cast<std::uint64_t>(), state[1].cast<std::uint64_t>(),
-                              key_arg(state[2].cast<std::optional<py::bytes>>()), std::move(fp),
-                              hash == "hash64" ? string_hash::hash64 : string_hash::xxh3);
+            return SH(S::restore(state[0].cast<std::uint64_t>(), state[1].cast<std::uint64_t>(),
+                                 key_arg(state[2].cast<std::optional<py::bytes>>()), std::move(fp),
+                                 hash == "hash64" ? string_hash::hash64 : string_hash::xxh3),
+                      static_cast<io::key_type>(keys));
           }))
-      .def("__repr__", [name](const S& f) {
+      .def_property_readonly(
+          "key_type", [](const SH& f) { return std::string(io::key_type_name(f.keys)); },
+          "The type of the keys it was built from, as save() records it: 'strings', 'integers', 'none yet' (built "
+          "from no keys) or 'not recorded'.")
+      .def("__repr__", [name](const SH& f) {
         return std::string(name) + "(items=" + std::to_string(f.items()) + ", bits=" + std::to_string(f.bits()) + ")";
       });
 }
@@ -1148,7 +1205,9 @@ void bind(py::module_& m) {
             const std::string_view s = b;
             const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
             try {
-              return std::make_unique<handle<parquet_filter>>(parquet_filter::from_bytes(bytes));
+              auto h = std::make_unique<handle<parquet_filter>>(parquet_filter::from_bytes(bytes));
+              h->file.keys = io::key_type::unrecorded;  // a Parquet bitset does not say what its keys were
+              return h;
             } catch (const std::invalid_argument& e) {
               throw py::value_error(e.what());
             }
@@ -1212,7 +1271,9 @@ void bind(py::module_& m) {
             const std::string_view s = b;
             const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
             try {
-              return std::make_unique<handle<rocksdb_filter>>(rocksdb_filter::from_block(bytes));
+              auto h = std::make_unique<handle<rocksdb_filter>>(rocksdb_filter::from_block(bytes));
+              h->file.keys = io::key_type::unrecorded;  // a RocksDB block does not say what its keys were
+              return h;
             } catch (const std::invalid_argument& e) {
               throw py::value_error(e.what());
             }
@@ -1459,7 +1520,7 @@ void bind(py::module_& m) {
   for (const io::kind_info& row : io::kinds) {
     const py::object cls = io::with_type(row, []<class F>(std::type_identity<F>) -> py::object {
       if constexpr (static_kind<F>)
-        return py::type::of<F>();
+        return py::type::of<static_held<F>>();
       else
         return py::type::of<handle<F>>();
     });

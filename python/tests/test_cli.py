@@ -125,9 +125,46 @@ def test_cli_queries_integer_keys_that_python_added(cli, kind, tmp_path):
     assert all(answer == "maybe" for answer, _ in answers[:2000])
     want = f.contains_many(np.array([int(a) for a in asked], dtype=np.uint64))
     assert [answer == "maybe" for answer, _ in answers] == list(want)
-    # Without --int the same text is a string key, which the filter never saw.
-    r = run(cli, "query", path, "--count", "-", stdin="".join(a + "\n" for a in asked[:2000]))
-    assert int(r.stdout.split("no\t")[1]) > 1900
+    # The file records integer keys, so the CLI reads them as integers without --int.
+    assert f.key_type == "integers" and bloomlab.load(path).key_type == "integers"
+    plain = run(cli, "query", path, "-", stdin="".join(a + "\n" for a in asked))
+    assert plain.stdout == r.stdout and plain.returncode == r.returncode
+    assert '"keys":"integers"' in run(cli, "info", "--json", path).stdout
+
+
+def test_key_types_cross_between_the_module_and_the_cli(cli, tmp_path):
+    import numpy as np
+
+    strings, ints, both = (bloomlab.sized("blocked", n=1000, p=0.01) for _ in range(3))
+    strings.add_many(["apple", "42"])
+    ints.add_many(np.array([42, 7], dtype=np.uint64))
+    both.add("apple")
+    both.add(42)
+    paths = {}
+    for name, f in (("strings", strings), ("integers", ints), ("not recorded", both)):
+        paths[name] = str(tmp_path / f"{name}.blf")
+        f.save(paths[name])
+        assert f'"keys":"{name}"' in run(cli, "info", "--json", paths[name]).stdout
+    # A file of strings: 42 is the string; --int is refused, naming the file's key type.
+    assert run(cli, "query", paths["strings"], "42").returncode == 0
+    r = run(cli, "query", paths["strings"], "--int", "42")
+    assert r.returncode == 2 and "--int does not apply" in r.stderr and "keys: strings" in r.stderr
+    # A file of integers: 42 is the integer, with or without --int.
+    assert run(cli, "query", paths["integers"], "42", "7").returncode == 0
+    # Both: nothing recorded, so items are strings unless --int says otherwise.
+    assert run(cli, "query", paths["not recorded"], "apple").returncode == 0
+    assert run(cli, "query", paths["not recorded"], "--int", "42").returncode == 0
+    # Integers added by the CLI to a module's filter of integers: loaded back, still integers.
+    assert run(cli, "add", paths["integers"], "99").returncode == 0
+    back = bloomlab.load(paths["integers"])
+    assert back.key_type == "integers" and back.contains(99) and not back.contains("99")
+    # A filter built by the CLI with --int is the module's filter of the same integers.
+    listing = tmp_path / "ids.txt"
+    listing.write_text("42\n7\n")
+    built = str(tmp_path / "built.blf")
+    assert run(cli, "build", str(listing), "--int", "--kind", "blocked", "--n", "1000", "--p", "0.01", "-o", built).returncode == 0
+    from_cli = bloomlab.load(built)
+    assert from_cli == ints and from_cli.key_type == "integers"
 
 
 def test_cli_int_refuses_what_is_not_an_unsigned_integer(cli, tmp_path):

@@ -447,6 +447,53 @@ def test_files_before_xxh3_load_with_hash64_and_answer_as_before():
     assert all(new.contains(x) for x in FRUIT)
 
 
+@pytest.mark.parametrize("kind", ["classic", "counting", "cuckoo", "scalable", "blocked", "cacheline", "guava"])
+def test_key_type_follows_the_keys_added(kind, tmp_path):
+    f = bloomlab.sized(kind, n=100, p=0.01)
+    assert f.key_type == "none yet"
+    f.add_many(np.array([1, 2], dtype=np.uint64))
+    assert f.key_type == "integers"
+    f.add(3)
+    assert f.key_type == "integers"
+    # Saved, pickled, copied: the same record.
+    path = str(tmp_path / "f.blf")
+    f.save(path)
+    assert bloomlab.load(path).key_type == "integers"
+    assert pickle.loads(pickle.dumps(f)).key_type == "integers"
+    assert bloomlab.from_bytes(f.to_bytes()).key_type == "integers"
+    # A key of the other type: both, so nothing is recorded, and it stays so.
+    f.add("three")
+    assert f.key_type == "not recorded"
+    f.add(4)
+    assert f.key_type == "not recorded"
+    g = bloomlab.sized(kind, n=100, p=0.01)
+    g.add_many(["a", "b"])
+    assert g.key_type == "strings"
+    g.add_many([])  # no keys: no change
+    assert g.key_type == "strings"
+
+
+def test_key_type_of_unions_clears_and_static_filters():
+    a, b, c = (bloomlab.BloomFilter(2048, 5) for _ in range(3))
+    a.add("x")
+    b.add(5)
+    assert (a | c).key_type == "strings"  # c holds no keys yet
+    assert (a | b).key_type == "not recorded"
+    c |= b
+    assert c.key_type == "integers"
+    c.clear()
+    assert c.key_type == "none yet"
+    ints = bloomlab.Xor8Filter(np.arange(100, dtype=np.uint64))
+    assert ints.key_type == "integers"
+    assert bloomlab.from_bytes(ints.to_bytes()).key_type == "integers"
+    assert pickle.loads(pickle.dumps(ints)).key_type == "integers"
+    assert bloomlab.Fuse8Filter(FRUIT).key_type == "strings"
+    assert bloomlab.Fuse8Filter([]).key_type == "none yet"
+    # Written before format version 4: not recorded.
+    assert bloomlab.load(str(CORPUS / "blocked-v2.blf")).key_type == "not recorded"
+    assert bloomlab.load(str(CORPUS / "fuse8.blf")).key_type == "not recorded"
+
+
 def test_signed_integer_arrays_are_the_same_keys_as_unsigned():
     # pandas and Dask hand integer ids over as int64: each non-negative value
     # is the same key as its uint64.

@@ -56,7 +56,7 @@ struct items_args {
   key_args key;
   std::string only, progress = "auto";  // query --only, query and add --progress
   bool count = false;                   // query --count
-  bool ints = false;                    // query --int: the items are 64-bit integer keys
+  bool ints = false;                    // query, add, remove --int: the items are 64-bit integer keys
   std::string funnel;                   // query and info: a guava filter's --funnel string|long
 };
 
@@ -113,7 +113,8 @@ std::string kinds_that(bool io::kind_info::*ability, const char* last) {
 // filter grow a stage past what a file holds (io::max_stages), a stage whose
 // rate underflows to 0, or more bits in all stages than a filter this CLI
 // builds (lab::max_m_built).
-void check_growth(const scalable_filter& s, std::string_view x, const std::string& where) {
+template <class K>
+void check_growth(const scalable_filter& s, K x, const std::string& where) {
   if (!s.full() || s.contains(x)) return;
   const std::size_t i = s.stages().size();
   const scalable_params& sp = s.params();
@@ -139,29 +140,30 @@ void check_growth(const scalable_filter& s, std::string_view x, const std::strin
                        i, plan.capacity, plan.p, all, thousands(lab::max_m_built)));
 }
 
-// Adds a batch of items, in order. Cuckoo and scalable filters take them one
-// at a time, so that a full table (nothing changed then) or a stage past the
-// limits is refused before the filter changes; the other kinds take the
-// batch at once (add_many, which overlaps the cache misses). The caller
-// writes nothing after a refusal.
-void add_batch(filter_file& f, std::span<const std::string_view> items, const std::string& where) {
+// Adds a batch of items (strings, or 64-bit integer keys), in order. Cuckoo
+// and scalable filters take them one at a time, so that a full table
+// (nothing changed then) or a stage past the limits is refused before the
+// filter changes; the other kinds take the batch at once (add_many, which
+// overlaps the cache misses). The caller writes nothing after a refusal.
+template <class K>
+void add_batch(filter_file& f, std::span<const K> items, const std::string& where) {
   std::visit(
       [&](auto& g) {
         using F = std::decay_t<decltype(g)>;
         if constexpr (std::is_same_v<F, scalable_filter>) {
-          for (const std::string_view x : items) {
+          for (const K x : items) {
             check_growth(g, x, where);
             g.add(x);
           }
         } else if constexpr (requires { g.max_kicks(); }) {
           const bool fills_up = io::info(io::kind_code<F>).fills_up;  // once a batch
-          for (const std::string_view x : items)
+          for (const K x : items)
             if (!g.add(x) && fills_up)
               throw usage_error(fmt::format("{}: the cuckoo filter is full: '{}' found no free slot after {} "
                                             "relocations ({} items in); nothing was written; build a larger one "
                                             "with a larger --n",
                                             where, x, g.max_kicks(), thousands(io::item_count(f))));
-        } else if constexpr (std::is_same_v<F, guava_filter>) {
+        } else if constexpr (std::is_same_v<F, guava_filter> && std::is_same_v<K, std::string_view>) {
           guava_add(g, items);  // through its funnel: strings, or Java longs
         } else if constexpr (requires { g.add_many(items); }) {
           g.add_many(items);
@@ -180,23 +182,46 @@ void contains_batch(const filter_file& f, std::span<const std::string_view> item
   std::visit([&](const auto& g) { g.contains_many(items, std::span<bool>(out, items.size())); }, f.filter);
 }
 
-// query --int: each item as the unsigned 64-bit integer key it spells in
-// decimal (as the engine's add(std::uint64_t) and Python's uint64 arrays
-// took it), so that a filter built from integers answers from the CLI.
-void contains_batch_ints(const filter_file& f, std::span<const std::string_view> items, std::uint64_t first_item,
-                         std::vector<std::uint64_t>& keys, bool* out) {
+// How query, add and remove read their items: as strings, or each as the
+// unsigned 64-bit integer key it spells in decimal (as the engine's
+// add(std::uint64_t) and Python's uint64 arrays took it), for --int or a
+// file that records integer keys (io::key_type). A guava filter reads them
+// through its funnel unless --int is given.
+struct item_reading {
+  bool ints = false;
+  std::string field;  // what a refusal names: "--int", or the file that records integers
+};
+
+item_reading reading_of(const filter_file& f, const items_args& a) {
+  if (a.ints && f.keys == io::key_type::strings)
+    throw usage_error(fmt::format("--int does not apply to {}: it records string keys (keys: {}), and an integer "
+                                  "places other bits than its decimal string; leave --int out",
+                                  a.filter, io::key_type_name(f.keys)));
+  if (a.ints) return {true, "--int"};
+  if (f.keys == io::key_type::integers && !std::holds_alternative<guava_filter>(f.filter))
+    return {true, fmt::format("{} (keys: integers)", a.filter)};
+  return {};
+}
+
+// The keys a batch of items spells, into keys; refuses an item that is not
+// one, naming its position (first_item: the items before the batch).
+void parse_int_items(std::span<const std::string_view> items, std::uint64_t first_item, const item_reading& how,
+                     std::vector<std::uint64_t>& keys) {
   keys.resize(items.size());
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string_view x = items[i];
-    const auto [end, ec] = std::from_chars(x.data(), x.data() + x.size(), keys[i]);
-    if (x.empty() || ec != std::errc() || end != x.data() + x.size())
-      lab::refuse("--int", std::string(x),
-                  fmt::format("(item {}) is not an unsigned 64-bit integer; allowed: 0 to 18446744073709551615 in "
-                              "decimal digits",
-                              thousands(first_item + i + 1)));
-  }
-  std::visit([&](const auto& g) { g.contains_many(std::span<const std::uint64_t>(keys), std::span<bool>(out, items.size())); },
-             f.filter);
+  for (std::size_t i = 0; i < items.size(); ++i) keys[i] = int_item(items[i], first_item + i + 1, how.field);
+}
+
+void contains_batch_ints(const filter_file& f, std::span<const std::uint64_t> keys, bool* out) {
+  std::visit([&](const auto& g) { g.contains_many(keys, std::span<bool>(out, keys.size())); }, f.filter);
+}
+
+// The type of key items read as `how` become in f: integers, or strings
+// (through a guava filter's funnel, Java longs are integers).
+io::key_type added_keys(const filter_file& f, const item_reading& how) {
+  if (how.ints) return io::key_type::integers;
+  if (const auto* g = std::get_if<guava_filter>(&f.filter); g != nullptr && g->funnel() == guava_funnel::long64)
+    return io::key_type::integers;
+  return io::key_type::strings;
 }
 
 // The items to work on: a streamed list when the command line says "-"
@@ -245,6 +270,9 @@ distinct_items count_distinct(line_reader& in, progress_mode mode) {
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
   const io::layout as = layout_of(a, k.key().has_value());
+  if (a.ints && io::find_kind(a.kind) != nullptr && io::find_kind(a.kind)->code == io::kind::guava)
+    throw usage_error("--int does not apply to --kind guava: its items go through a Guava funnel; --funnel long reads "
+                      "each line as a Java long");
   if (is_static_kind(a.kind)) return build_static(a, k.key());
   const progress_mode mode = parse_progress(a.progress);
   // Without --n (or --m and --k), n is the list's number of distinct items,
@@ -288,10 +316,19 @@ int run_build(const build_args& a, const key_args& k) {
     f = make_filter(args, k.key());
   }
   std::uint64_t items = 0;
+  // Lines are strings, or integers with --int (a guava filter's long funnel: integers).
+  const item_reading how{a.ints, "--int"};
+  f->keys = added_keys(*f, how);
   {
     stream_progress progress(mode, "bloomlab build: adding", in->size());
+    std::vector<std::uint64_t> keys;
     for (auto batch = in->next(); !batch.empty(); batch = in->next()) {
-      add_batch(*f, batch, in->name());
+      if (how.ints) {
+        parse_int_items(batch, items, how, keys);
+        add_batch(*f, std::span<const std::uint64_t>(keys), in->name());
+      } else {
+        add_batch<std::string_view>(*f, batch, in->name());
+      }
       items += batch.size();
       progress.at(in->lines(), in->bytes());
     }
@@ -346,6 +383,7 @@ int run_query(const items_args& a) {
   const progress_mode mode = parse_progress(a.progress);
   filter_file f = load_filter(a.filter, a.key.key());
   apply_funnel(f, a.filter, parse_funnel(a.funnel));
+  const item_reading how = reading_of(f, a);
   // Answers are written as they come through a large buffer; the first MiB
   // is held back, so a refusal part way through a short list prints nothing.
   output_buffer out;
@@ -354,11 +392,12 @@ int run_query(const items_args& a) {
   bool first = true;
   if (a.json && !a.count) out.write("[");
   const std::unique_ptr<bool[]> answers(new bool[line_reader::max_batch]);
-  std::vector<std::uint64_t> keys;  // --int
+  std::vector<std::uint64_t> keys;  // integer items
   for_each_batch(a.items, mode, "bloomlab query: reading", [&](std::span<const std::string_view> batch) {
-    if (a.ints)
-      contains_batch_ints(f, batch, maybes + nos, keys, answers.get());
-    else
+    if (how.ints) {
+      parse_int_items(batch, maybes + nos, how, keys);
+      contains_batch_ints(f, keys, answers.get());
+    } else
       contains_batch(f, batch, answers.get());
     text.clear();
     for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -394,9 +433,21 @@ int run_add(const items_args& a) {
   filter_file f = load_filter(a.filter, a.key.key());
   refuse_static_change(f, a.filter, "add items to");
   apply_funnel(f, a.filter, parse_funnel(a.funnel));
+  const item_reading how = reading_of(f, a);
   const std::uint64_t before = io::item_count(f);
-  const std::uint64_t items = for_each_batch(a.items, mode, "bloomlab add: adding",
-                                             [&](std::span<const std::string_view> batch) { add_batch(f, batch, a.filter); });
+  std::vector<std::uint64_t> keys;
+  std::uint64_t seen = 0;
+  const std::uint64_t items =
+      for_each_batch(a.items, mode, "bloomlab add: adding", [&](std::span<const std::string_view> batch) {
+        if (how.ints) {
+          parse_int_items(batch, seen, how, keys);
+          add_batch(f, std::span<const std::uint64_t>(keys), a.filter);
+        } else {
+          add_batch<std::string_view>(f, batch, a.filter);
+        }
+        seen += batch.size();
+      });
+  f.keys = io::with_keys(f.keys, added_keys(f, how));
   save_filter(a.filter, f, f.from);  // in the layout it was read from
   json j = summary(f);
   j["file"] = a.filter;
@@ -416,8 +467,14 @@ int run_remove(const items_args& a) {
                                   a.filter, kind.name, kinds_that(&io::kind_info::removes, "and")));
   }
   const std::vector<std::string> items = items_of(a.items);
+  const item_reading how = reading_of(f, a);
+  std::vector<std::uint64_t> keys;
+  if (how.ints) {
+    const std::vector<std::string_view> views(items.begin(), items.end());
+    parse_int_items(views, 0, how, keys);
+  }
   std::uint64_t zeroed = 0;
-  for (const std::string& x : items) {
+  const auto remove_one = [&](const auto x) {
     const bool ok = std::visit(
         [&](auto& g) -> bool {
           if constexpr (std::is_same_v<std::decay_t<decltype(g)>, counting_filter>) {
@@ -435,6 +492,12 @@ int run_remove(const items_args& a) {
       throw usage_error(fmt::format("{}: '{}' was certainly never added ({}); nothing was removed", a.filter, x,
                                     kind.code == io::kind::counting ? "one of its counters is zero"
                                                                     : "its fingerprint is in neither bucket"));
+  };
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (how.ints)
+      remove_one(keys[i]);
+    else
+      remove_one(std::string_view(items[i]));
   }
   save_filter(a.filter, f);
   json j = summary(f);
@@ -514,6 +577,7 @@ int run_combine(const pair_args& a, bool both) {
         }
       },
       out.filter);
+  out.keys = io::with_keys(fa.keys, fb.keys);
   save_filter(a.out, out);
   json j = summary(out);
   j["file"] = a.out;
@@ -562,6 +626,9 @@ class commands final : public filter_commands {
                                    "kind's own system's ({}); info and query read either",
                                    io::layout_names()))
         ->capture_default_str();
+    build_->add_flag("--int", b_.ints,
+                     "Each line is a 64-bit integer key (decimal, 0 to 2^64 - 1), added as C++ add(std::uint64_t) "
+                     "and Python's uint64 arrays add it; the file records integer keys, and query reads its items as integers");
     build_->add_option("--funnel", b_.funnel,
                        "Guava's funnel of the items: string (default; the line's bytes) or long (each line a Java "
                        "long in decimal); --kind guava only, recorded in a bloomlab file");
@@ -575,9 +642,7 @@ class commands final : public filter_commands {
     query_->add_option("items", q_.items, "Items to look up; - alone reads them from standard input");
     query_->add_option("--only", q_.only, "Print only the items that answered maybe, or only those that answered no");
     query_->add_flag("--count", q_.count, "Print how many answered maybe and no instead of the items");
-    query_->add_flag("--int", q_.ints,
-                     "Ask for 64-bit integer keys (decimal, 0 to 2^64 - 1), as a filter built from integers "
-                     "(C++ add(std::uint64_t), Python uint64 arrays) holds them; without it each item is a string");
+    int_flag(query_, q_);
     guava_flags(query_, q_);
     json_flag(query_, q_.json);
     progress_flag(query_, q_.progress);
@@ -586,6 +651,7 @@ class commands final : public filter_commands {
     add_ = app.add_subcommand("add", "Add items to a filter file (rewritten atomically)");
     add_->add_option("filter", ad_.filter, "The filter file")->required();
     add_->add_option("items", ad_.items, "Items to add; - alone reads them from standard input");
+    int_flag(add_, ad_);
     guava_flags(add_, ad_);
     json_flag(add_, ad_.json);
     progress_flag(add_, ad_.progress);
@@ -594,6 +660,7 @@ class commands final : public filter_commands {
     remove_ = app.add_subcommand("remove", "Remove items from a counting or cuckoo filter file");
     remove_->add_option("filter", rm_.filter, "The filter file")->required();
     remove_->add_option("items", rm_.items, "Items to remove (each must have been added); - reads standard input");
+    int_flag(remove_, rm_);
     remove_->footer("Only remove what was added: removing a false positive takes counts or a\n"
                     "fingerprint that real members need, and they then answer no. An item that\n"
                     "certainly was never added is refused, and then nothing is removed.");
@@ -639,6 +706,12 @@ class commands final : public filter_commands {
     c->add_option("--progress", mode,
                   fmt::format("Progress of a long list on stderr: {} (auto: on a terminal)", progress_modes))
         ->capture_default_str();
+  }
+  static void int_flag(CLI::App* c, items_args& a) {
+    c->add_flag("--int", a.ints,
+                "Items are 64-bit integer keys (decimal, 0 to 2^64 - 1), as a filter built from integers (C++ "
+                "add(std::uint64_t), Python uint64 arrays) holds them; the default for a file that records integer "
+                "keys, refused for one that records strings");
   }
   static void guava_flags(CLI::App* c, items_args& a) {
     c->add_option("--funnel", a.funnel,

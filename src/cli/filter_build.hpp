@@ -18,6 +18,7 @@ struct build_args {
   std::string funnel;               // guava: --funnel string|long (guava_files.hpp)
   std::string progress = "auto";  // --progress (stream.hpp)
   bool prime = false, json = false;
+  bool ints = false;  // --int: each line is a 64-bit integer key
 };
 
 // The empty filter the flags ask for; refuses (usage_error) flags that do

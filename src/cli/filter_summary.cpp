@@ -210,6 +210,7 @@ json summary(const filter_file& file) {
   const std::optional<std::uint64_t> id = io::key_id_of(file.filter);
   j["keyed"] = id.has_value();
   if (id) j["key_id"] = key_id_hex(*id);
+  j["keys"] = io::key_type_name(file.keys);  // what query, add and remove read their items as
   return j;
 }
 
@@ -223,6 +224,17 @@ std::string num(const json& v) {
 }
 
 std::string yes_no(const json& v) { return v.get<bool>() ? "yes" : "no"; }
+
+// The type of key the file records (io::key_type): how query reads items.
+void print_keys(const json& j) {
+  const std::string keys = j.value("keys", "not recorded");
+  if (keys == io::key_type_name(io::key_type::integers))
+    fmt::print("keys: integers (query, add and remove read each item as an integer in decimal)\n");
+  else if (keys == io::key_type_name(io::key_type::strings))
+    fmt::print("keys: strings\n");
+  else
+    fmt::print("keys: {} (items are read as strings; --int reads them as 64-bit integers)\n", keys);
+}
 
 // A static filter: no fill, no estimate; its array, its size and its fixed rate.
 void print_static(const json& j) {
@@ -246,6 +258,7 @@ void print_static(const json& j) {
     fmt::print("keyed (key id {}): SipHash-2-4 under a secret key places the items\n",
                j["key_id"].get<std::string>());
   fmt::print("items: {}\n", num(j["items"]));
+  print_keys(j);
   fmt::print("rate: {} (2^-{}, whatever the items)\n", pct(j["fpr_expected"]), num(j["fingerprint_bits"]));
   const json& can = j["can"];
   fmt::print("can: add later {}, remove {}, merge {}, grow {}\n", yes_no(can["add"]), yes_no(can["remove"]),
@@ -330,6 +343,7 @@ void print_summary(const json& j) {
     fmt::print("items: {} or more (the count saturated: it stops at 2^64 - 1)\n", num(j["items"]));
   else
     fmt::print("items: {}\n", num(j["items"]));
+  print_keys(j);
   fmt::print("{}: {}\n", row->fills_up ? "load" : "fill", percent(j["fill"].get<double>(), 1));
   if (j.contains("estimated_items")) {
     if (j.contains("estimated_items_se") && j["estimated_items_se"].is_number())

@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "format.hpp"
 #include "utf8.hpp"
 
 namespace bloomlab::cli {
@@ -205,6 +207,17 @@ std::vector<std::string> read_list(const std::string& path) {
     items.emplace_back(x);
   });
   return items;
+}
+
+std::uint64_t int_item(std::string_view x, std::uint64_t position, const std::string& field) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(x.data(), x.data() + x.size(), v);
+  if (x.empty() || ec != std::errc() || end != x.data() + x.size())
+    lab::refuse(field, std::string(x),
+                fmt::format("(item {}) is not an unsigned 64-bit integer; allowed: 0 to 18446744073709551615 in "
+                            "decimal digits",
+                            thousands(position)));
+  return v;
 }
 
 }  // namespace bloomlab::cli

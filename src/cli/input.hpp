@@ -100,4 +100,9 @@ void for_each_item(const std::string& path, const std::function<void(std::string
 // max_list_bytes of memory.
 std::vector<std::string> read_list(const std::string& path);
 
+// An item read as a 64-bit integer key (--int, or a filter file that records
+// integer keys): decimal digits, 0 to 2^64 - 1. Refuses (usage_error) any
+// other item, naming `field`, the item and its position (1 for the first).
+std::uint64_t int_item(std::string_view x, std::uint64_t position, const std::string& field);
+
 }  // namespace bloomlab::cli

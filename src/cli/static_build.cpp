@@ -68,10 +68,12 @@ io::filter_file build_one(const build_args& a, std::uint64_t& lines, const std::
                                     "build holds about 53 bytes a line)",
                                     a.file == "-" ? "standard input" : a.file, thousands(max_static_lines),
                                     thousands(max_static_lines), a.kind));
-    hashes.push_back(hasher.item_hash(x));
+    hashes.push_back(a.ints ? hasher.item_hash(int_item(x, hashes.size() + 1, "--int")) : hasher.item_hash(x));
   });
   lines = hashes.size();
-  return {F::from_hashes(hashes, key)};
+  io::filter_file out{F::from_hashes(hashes, key)};
+  out.keys = a.ints ? io::key_type::integers : io::key_type::strings;  // the list's lines
+  return out;
 }
 
 }  // namespace

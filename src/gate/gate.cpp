@@ -170,6 +170,9 @@ void gate::load() {
     loaded_.keys = loaded->keys;
   } else {
     io::filter_file file = io::load(opts_.filter_file, opts_.key);
+    if (file.keys == io::key_type::integers)
+      throw std::invalid_argument(opts_.filter_file + " records integer keys (keys: integers); the gate looks up its "
+                                  "column's keys as strings, so build the filter from the column's values as text");
     std::unique_ptr<filter_state> st;
     const io::kind_info& row = io::row_of(file.filter);
     std::visit(

@@ -274,7 +274,7 @@ std::vector<std::uint8_t> chunk(const cuckoo_entry& e, const chunk_place& p) {
   o.num(p.sub, 4);
   o.num(p.first, 8);
   o.crc();
-  const auto body = io::encode(io::filter_file{std::move(part), 1});
+  const auto body = io::encode(io::filter_file{std::move(part), 1, io::layout::bloomlab, io::key_type::strings});
   o.b.insert(o.b.end(), body.begin(), body.end());
   return std::move(o.b);
 }
@@ -323,7 +323,7 @@ std::vector<std::uint8_t> encode_entry(const cuckoo_entry& e) {
   bytes_out o;
   write_header(o, e);
   for (std::size_t i = 0; i < e.subs.size(); ++i) {
-    const auto file = io::encode(io::filter_file{e.subs[i], i + 1});
+    const auto file = io::encode(io::filter_file{e.subs[i], i + 1, io::layout::bloomlab, io::key_type::strings});
     o.num(file.size(), 8);
     o.b.insert(o.b.end(), file.begin(), file.end());
   }

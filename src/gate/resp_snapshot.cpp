@@ -76,7 +76,7 @@ std::vector<std::uint8_t> encode_bloom(bloom_entry& b) {
   put_u64(out, std::bit_cast<std::uint64_t>(b.error));
   put_u64(out, b.capacity);
   put_u64(out, b.expansion);
-  io::filter_file ff{io::any_filter{std::move(b.f)}};
+  io::filter_file ff{io::any_filter{std::move(b.f)}, 1, io::layout::bloomlab, io::key_type::strings};  // RESP keys
   std::vector<std::uint8_t> body;
   try {
     body = io::encode(ff);

@@ -212,9 +212,9 @@ std::optional<extent> own_extent(std::span<const std::uint8_t> head);
 filter_file decode_own(std::span<const std::uint8_t> bytes);
 
 // The most bytes a header can take (a scalable filter's, with max_stages
-// stages, and the keying byte and key id of version 2): the loader reads
-// this much, or the whole file if shorter, first.
-inline constexpr std::size_t header_max_bytes = 11 + 9 + (4 * 8 + 3 + 4) + max_stages * (8 + 1 + 8 + 8 + 8) + 16;
+// stages, the keying byte and key id of version 2 and the key-type byte of
+// version 4): the loader reads this much, or the whole file if shorter, first.
+inline constexpr std::size_t header_max_bytes = 11 + 9 + 1 + (4 * 8 + 3 + 4) + max_stages * (8 + 1 + 8 + 8 + 8) + 16;
 
 // The header at the start of `head` (a prefix of the file), every parameter
 // checked and the payload length matched to them, as decode() does; throws

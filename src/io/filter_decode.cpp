@@ -57,6 +57,7 @@ struct raw_header {
   std::uint64_t seed = 0;  // static kinds: the seed the array was solved with
   static_shape shape;      // static kinds: the array as the file describes it
   std::uint64_t items = 0; // the item count (read after the parameters)
+  key_type keys = key_type::unrecorded;  // version 4: the key-type byte; before it, not recorded
 };
 
 // ---- parameters: checked, and the payload length they need -------------------
@@ -461,6 +462,11 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
   out.h.version = version;
   out.h.keyed = keyed;
   out.h.key_id = id;
+  if (version >= 4) {
+    const unsigned keys = r.u8("the key type");
+    if (keys > key_type_code_max) fail("unknown key type code " + n(keys) + " (known: " + key_type_codes() + ")");
+    out.h.keys = static_cast<key_type>(keys);
+  }
   const bool indexed = code == 1 || code == 2 || code == 4;
   if (indexed && (out.h.hash == 2) != (keyed == 1))
     fail(keyed == 1 ? "the filter says it is keyed but its hash code is " + n(out.h.hash) +
@@ -479,6 +485,8 @@ parsed parse_header(std::span<const std::uint8_t> bytes) {
   }
   out.items = r.u64("the item count");
   out.h.items = out.items;
+  if (out.h.keys == key_type::none && out.items != 0)
+    fail("key type 3 (none yet) with an item count of " + n(out.items) + " (a filter given keys records their type)");
   const std::uint64_t length = r.u64("the payload length");
   const payload_need need = params_of(out.h);
   check_payload(length, need.bytes, need.why);
@@ -506,6 +514,35 @@ void file_parts::check_extent(std::uint64_t file_bytes, const extent& e) {
          " bytes remain");
   if (left - e.length > 4) fail(n(left - e.length - 4) + " unexpected bytes after the checksum");
 }
+
+namespace {
+
+// The filter of a parsed header, from its checked payload.
+filter_file build_kind(const parsed& p, std::span<const std::uint8_t> payload) {
+  try {
+    switch (p.h.k) {
+      case kind::classic: return build_classic(p.h, payload, p.items);
+      case kind::counting: return build_counting(p.h, payload, p.items);
+      case kind::cuckoo: return build_cuckoo(p.h, payload, p.items);
+      case kind::scalable: return build_scalable(p.h, payload, p.items);
+      case kind::blocked:
+        if (p.h.block_bits == 512) return build_blocked<split_block_512>(p.h, payload, p.items);
+        return build_blocked<split_block_256>(p.h, payload, p.items);
+      case kind::cacheline: return build_cache_line(p.h, payload, p.items);
+      case kind::parquet: return build_parquet(p.h, payload, p.items);
+      case kind::rocksdb: return build_rocksdb(p.h, payload, p.items);
+      case kind::guava: return build_guava(p.h, payload, p.items);
+      case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
+      case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
+      case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);
+    }
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());  // the engine refused a parameter the checks above let through
+  }
+  fail("unknown kind");
+}
+
+}  // namespace
 
 filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_key>& key) {
   if (const std::optional<extent> own = own_extent(bytes)) {
@@ -538,27 +575,9 @@ filter_file decode(std::span<const std::uint8_t> bytes, const std::optional<sip_
                   stored, actual);
     fail(buf);
   }
-  try {
-    switch (p.h.k) {
-      case kind::classic: return build_classic(p.h, payload, p.items);
-      case kind::counting: return build_counting(p.h, payload, p.items);
-      case kind::cuckoo: return build_cuckoo(p.h, payload, p.items);
-      case kind::scalable: return build_scalable(p.h, payload, p.items);
-      case kind::blocked:
-        if (p.h.block_bits == 512) return build_blocked<split_block_512>(p.h, payload, p.items);
-        return build_blocked<split_block_256>(p.h, payload, p.items);
-      case kind::cacheline: return build_cache_line(p.h, payload, p.items);
-      case kind::parquet: return build_parquet(p.h, payload, p.items);
-      case kind::rocksdb: return build_rocksdb(p.h, payload, p.items);
-      case kind::guava: return build_guava(p.h, payload, p.items);
-      case kind::fuse8: return build_static<fuse8_filter>(p.h, payload, p.items);
-      case kind::fuse16: return build_static<fuse16_filter>(p.h, payload, p.items);
-      case kind::xor8: return build_static<xor8_filter>(p.h, payload, p.items);
-    }
-  } catch (const std::invalid_argument& e) {
-    fail(e.what());  // the engine refused a parameter the checks above let through
-  }
-  fail("unknown kind");
+  filter_file out = build_kind(p, payload);
+  out.keys = p.h.keys;
+  return out;
 }
 
 }  // namespace bloomlab::io

@@ -204,6 +204,7 @@ void encode_to(byte_sink& out, const filter_file& f) {
   const std::optional<std::uint64_t> id = key_id_of(f.filter);
   w.u8(id ? 1 : 0);
   w.u64(id.value_or(0));
+  w.u8(static_cast<std::uint8_t>(f.keys));
   w.u64(item_count(f));
   w.u64(length);
   out.put(w.out);
@@ -308,6 +309,23 @@ std::string kind_names() {
 }
 
 std::string_view kind_name(kind k) { return info(k).name; }
+
+std::string_view key_type_name(key_type t) {
+  switch (t) {
+    case key_type::unrecorded: return "not recorded";
+    case key_type::strings: return "strings";
+    case key_type::integers: return "integers";
+    case key_type::none: return "none yet";
+  }
+  return "not recorded";
+}
+
+std::string key_type_codes() {
+  std::string out;
+  for (unsigned c = 0; c <= key_type_code_max; ++c)
+    out.append(c == 0 ? "" : ", ").append(std::to_string(c)).append(" ").append(key_type_name(static_cast<key_type>(c)));
+  return out;
+}
 
 namespace {
 

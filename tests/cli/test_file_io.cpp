@@ -75,7 +75,7 @@ TEST(FileIo, TheHeaderIsCheckedAgainstTheFileSizeBeforeThePayloadIsRead) {
   // A payload length that m does not need is refused as not fitting, before
   // the file's size is looked at; one that fits but runs past the end, as truncated.
   std::string b = good;
-  put_u64(b, 31 + 8, std::uint64_t{1} << 40);  // the payload length, after the keying (22), key id and item count
+  put_u64(b, 32 + 8, std::uint64_t{1} << 40);  // the payload length, after the keying (22), key id, key type and item count
   write_bytes(f, with_checksum(b));
   expect_refused({"info", f}, {f, "do not fit the payload"});
   write_bytes(f, good.substr(0, good.size() - 100));

@@ -295,9 +295,9 @@ TEST(Files, UnsupportedVersionIsRefused) {
   const temp_dir dir;
   build("counting", dir / "f.blf");
   std::string b = bytes(dir / "f.blf");
-  b[8] = 4;  // the version, u16 little-endian at byte 8
+  b[8] = 5;  // the version, u16 little-endian at byte 8
   write_bytes(dir / "f.blf", with_checksum(b));
-  expect_refused({"info", dir / "f.blf"}, {dir / "f.blf", "unsupported format version 4", "reads versions 1 to 3"});
+  expect_refused({"info", dir / "f.blf"}, {dir / "f.blf", "unsupported format version 5", "reads versions 1 to 4"});
 }
 
 TEST(Files, ChecksumMismatchIsRefused) {

@@ -162,9 +162,9 @@ TEST(Limits, ScalableGrowthPastALimitLeavesTheFileAsItWas) {
             0);
   std::string b = bytes(f);
   // Stage 0's n is at 50 + 25 (after m, k, capacity, p), the item count
-  // after the table and the keying byte and key id (83 + 9).
+  // after the table, the keying byte and key id and the key type (83 + 10).
   put_u64(b, 75, 30'000'000);
-  put_u64(b, 92, 30'000'000);
+  put_u64(b, 93, 30'000'000);
   write_bytes(f, with_checksum(b));
   const std::string full = bytes(f);
   ASSERT_EQ(run({"info", f}).rc, 0);
@@ -176,10 +176,10 @@ TEST(Limits, ItemCountsSaturate) {
   const temp_dir dir;
   const std::uint64_t top = ~std::uint64_t{0};
   // Classic: the item count is the u64 after m, k, hash and scheme (byte
-  // 22) and the keying byte and key id (9 bytes): byte 31.
+  // 22), the keying byte and key id (9 bytes) and the key type: byte 32.
   ASSERT_EQ(run({"build", "-", "--m", "1000", "--k", "3", "-o", dir / "a.blf"}, lines(3)).rc, 0);
   std::string b = bytes(dir / "a.blf");
-  put_u64(b, 31, top - 1);
+  put_u64(b, 32, top - 1);
   write_bytes(dir / "a.blf", with_checksum(b));
   ASSERT_EQ(run({"merge", dir / "a.blf", dir / "a.blf", "-o", dir / "a.blf"}).rc, 0);
   auto j = nlohmann::json::parse(run({"info", dir / "a.blf", "--json"}).out);

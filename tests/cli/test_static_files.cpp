@@ -38,9 +38,9 @@ namespace {
 
 // Offsets in a static filter's file (docs/format.md): the 11-byte common
 // start, then seed, array length, segment length, segment count, string
-// hash; keying, key id, item count, payload length; the payload.
+// hash; keying, key id, key type, item count, payload length; the payload.
 constexpr std::size_t at_kind = 10, at_seed = 11, at_array = 19, at_segment_length = 27, at_segment_count = 35,
-                      at_items = 53, at_length = 61, at_payload = 69;
+                      at_items = 54, at_length = 62, at_payload = 70;
 
 // "maybe" lines of a query's text output.
 std::uint64_t maybes(const std::string& out) {

@@ -74,7 +74,7 @@ TEST(StringHashFiles, NewFilesRecordXxh3) {
     const auto b = run(args);
     ASSERT_EQ(b.rc, 0) << kind << ": " << b.err;
     const std::string file = bytes(dir / (kind + ".blf"));
-    EXPECT_EQ(file[8], 3) << kind;
+    EXPECT_EQ(file[8], 4) << kind;
     EXPECT_EQ(file[code_at.at(kind)], 1) << kind;
     const auto info = run({"info", dir / (kind + ".blf"), "--json"});
     EXPECT_EQ(json::parse(info.out)["hash"], "xxh3") << kind;
@@ -93,7 +93,7 @@ TEST(StringHashFiles, OldFilesKeepHash64AndDoNotMergeWithNew) {
   files_test::write_bytes(old_copy, bytes(corpus + "blocked-v2.blf"));
   ASSERT_EQ(run({"add", old_copy, "quince"}).rc, 0);
   const std::string rewritten = bytes(old_copy);
-  EXPECT_EQ(rewritten[8], 3);
+  EXPECT_EQ(rewritten[8], 4);
   EXPECT_EQ(rewritten[21], 0);  // hash64
   EXPECT_EQ(run({"query", old_copy, "apple", "pear", "plum", "quince"}).rc, 0);
   // A new filter of the same size is refused, naming the hashes.

@@ -437,6 +437,23 @@ TEST(GateSqlite, StartFromAFilterFileAddsWhatItLacks) {
   EXPECT_EQ(stats(*c)["keys"], 1000);
 }
 
+// The gate's keys are strings: a file that records integer keys would never
+// answer for them, so it is refused at start.
+TEST(GateSqlite, RefusesAFilterFileOfIntegerKeys) {
+  temp_dir dir;
+  sqlite_table db(dir.path / "keys.sqlite", numbered("k", 10));
+  const fs::path list = dir.path / "ids.txt", filter = dir.path / "ids.bloom";
+  write_file(list, "1\n2\n3\n");
+  process build({"build", list.string(), "--int", "--kind", "blocked", "--n", "100", "--p", "0.01", "-o",
+                 filter.string()});
+  ASSERT_EQ(build.wait(exit_timeout), 0) << build.all_stderr();
+  std::vector<std::string> args{"gate", "--port", std::to_string(free_port())};
+  for (const std::string& x : gate_args(db, {"--filter", filter.string()})) args.push_back(x);
+  process gate(args);
+  EXPECT_EQ(gate.wait(exit_timeout), 2);
+  EXPECT_NE(gate.all_stderr().find("records integer keys"), std::string::npos) << gate.all_stderr();
+}
+
 // Forged false positives against a gate (docs/threat-model.md). The gate
 // starts from a filter file its operator published (5%), made with the public
 // hash; an attacker asks the file (bloomlab query) about never-added keys and

@@ -36,8 +36,8 @@ TEST(RocksDBKind, PayloadIsTheSSTBitsetAndRoundTrips) {
   rocksdb_filter f = rocksdb_filter::for_bits_per_key(300, 10);
   for (int i = 0; i < 300; ++i) f.add(std::string_view("v" + std::to_string(i)));
   const std::vector<std::uint8_t> file = io::encode({f});
-  // magic 8, version 2, kind 1, block count 8, k 1, keying 1, key id 8, items 8, length 8.
-  constexpr std::size_t head = 8 + 2 + 1 + 8 + 1 + 1 + 8 + 8 + 8;
+  // magic 8, version 2, kind 1, block count 8, k 1, keying 1, key id 8, key type 1, items 8, length 8.
+  constexpr std::size_t head = 8 + 2 + 1 + 8 + 1 + 1 + 8 + 1 + 8 + 8;
   ASSERT_EQ(file.size(), head + f.bytes_size() + 4);
   EXPECT_EQ(file[10], static_cast<std::uint8_t>(io::kind::rocksdb));
   const std::vector<std::uint8_t> bitset = f.bytes();

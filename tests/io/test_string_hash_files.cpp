@@ -58,10 +58,12 @@ std::vector<std::uint8_t> resealed(std::vector<std::uint8_t> b) {
   return b;
 }
 
-// A version-3 file as version 2 wrote it: version 2, no string-hash code
-// (the byte at `at`).
+// A file of this version as version 2 wrote it: version 2, no string-hash
+// code (the byte at `at`, the last parameter) and no key-type byte (after
+// the keying byte and key id that follow the parameters).
 std::vector<std::uint8_t> as_version_2(std::vector<std::uint8_t> b, std::size_t at) {
   b[8] = 2;
+  b.erase(b.begin() + static_cast<std::ptrdiff_t>(at + 1 + 9));
   b.erase(b.begin() + static_cast<std::ptrdiff_t>(at));
   return resealed(std::move(b));
 }
@@ -96,10 +98,10 @@ TEST(StringHashFiles, Version2FilesLoadWithHash64AndAnswerAsBefore) {
     EXPECT_TRUE(as<bloomlab::cache_line_filter>(fc).contains(x)) << x;
     EXPECT_TRUE(as<bloomlab::fuse8_filter>(ff).contains(x)) << x;
   }
-  // Written again, they are version 3 with code 0 (hash64), and read back the same.
+  // Written again, they are version 4 with code 0 (hash64), and read back the same.
   for (const auto& [file, at] : {std::pair{&fb, blocked_code_at}, {&fc, cacheline_code_at}, {&ff, static_code_at}}) {
     const auto again = io::encode(*file);
-    EXPECT_EQ(again[8], 3);
+    EXPECT_EQ(again[8], io::format_version);
     EXPECT_EQ(again[at], 0);
     EXPECT_EQ(io::encode(io::decode(again)), again);
   }
@@ -110,9 +112,9 @@ TEST(StringHashFiles, Version2Blocked256LoadsWithHash64) {
   o.strings = string_hash::hash64;
   bloomlab::blocked_filter_256 old(1024, o);
   for (std::string_view x : fruit) old.add(x);
-  const auto v3 = io::encode({old});
-  ASSERT_EQ(v3[blocked_code_at], 0);
-  const io::filter_file back = io::decode(as_version_2(v3, blocked_code_at));
+  const auto v4 = io::encode({old});
+  ASSERT_EQ(v4[blocked_code_at], 0);
+  const io::filter_file back = io::decode(as_version_2(v4, blocked_code_at));
   EXPECT_TRUE(as<bloomlab::blocked_filter_256>(back) == old);
   EXPECT_EQ(as<bloomlab::blocked_filter_256>(back).strings(), string_hash::hash64);
 }
@@ -129,7 +131,7 @@ TEST(StringHashFiles, NewFilesRecordXxh3) {
   for (const auto& [file, at] : {std::pair{io::filter_file{b}, blocked_code_at}, {io::filter_file{c}, cacheline_code_at},
                                  {io::filter_file{x8}, static_code_at}, {io::filter_file{f16}, static_code_at}}) {
     const auto bytes = io::encode(file);
-    EXPECT_EQ(bytes[8], 3);
+    EXPECT_EQ(bytes[8], io::format_version);
     EXPECT_EQ(bytes[at], 1);
     const io::filter_file back = io::decode(bytes);
     EXPECT_EQ(io::encode(back), bytes);
@@ -170,8 +172,8 @@ TEST(StringHashFiles, BadCodesAreRefused) {
   bad[blocked_code_at] = 2;
   refused(bad, "string hash code 2 (siphash) in a filter that does not say it is keyed");
   bad = good;
-  bad[8] = 4;
-  refused(bad, "unsupported format version 4; this bloomlab reads versions 1 to 3");
+  bad[8] = 5;
+  refused(bad, "unsupported format version 5; this bloomlab reads versions 1 to 4");
 }
 
 }  // namespace

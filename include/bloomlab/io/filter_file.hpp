@@ -8,8 +8,8 @@
 // before anything is allocated, every code and parameter against what the
 // engine accepts, and the checksum against the whole file, so a truncated,
 // corrupt or foreign file is refused with one message and never half-read.
-// A file that decodes encodes back to the same bytes (a version-1 or -2
-// file, to the version-3 bytes of the same filter).
+// A file that decodes encodes back to the same bytes (a file of versions 1
+// to 3, to the version-4 bytes of the same filter).
 #pragma once
 
 #include <cstdint>
@@ -37,13 +37,15 @@
 namespace bloomlab::io {
 
 inline constexpr char magic[8] = {'B', 'L', 'O', 'O', 'M', 'L', 'A', 'B'};
-// Version 3 (written): a string-hash code in the blocked, cache-line and
+// Version 4 (written): a key-type byte after the key id (key_type below;
+// a file of versions 1 to 3 reads as key_type::unrecorded).
+// Version 3: a string-hash code in the blocked, cache-line and
 // static kinds (XXH3 for new filters; a version-2 file of them reads as
 // hash64). Version 2: a keying byte and a key id after the kind, hash code
 // 2 for SipHash-2-4, and the blocked filter's second hash64. Versions 1 and
 // 2 still load, except blocked files of version 1 (their hash64 is gone;
 // docs/format.md).
-inline constexpr std::uint16_t format_version = 3;
+inline constexpr std::uint16_t format_version = 4;
 
 // The kind byte of the file.
 enum class kind : std::uint8_t {
@@ -191,13 +193,38 @@ std::string kind_names();                           // "classic, counting, ..." 
 // read from one is 0 and a keyed filter has none (encode_own refuses it).
 enum class layout { bloomlab, own };
 
+// The keys a filter was given, as the file records them (format version 4;
+// the byte's value is the code): byte strings (add(std::string_view)),
+// 64-bit integers (add(std::uint64_t)), none yet (a new filter: its first
+// keys decide), or not recorded (a file of versions 1 to 3, a filter read
+// from another system's layout, or one given keys of both types). The same
+// string and integer place different bits, so a reader asks for the type
+// the filter holds. The engine's filters do not know it; filter_file does.
+enum class key_type : std::uint8_t { unrecorded = 0, strings = 1, integers = 2, none = 3 };
+inline constexpr unsigned key_type_code_max = 3;
+// "not recorded", "strings", "integers", "none yet": as info and Python's key_type name them.
+std::string_view key_type_name(key_type t);
+// "0 not recorded, 1 strings, 2 integers, 3 none yet", for messages.
+std::string key_type_codes();
+
+// The key type of a filter of type `now` once keys of type `added` (strings
+// or integers, or another filter's key type: a union) go in: the first keys
+// decide; keys of the other type, or keys of a filter that did not record
+// its type, leave it not recorded.
+constexpr key_type with_keys(key_type now, key_type added) {
+  if (now == key_type::none) return added;
+  if (added == key_type::none || added == now) return now;
+  return key_type::unrecorded;
+}
+
 // A filter with what the filter itself does not keep: the cuckoo filter's
-// kick seed, and the layout it was read from. (Every kind counts its own
-// items.)
+// kick seed, the layout it was read from, and the type of its keys. (Every
+// kind counts its own items.)
 struct filter_file {
   any_filter filter;
   std::uint64_t kick_seed = 1;  // cuckoo only
   layout from = layout::bloomlab;  // decode() and load(): the layout of the bytes read
+  key_type keys = key_type::unrecorded;  // what a writer knows it added; a new filter starts at key_type::none
 };
 
 kind kind_of(const any_filter& f);
