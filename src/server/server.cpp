@@ -401,8 +401,26 @@ class file_session final : public net::drainable, public std::enable_shared_from
       if (ec) return self->close();
       if (!out->sr.is_done()) return self->write_more(out);
       self->busy_ = false;
-      if (!self->keep_alive_) return self->close();
+      if (!self->keep_alive_) return self->linger();
       self->next();
+    });
+  }
+
+  // After an answer that ends the connection: the client sees its end, and
+  // what it still sends (a body this server does not read) is dropped until
+  // it closes too, for header_timeout at most. Closing with bytes unread
+  // would reset the connection, which can lose the answer on the way.
+  void linger() {
+    error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.expires_after(site_.bounds.header_timeout);
+    drop_input();
+  }
+
+  void drop_input() {
+    stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, std::size_t) {
+      if (ec) return self->close();
+      self->drop_input();
     });
   }
 

@@ -222,3 +222,17 @@ TEST(Bounds, SeveralRangesOrAnUnreadableOneGetTheWholeFile) {
     EXPECT_EQ(r.body, "<p>bounded</p>");
   }
 }
+
+// A body the server does not read: the request is answered whole, and the
+// connection ends without losing the answer to a reset.
+TEST(Bounds, RequestWithABodyIsAnsweredThenTheConnectionEnds) {
+  const in_process_server server(limits{});
+  const fd_guard s = connect_to(server.port);
+  send_all(s, "POST /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200000\r\n\r\n" +
+                  std::string(200000, 'x'));
+  const std::string answer = until_closed(s);
+  EXPECT_EQ(answer.rfind("HTTP/1.1 405 ", 0), 0u) << answer.substr(0, 80);
+  EXPECT_NE(answer.find("Connection: close\r\n"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("{\"error\":\"method POST is not allowed"), std::string::npos) << answer;
+  EXPECT_EQ(http(server.port, "/").status, 200);
+}
