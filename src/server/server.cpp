@@ -176,7 +176,7 @@ struct file_part_body {
    private:
     value_type& v_;
     std::uint64_t left_ = 0;
-    std::array<char, 64 << 10> piece_{};
+    std::array<char, 64 << 10> piece_;  // filled before it is sent: left uninitialized
   };
 };
 
