@@ -19,12 +19,12 @@
 #include <nlohmann/json.hpp>
 
 #include "db_pool.hpp"
-#include "listener.hpp"
 #include "http_error.hpp"
 #include "http_parse.hpp"
+#include "http_read.hpp"
+#include "listener.hpp"
 #include "parse.hpp"
 #include "report.hpp"
-#include "server.hpp"
 
 namespace bloomlab::gate {
 
@@ -104,6 +104,9 @@ class session;
 
 }  // namespace
 
+using bloomlab::net::drainable;
+using bloomlab::net::listener;
+
 struct http_front::impl {
   gate& g;
   front_options opts;
@@ -114,11 +117,17 @@ struct http_front::impl {
   std::string token;
   // Declared after what the sessions use, so destroyed before it; the pool
   // last, so destroyed first (its jobs hold sessions).
+  bloomlab::net::http_bounds bounds;
   listener io;
   db_pool pool;
 
   impl(gate& g_, front_options o, logger& l)
-      : g(g_), opts(std::move(o)), log(l), token(opts.token), pool(opts.db_threads, opts.db_queue) {}
+      : g(g_),
+        opts(std::move(o)),
+        log(l),
+        token(opts.token),
+        bounds{opts.max_connections, opts.header_timeout, opts.idle_timeout, opts.body_timeout, opts.max_header_bytes},
+        pool(opts.db_threads, opts.db_queue) {}
 
   ~impl() {
     io.closing = true;
@@ -173,46 +182,36 @@ class session final : public drainable, public std::enable_shared_from_this<sess
   }
 
  private:
-  // Waits for the first byte of a request for idle_timeout (or, on a new
-  // connection, header_timeout), then for the whole header.
+  // Waits for the next request's header (net::read_request_header: its
+  // first byte within idle_timeout, or header_timeout on a new connection,
+  // then the whole header within header_timeout).
   void wait_for_request() {
     if (f_.io.draining.load()) return close();
-    if (buffer_.size() > 0) return read_header();
-    stream_.expires_after(requests_ == 0 ? f_.opts.header_timeout : f_.opts.idle_timeout);
-    stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, std::size_t n) {
-      // A new connection that sends nothing is a slow client; a kept-alive
-      // one that goes quiet has simply finished.
-      if (ec) return self->read_failed(ec, self->requests_ == 0);
-      self->buffer_.commit(n);
-      self->read_header();
-    });
-  }
-
-  void read_header() {
     parser_.emplace();
-    parser_->header_limit(static_cast<std::uint32_t>(f_.opts.max_header_bytes));
     // Each endpoint's own body limit is applied once the header is read.
     parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
-    stream_.expires_after(f_.opts.header_timeout);
-    bhttp::async_read_header(stream_, buffer_, *parser_,
-                             [self = shared_from_this()](error_code ec, std::size_t) { self->on_header(ec); });
+    bloomlab::net::read_request_header(stream_, buffer_, *parser_, requests_ == 0, f_.bounds,
+                                       [self = shared_from_this()](error_code ec, bool in_header) {
+                                         // A new connection that sends nothing is a slow client; a
+                                         // kept-alive one that goes quiet has simply finished.
+                                         if (ec) return self->read_failed(ec, in_header || self->requests_ == 0);
+                                         self->on_header();
+                                       });
   }
 
   void read_failed(error_code ec, bool started) {
-    if (ec == beast::error::timeout) {
-      if (started) f_.counters.read_timeouts.fetch_add(1, std::memory_order_relaxed);
-      return close();
+    using bloomlab::net::read_end;
+    switch (bloomlab::net::classify(ec)) {
+      case read_end::timeout:
+        if (started) f_.counters.read_timeouts.fetch_add(1, std::memory_order_relaxed);
+        return close();
+      case read_end::header_too_long:
+        return finish_early(431, "the request's header is longer than " + lab::thousands(f_.opts.max_header_bytes) +
+                                     " bytes");
+      case read_end::body_too_long: return finish_early(413, body_limit_text());
+      case read_end::malformed: return finish_early(400, "the request is malformed: " + ec.message());
+      case read_end::closed: return close();
     }
-    if (ec == bhttp::error::header_limit)
-      return finish_early(431, "the request's header is longer than " + lab::thousands(f_.opts.max_header_bytes) +
-                                   " bytes");
-    if (ec == bhttp::error::body_limit) return finish_early(413, body_limit_text());
-    if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message || ec == net::error::eof || ec == net::error::operation_aborted ||
-        ec == net::error::connection_reset || ec == net::error::bad_descriptor)
-      return close();
-    if (ec.category() == error_code(bhttp::error::bad_method).category())
-      return finish_early(400, "the request is malformed: " + ec.message());
-    close();
   }
 
   std::string body_limit_text() const {
@@ -220,8 +219,7 @@ class session final : public drainable, public std::enable_shared_from_this<sess
            lab::thousands(body_limit_) + " bytes" + (body_limit_ == f_.opts.max_body_bytes ? " (POST /check)" : "");
   }
 
-  void on_header(error_code ec) {
-    if (ec) return read_failed(ec, true);
+  void on_header() {
     ++requests_;
     t0_ = clock::now();
     auto& req = parser_->get();
@@ -569,29 +567,18 @@ class session final : public drainable, public std::enable_shared_from_this<sess
 }  // namespace
 
 void http_front::impl::accept() {
-  io.acceptor.async_accept(net::make_strand(io.ioc), [this](error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted || !io.acceptor.is_open()) return;
-    if (ec) {
-      // Out of file descriptors, most likely: wait a little and go on.
-      if (conn_log.due()) log.warn("accept_failed", ec.message());
-      io.accept_retry.expires_after(std::chrono::milliseconds(50));
-      io.accept_retry.async_wait([this](error_code e) {
-        if (!e) accept();
+  io.accept(
+      [this](tcp::socket socket) {
+        if (counters.connections_open.load() >= opts.max_connections) return refuse_connection(std::move(socket));
+        counters.connections_open.fetch_add(1, std::memory_order_relaxed);
+        io.open.fetch_add(1, std::memory_order_relaxed);
+        counters.connections_accepted.fetch_add(1, std::memory_order_relaxed);
+        std::make_shared<session>(*this, std::move(socket))->start();
+      },
+      [this](const error_code& ec) {
+        // Out of file descriptors, most likely: the listener retries shortly.
+        if (conn_log.due()) log.warn("accept_failed", ec.message());
       });
-      return;
-    }
-    if (counters.connections_open.load() >= opts.max_connections) {
-      refuse_connection(std::move(socket));
-    } else {
-      counters.connections_open.fetch_add(1, std::memory_order_relaxed);
-      io.open.fetch_add(1, std::memory_order_relaxed);
-      counters.connections_accepted.fetch_add(1, std::memory_order_relaxed);
-      error_code e;
-      socket.set_option(tcp::no_delay(true), e);
-      std::make_shared<session>(*this, std::move(socket))->start();
-    }
-    accept();
-  });
 }
 
 void http_front::impl::refuse_connection(tcp::socket socket) {
@@ -599,18 +586,9 @@ void http_front::impl::refuse_connection(tcp::socket socket) {
   if (conn_log.due())
     log.warn("limit_connections", lab::thousands(opts.max_connections) +
                                       " connections are open (--max-connections): refusing new ones with 503");
-  static const std::string canned = [] {
-    const std::string body = error_body("the gate holds its limit of connections; try again shortly");
-    return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
-           "Connection: close\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + body;
-  }();
-  auto s = std::make_shared<tcp::socket>(std::move(socket));
-  net::async_write(*s, net::buffer(canned), [s](error_code, std::size_t) {
-    error_code e;
-    s->shutdown(tcp::socket::shutdown_both, e);
-    s->close(e);
-  });
+  static const std::string canned =
+      bloomlab::net::busy_answer("the gate holds its limit of connections; try again shortly");
+  listener::turn_away(std::move(socket), canned);
 }
 
 http_front::http_front(gate& g, front_options opts, logger& log)

@@ -11,12 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "uri.hpp"
+
 namespace bloomlab::gate {
 
-// %XX escapes decoded; with `plus_is_space` a '+' is a space (the form
-// encoding of a query string, where a literal '+' is sent as %2B). nullopt
-// for a '%' not followed by two hex digits.
-std::optional<std::string> percent_decode(std::string_view s, bool plus_is_space);
+// percent_decode and target_path, shared with `bloomlab serve`.
+using ::bloomlab::net::percent_decode;
+using ::bloomlab::net::target_path;
 
 // The value of `name` in a request target's query ("/check?key=a%20b"):
 // found is false when the name is absent; `error` is set for a value that
@@ -27,9 +28,6 @@ struct query_value {
   std::string error;
 };
 query_value query_param(std::string_view target, std::string_view name);
-
-// A request target's path, without the query.
-std::string_view target_path(std::string_view target);
 
 // The keys of a POST /check body: a JSON array of strings (when `as_json`,
 // or when the body's first non-blank byte is '['), or one key a line (a

@@ -29,6 +29,9 @@ class resp_session;
 
 }  // namespace
 
+using bloomlab::net::drainable;
+using bloomlab::net::listener;
+
 struct resp_front::impl {
   resp_store& store;
   resp_front_options opts;
@@ -229,31 +232,14 @@ class resp_session final : public drainable, public std::enable_shared_from_this
 }  // namespace
 
 void resp_front::impl::accept() {
-  io.acceptor.async_accept(net::make_strand(io.ioc), [this](error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted || !io.acceptor.is_open()) return;
-    if (ec) {
-      log.warn("accept_failed", "redis port: " + ec.message());
-      io.accept_retry.expires_after(std::chrono::milliseconds(50));
-      io.accept_retry.async_wait([this](error_code e) {
-        if (!e) accept();
-      });
-      return;
-    }
-    if (io.open.load() >= opts.max_clients) {
-      static const std::string refused = "-ERR max number of clients reached\r\n";
-      auto s = std::make_shared<tcp::socket>(std::move(socket));
-      net::async_write(*s, net::buffer(refused), [s](error_code, std::size_t) {
-        error_code e;
-        s->close(e);
-      });
-    } else {
-      io.open.fetch_add(1);
-      error_code e;
-      socket.set_option(tcp::no_delay(true), e);
-      std::make_shared<resp_session>(*this, std::move(socket))->start();
-    }
-    accept();
-  });
+  io.accept(
+      [this](tcp::socket socket) {
+        static const std::string refused = "-ERR max number of clients reached\r\n";
+        if (io.open.load() >= opts.max_clients) return listener::turn_away(std::move(socket), refused);
+        io.open.fetch_add(1);
+        std::make_shared<resp_session>(*this, std::move(socket))->start();
+      },
+      [this](const error_code& ec) { log.warn("accept_failed", "redis port: " + ec.message()); });
 }
 
 resp_front::resp_front(resp_store& store, resp_front_options opts, logger& log)

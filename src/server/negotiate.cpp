@@ -1,6 +1,9 @@
 #include "negotiate.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <ctime>
+#include <limits>
 #include <vector>
 
 namespace bloomlab::server {
@@ -63,7 +66,46 @@ std::optional<double> weight(std::string_view params) {
   return q;
 }
 
+// The digits of `text` as a number (saturated at the largest one): nothing
+// when empty, or when anything but a digit is there.
+std::optional<std::uint64_t> digits(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (end != text.data() + text.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range) return std::numeric_limits<std::uint64_t>::max();
+  if (ec != std::errc()) return std::nullopt;
+  return v;
+}
+
 }  // namespace
+
+range_ask ask_range(std::string_view range, std::uint64_t size, byte_range& part) {
+  constexpr std::string_view unit = "bytes=";
+  if (range.substr(0, unit.size()) != unit) return range_ask::whole;
+  const auto items = list_items(range.substr(unit.size()));
+  if (items.empty()) return range_ask::whole;
+  std::vector<byte_range> inside;
+  for (const auto item : items) {
+    const auto dash = item.find('-');
+    if (dash == std::string_view::npos) return range_ask::whole;
+    const auto first_text = trim(item.substr(0, dash)), last_text = trim(item.substr(dash + 1));
+    const auto first = digits(first_text), last = digits(last_text);
+    if ((!first_text.empty() && !first) || (!last_text.empty() && !last)) return range_ask::whole;
+    if (first) {
+      if (last && *last < *first) return range_ask::whole;
+      if (*first < size) inside.push_back({*first, last && *last < size ? *last : size - 1});
+    } else if (last) {
+      if (*last > 0 && size > 0) inside.push_back({size - std::min(*last, size), size - 1});
+    } else {
+      return range_ask::whole;
+    }
+  }
+  if (inside.size() > 1) return range_ask::whole;
+  if (inside.empty()) return range_ask::none_inside;
+  part = inside.front();
+  return range_ask::part;
+}
 
 bool accepts(std::string_view accept_encoding, std::string_view name) {
   std::optional<double> named, any;

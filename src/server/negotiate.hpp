@@ -1,7 +1,8 @@
 // What a static answer depends on besides the path: which of a file's
 // precompressed copies the client accepts (Accept-Encoding), whether the
-// copy it holds is still current (If-None-Match, If-Modified-Since), and
-// how long it may keep one (Cache-Control). Pure functions over header
+// copy it holds is still current (If-None-Match, If-Modified-Since), which
+// of its bytes it asks for (Range), and how long it may keep one
+// (Cache-Control). Pure functions over header
 // values, so they are tested in process (tests/server/test_negotiate.cpp).
 #pragma once
 
@@ -37,6 +38,21 @@ std::string http_date(std::int64_t unix_seconds);
 // The seconds an HTTP date names: IMF-fixdate only (the form every client
 // sends today); nothing for any other text.
 std::optional<std::int64_t> parse_http_date(std::string_view text);
+
+// What a Range header asks of `size` bytes (RFC 9110 14.1.2), in "bytes="
+// ranges "F-L", "F-" and "-N": a range's last byte past the end is the end;
+// "-N" is the last N bytes; a range starting past the end is dropped.
+//   part: one range is left, in `part` (206);
+//   none_inside: none is left (416);
+//   whole: no range to honour: a header this reads as no Range (another
+//     unit, a range it cannot read, a last byte before the first), or
+//     several ranges left, which the server answers with the whole file
+//     (RFC 9110 14.2 lets it ignore a Range).
+struct byte_range {
+  std::uint64_t first = 0, last = 0;
+};
+enum class range_ask { whole, part, none_inside };
+range_ask ask_range(std::string_view range, std::uint64_t size, byte_range& part);
 
 // How long a client may keep a file before asking again. Every file is
 // revalidated (no-cache: kept, but asked about with its ETag each time),

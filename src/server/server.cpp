@@ -1,33 +1,32 @@
 #include "server.hpp"
 
-#include "http_error.hpp"
-#include "negotiate.hpp"
-
-#include <arpa/inet.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <fstream>
-#include <iterator>
+#include <cstdint>
 #include <memory>
-#include <sstream>
-#include <thread>
+#include <optional>
 #include <utility>
 #include <vector>
 
-#include <httplib.h>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "http_error.hpp"
+#include "http_read.hpp"
+#include "listener.hpp"
+#include "negotiate.hpp"
+#include "uri.hpp"
 
 namespace bloomlab::server {
 
 namespace fs = std::filesystem;
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
 
 namespace {
 
@@ -83,72 +82,7 @@ bool existing_inside(const fs::path& root, const fs::path& p, fs::path& real) {
   return !ec && inside(root, real);
 }
 
-// Each range of a Range header (cpp-httplib's pairs: -1 for a bound not
-// given) as the first and last byte it names in `size` bytes (RFC 9110
-// 14.1.2): the last clamped to the end, a suffix counted from it, and a
-// range that starts past the end dropped. False when none is left.
-bool exact_ranges(httplib::Ranges& ranges, std::size_t size) {
-  httplib::Ranges exact;
-  for (const auto& [first, last] : ranges) {
-    const auto n = static_cast<ssize_t>(size);
-    if (first >= 0 && first < n) exact.emplace_back(first, last < 0 || last >= n ? n - 1 : last);
-    else if (first < 0 && last > 0 && n > 0) exact.emplace_back(n - std::min(last, n), n - 1);
-  }
-  ranges = std::move(exact);
-  return !ranges.empty();
-}
-
 }  // namespace
-
-void widen_listen_backlog(std::uint16_t port) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc/self/fd", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const int fd = std::stoi(name);
-    int listening = 0;
-    socklen_t len = sizeof listening;
-    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || listening == 0) continue;
-    sockaddr_storage addr{};
-    socklen_t alen = sizeof addr;
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen) != 0) continue;
-    std::uint16_t bound = 0;
-    if (addr.ss_family == AF_INET) bound = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
-    if (addr.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
-    if (bound == port) ::listen(fd, SOMAXCONN);
-  }
-}
-
-bind_error bind_failure(const std::string& host, std::uint16_t port) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  const std::string service = std::to_string(port);
-  if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
-    return {bind_error::cause::host, ::gai_strerror(rc)};
-  int err = 0;
-  for (const addrinfo* a = found; a != nullptr && err == 0; a = a->ai_next) {
-    const int s = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-    if (s < 0) {
-      err = errno;
-      break;
-    }
-    const int yes = 1;
-    ::setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    if (::bind(s, a->ai_addr, a->ai_addrlen) != 0 || ::listen(s, 1) != 0) err = errno;
-    ::close(s);
-  }
-  ::freeaddrinfo(found);
-  switch (err) {
-    case EADDRINUSE: return {bind_error::cause::port, "address already in use"};
-    case EACCES: return {bind_error::cause::port, "permission denied (ports below 1024 need privileges)"};
-    case EADDRNOTAVAIL: return {bind_error::cause::host, "not an address of this machine"};
-    case 0: return {bind_error::cause::port, "could not listen on this address"};
-    default: return {bind_error::cause::port, std::strerror(err)};
-  }
-}
 
 std::string_view mime_type(std::string_view file_name) {
   const auto dot = file_name.rfind('.');
@@ -166,7 +100,7 @@ resolution resolve(const fs::path& root, std::string_view path) {
   if (path.empty() || path.front() != '/') return {kind::bad_request, {}, {}};
   // Refused outright, never repaired: control bytes, backslashes (a separator
   // on other systems), and a '%' still present after the one decoding
-  // cpp-httplib applied, which is how a double-encoded path arrives.
+  // the server applied, which is how a double-encoded path arrives.
   for (const char c : path) {
     const auto b = static_cast<unsigned char>(c);
     if (b < 0x20 || b == 0x7f || c == '\\' || c == '%') return {kind::bad_request, {}, {}};
@@ -199,36 +133,175 @@ resolution resolve(const fs::path& root, std::string_view path) {
   return {kind::file, real, {}};
 }
 
-struct static_site::impl {
+namespace {
+
+// Beast 1.74 speaks boost::string_view.
+std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
+beast::string_view bsv(std::string_view s) { return {s.data(), s.size()}; }
+
+// `length` bytes of an open file from `offset`, read a piece at a time as
+// the connection takes them: a file of any size costs the server one piece
+// of memory (Beast's own file_body sends only whole files).
+struct file_part_body {
+  struct value_type {
+    beast::file file;
+    std::uint64_t offset = 0, length = 0;
+  };
+  static std::uint64_t size(const value_type& v) { return v.length; }
+
+  class writer {
+   public:
+    using const_buffers_type = asio::const_buffer;
+    template <bool isRequest, class Fields>
+    writer(bhttp::header<isRequest, Fields>&, value_type& v) : v_(v) {}
+    void init(error_code& ec) {
+      left_ = v_.length;
+      v_.file.seek(v_.offset, ec);
+    }
+    boost::optional<std::pair<const_buffers_type, bool>> get(error_code& ec) {
+      if (left_ == 0) {
+        ec = {};
+        return boost::none;
+      }
+      const std::size_t n = v_.file.read(piece_.data(), static_cast<std::size_t>(std::min<std::uint64_t>(left_, piece_.size())), ec);
+      if (ec) return boost::none;
+      if (n == 0) {  // the file shrank while it was sent: the connection ends short
+        ec = asio::error::eof;
+        return boost::none;
+      }
+      left_ -= n;
+      return {{const_buffers_type(piece_.data(), n), left_ > 0}};
+    }
+
+   private:
+    value_type& v_;
+    std::uint64_t left_ = 0;
+    std::array<char, 64 << 10> piece_;  // filled before it is sent: left uninitialized
+  };
+};
+
+// What every connection of one server shares.
+struct site {
   fs::path root;
-  httplib::Server http;
-  std::atomic<bool> stop_requested{false};
-  std::atomic<bool> in_run{false};
-  std::atomic<bool> stopped{false};
+  limits bounds;
+  std::string busy;  // the answer to a connection past bounds.max_connections
+  // Last, so destroyed first: its queued handlers hold the sessions, which use the above.
+  net::listener io;
+
+  void accept();
+};
+
+// One client connection: reads a request's header, answers it, and reads
+// the next while the client keeps the connection alive. Every handler of a
+// session runs on its strand, one at a time. A request's body is never
+// read: a request with one is answered, then its connection closed.
+class file_session final : public net::drainable, public std::enable_shared_from_this<file_session> {
+ public:
+  file_session(site& s, tcp::socket socket) : site_(s), stream_(std::move(socket)) {}
+  ~file_session() override { site_.io.leave(this); }
+
+  void start() {
+    site_.io.enroll(this, weak_from_this());
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->next(); });
+  }
+
+  void drain() override {
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->busy_) self->close();
+    });
+  }
+
+ private:
+  using header_t = bhttp::response_header<>;
+
+  void next() {
+    parser_.emplace();
+    net::read_request_header(stream_, buffer_, *parser_, requests_ == 0, site_.bounds,
+                             [self = shared_from_this()](error_code ec, bool) { self->on_header(ec); });
+  }
+
+  void on_header(error_code ec) {
+    if (ec) {
+      keep_alive_ = false;
+      head_ = false;
+      switch (net::classify(ec)) {
+        case net::read_end::header_too_long:
+          return send_error(431, "the request's header is longer than " + std::to_string(site_.bounds.max_header_bytes) +
+                                     " bytes");
+        case net::read_end::malformed: return send_error(400, "the request is malformed: " + ec.message());
+        case net::read_end::body_too_long:
+        case net::read_end::timeout:
+        case net::read_end::closed: return close();
+      }
+    }
+    ++requests_;
+    const auto& req = parser_->get();
+    version_ = req.version();
+    keep_alive_ = req.keep_alive() && parser_->is_done();
+    head_ = req.method() == bhttp::verb::head;
+    answer(req);
+  }
+
+  header_t header(unsigned status) const {
+    header_t h;
+    h.version(version_);
+    h.result(status);
+    h.set(bhttp::field::cache_control, bsv(cache_control));
+    h.set("X-Content-Type-Options", "nosniff");
+    return h;
+  }
+
+  void answer(const bhttp::request<bhttp::empty_body>& req) {
+    if (req.method() != bhttp::verb::get && !head_) {
+      header_t h = header(405);
+      h.set(bhttp::field::allow, "GET, HEAD");
+      return send_text(std::move(h),
+                       http::error_body("method " + std::string(sv(req.method_string())) +
+                                        " is not allowed: this server only reads files (GET, HEAD)"),
+                       http::error_type);
+    }
+    const auto path = net::percent_decode(net::target_path(sv(req.target())), false);
+    const resolution r = path ? resolve(site_.root, *path) : resolution{resolution::kind::bad_request, {}, {}};
+    switch (r.what) {
+      case resolution::kind::file:
+        if (serve_file(req, r.file)) return;
+        break;
+      case resolution::kind::redirect: {
+        header_t h = header(301);
+        h.set(bhttp::field::location, r.location);
+        return send_text(std::move(h), "301 moved: the folder's address ends with a slash\n", plain_text);
+      }
+      case resolution::kind::bad_request:
+        return send_error(400, "this path is not allowed: it must start with /, hold no . or .. segment, no control "
+                               "byte, backslash or %");
+      case resolution::kind::not_found: break;
+    }
+    send_error(404, "no file at " + *path);
+  }
 
   // A file, or the precompressed copy of it the client accepts (a copy
   // beside it, app.js.br or app.js.gz, no older than the file: the site
-  // build writes them), with an ETag and Last-Modified of what is sent:
-  // a request naming that ETag, or one no older than its time, gets 304 and
-  // no body. Range and HEAD are cpp-httplib's, on the bytes sent. False
-  // when the file cannot be read.
-  bool serve_file(const httplib::Request& req, httplib::Response& res, const fs::path& file) const {
+  // build writes them), with an ETag and Last-Modified of what is sent: a
+  // request naming that ETag, or one no older than its time, gets 304 and no
+  // body. A Range counts in the bytes sent. False when the file cannot be read.
+  bool serve_file(const bhttp::request<bhttp::empty_body>& req, const fs::path& file) {
     std::error_code ec;
     const auto mtime = fs::last_write_time(file, ec);
     if (ec) return false;
     fs::path sent = file;
     std::string_view encoding;
+    const std::string_view accept_encoding = sv(req[bhttp::field::accept_encoding]);
     for (const coding& c : codings) {
       fs::path copy;
-      if (!accepts(req.get_header_value("Accept-Encoding"), c.name) ||
-          !existing_inside(root, fs::path(file.string() + std::string(c.suffix)), copy) ||
+      if (!accepts(accept_encoding, c.name) ||
+          !existing_inside(site_.root, fs::path(file.string() + std::string(c.suffix)), copy) ||
           !fs::is_regular_file(copy, ec) || fs::last_write_time(copy, ec) < mtime || ec)
         continue;
       sent = copy;
       encoding = c.name;
       break;
     }
-    const auto size = fs::file_size(sent, ec);
+    const std::uint64_t size = fs::file_size(sent, ec);
     const auto sent_mtime = fs::last_write_time(sent, ec);
     if (ec) return false;
     const std::string etag = "\"" + std::to_string(size) + "-" +
@@ -237,141 +310,170 @@ struct static_site::impl {
     const auto modified = std::chrono::duration_cast<std::chrono::seconds>(
                               std::chrono::file_clock::to_sys(sent_mtime).time_since_epoch())
                               .count();
+    header_t h = header(200);
     // Every answer for a file names the header its body depends on, whether
     // or not this one was compressed, so a cache keeps them apart.
-    res.set_header("Vary", "Accept-Encoding");
-    res.set_header("ETag", etag);
-    res.set_header("Last-Modified", http_date(modified));
-    const std::string if_none_match = req.get_header_value("If-None-Match");
-    const auto since = parse_http_date(req.get_header_value("If-Modified-Since"));
-    if (req.has_header("If-None-Match") ? etag_matches(if_none_match, etag) : since && modified <= *since) {
-      res.status = 304;
+    h.set(bhttp::field::vary, "Accept-Encoding");
+    h.set(bhttp::field::etag, etag);
+    h.set(bhttp::field::last_modified, http_date(modified));
+    const bool has_if_none_match = req.find(bhttp::field::if_none_match) != req.end();
+    const auto since = parse_http_date(sv(req[bhttp::field::if_modified_since]));
+    if (has_if_none_match ? etag_matches(sv(req[bhttp::field::if_none_match]), etag) : since && modified <= *since) {
+      h.result(bhttp::status::not_modified);
+      send_text(std::move(h), {}, {});
       return true;
     }
-    std::ifstream in(sent, std::ios::binary);
-    std::ostringstream body;
-    body << in.rdbuf();
-    if (!in && size > 0) return false;
-    // Sent as it is, through a content provider of known length, which
-    // cpp-httplib never compresses itself: it would compress the body on
-    // every request (about 0.55 s for the page's 200 KB script with brotli)
-    // where the copies the build wrote cost nothing.
-    auto bytes = std::make_shared<const std::string>(std::move(body).str());
-    const std::string type(mime_type(file.filename().string()));
-    // A Range is cpp-httplib's to answer (206, from the bytes sent), once
-    // each range is made exact here: cpp-httplib 0.11 takes "bytes=0-9999"
-    // of 12 bytes as 10,000 and reads past the end of what it sends, and
-    // answers a start past the end with 206 and nothing. It hands this
-    // handler its own request, not a const one, as a const reference.
-    if (auto& ranges = const_cast<httplib::Request&>(req).ranges; !ranges.empty()) {
-      if (!exact_ranges(ranges, bytes->size())) {
-        ranges.clear();
-        res.status = 416;  // RFC 9110 15.5.17: none of them is in the bytes
-        res.set_header("Content-Range", "bytes */" + std::to_string(bytes->size()));
-        res.set_content(http::error_body("no range asked for lies within the file's " + std::to_string(bytes->size()) + " bytes"), http::error_type.data());
-        return true;
+    file_part_body::value_type body;
+    error_code open_failed;
+    body.file.open(sent.c_str(), beast::file_mode::scan, open_failed);
+    if (open_failed) return false;
+    body.length = size;
+    if (req.find(bhttp::field::range) != req.end()) {
+      byte_range part;
+      switch (ask_range(sv(req[bhttp::field::range]), size, part)) {
+        case range_ask::none_inside: {
+          header_t refused = header(416);  // RFC 9110 15.5.17: none of them is in the bytes
+          refused.set(bhttp::field::content_range, "bytes */" + std::to_string(size));
+          send_text(std::move(refused),
+                    http::error_body("no range asked for lies within the file's " + std::to_string(size) + " bytes"),
+                    http::error_type);
+          return true;
+        }
+        case range_ask::part:
+          h.result(bhttp::status::partial_content);
+          h.set(bhttp::field::content_range, "bytes " + std::to_string(part.first) + "-" +
+                                                 std::to_string(part.last) + "/" + std::to_string(size));
+          body.offset = part.first;
+          body.length = part.last - part.first + 1;
+          break;
+        case range_ask::whole: break;
       }
-    } else {
-      res.status = 200;
     }
-    if (!encoding.empty()) res.set_header("Content-Encoding", std::string(encoding));
-    if (bytes->empty()) {
-      res.set_content(std::string(), type);  // a length of 0 would read as "unknown"
+    h.set(bhttp::field::accept_ranges, "bytes");
+    h.set(bhttp::field::content_type, bsv(mime_type(file.filename().string())));
+    if (!encoding.empty()) h.set(bhttp::field::content_encoding, bsv(encoding));
+    bhttp::response<file_part_body> res(std::move(h));
+    res.content_length(body.length);
+    if (head_) {
+      send(bhttp::response<bhttp::empty_body>(std::move(res.base())));
       return true;
     }
-    res.set_content_provider(bytes->size(), type,
-                             [bytes](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-                               return sink.write(bytes->data() + offset, length);
-                             });
+    res.body() = std::move(body);
+    send(std::move(res));
     return true;
   }
 
-  void answer(const httplib::Request& req, httplib::Response& res) const {
-    if (req.method != "GET" && req.method != "HEAD") {
-      res.status = 405;
-      res.set_header("Allow", "GET, HEAD");
-      res.set_content(http::error_body("method " + req.method + " is not allowed: this server only reads files (GET, HEAD)"), http::error_type.data());
-      return;
-    }
-    const resolution r = resolve(root, req.path);
-    switch (r.what) {
-      case resolution::kind::file: {
-        if (!serve_file(req, res, r.file)) break;
-        return;
-      }
-      case resolution::kind::redirect:
-        res.status = 301;
-        res.set_header("Location", r.location);
-        res.set_content("301 moved: the folder's address ends with a slash\n", plain_text.data());
-        return;
-      case resolution::kind::bad_request:
-        res.status = 400;
-        res.set_content(http::error_body("this path is not allowed: it must start with /, hold no . or .. segment, no control byte, backslash or %"), http::error_type.data());
-        return;
-      case resolution::kind::not_found: break;
-    }
-    res.status = 404;
-    res.set_content(http::error_body("no file at " + req.path), http::error_type.data());
+  void send_error(unsigned status, const std::string& why) {
+    send_text(header(status), http::error_body(why), http::error_type);
   }
+
+  // An answer held in memory; to HEAD, its header alone.
+  void send_text(header_t h, std::string body, std::string_view type) {
+    bhttp::response<bhttp::string_body> res(std::move(h));
+    if (!type.empty()) res.set(bhttp::field::content_type, bsv(type));
+    res.body() = std::move(body);
+    res.prepare_payload();
+    if (head_) return send(bhttp::response<bhttp::empty_body>(std::move(res.base())));
+    send(std::move(res));
+  }
+
+  // Writes an answer a piece at a time; a client that takes none of it for
+  // send_timeout is cut.
+  template <class Body>
+  struct outgoing {
+    bhttp::response<Body> res;
+    bhttp::serializer<false, Body> sr{res};
+    explicit outgoing(bhttp::response<Body>&& r) : res(std::move(r)) {}
+  };
+
+  template <class Body>
+  void send(bhttp::response<Body>&& res) {
+    busy_ = true;
+    res.keep_alive(keep_alive_);
+    write_more(std::make_shared<outgoing<Body>>(std::move(res)));
+  }
+
+  template <class Body>
+  void write_more(std::shared_ptr<outgoing<Body>> out) {
+    stream_.expires_after(site_.bounds.send_timeout);
+    auto& sr = out->sr;
+    bhttp::async_write_some(stream_, sr, [self = shared_from_this(), out = std::move(out)](error_code ec, std::size_t) {
+      if (ec) return self->close();
+      if (!out->sr.is_done()) return self->write_more(out);
+      self->busy_ = false;
+      if (!self->keep_alive_) return self->linger();
+      self->next();
+    });
+  }
+
+  // After an answer that ends the connection: the client sees its end, and
+  // what it still sends (a body this server does not read) is dropped until
+  // it closes too, for header_timeout at most. Closing with bytes unread
+  // would reset the connection, which can lose the answer on the way.
+  void linger() {
+    error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.expires_after(site_.bounds.header_timeout);
+    drop_input();
+  }
+
+  void drop_input() {
+    stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, std::size_t) {
+      if (ec) return self->close();
+      self->drop_input();
+    });
+  }
+
+  void close() {
+    error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().close(ec);
+  }
+
+  site& site_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::empty_body>> parser_;
+  std::uint64_t requests_ = 0;
+  unsigned version_ = 11;
+  bool keep_alive_ = true, head_ = false, busy_ = false;
 };
 
-static_site::static_site(const fs::path& root) : p_(std::make_unique<impl>()) {
+void site::accept() {
+  io.accept(
+      [this](tcp::socket socket) {
+        if (io.open.load() >= bounds.max_connections) return net::listener::turn_away(std::move(socket), busy);
+        io.open.fetch_add(1);
+        std::make_shared<file_session>(*this, std::move(socket))->start();
+      },
+      nullptr);
+}
+
+}  // namespace
+
+struct static_site::impl : site {};
+
+static_site::static_site(const fs::path& root, const limits& bounds) : p_(std::make_unique<impl>()) {
   std::error_code ec;
   p_->root = fs::canonical(root, ec);
   if (ec || !fs::is_directory(p_->root, ec)) throw std::invalid_argument(root.string() + " is not a folder");
-  auto& http = p_->http;
-  http.set_default_headers({{"Cache-Control", std::string(cache_control)}, {"X-Content-Type-Options", "nosniff"}});
-  // cpp-httplib's default options set SO_REUSEPORT, which lets a second server
-  // bind a port that one already listens on; SO_REUSEADDR alone does not.
-  http.set_socket_options([](int sock) {
-    const int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  // An idle browser connection holds a worker, and stop() waits for every
-  // worker: short keep-alive and read timeouts (this is a server for the same
-  // machine) let it finish within about a second.
-  http.set_keep_alive_timeout(1);
-  http.set_read_timeout(1);
-  http.set_tcp_nodelay(true);
-  http.set_keep_alive_max_count(keep_alive_max_requests);
-  http.new_task_queue = [] { return new httplib::ThreadPool(worker_threads); };
-  const impl* self = p_.get();
-  http.set_pre_routing_handler([self](const httplib::Request& req, httplib::Response& res) {
-    self->answer(req, res);
-    return httplib::Server::HandlerResponse::Handled;
-  });
-  // Errors cpp-httplib raises itself (a malformed request, say) get a body too.
-  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
-    if (res.body.empty())
-      res.set_content(http::error_body(res.status < 500 ? "the request could not be read" : "the server failed"),
-                      http::error_type.data());
-    return httplib::Server::HandlerResponse::Unhandled;
-  }));
+  p_->bounds = bounds;
+  p_->busy = net::busy_answer("the server holds its limit of " + std::to_string(bounds.max_connections) +
+                              " connections; try again shortly");
 }
 
 static_site::~static_site() = default;
 
 const fs::path& static_site::root() const { return p_->root; }
 
-void static_site::bind(const std::string& host, std::uint16_t port) {
-  if (!p_->http.bind_to_port(host, port)) throw bind_failure(host, port);
-  widen_listen_backlog(port);
-}
+void static_site::bind(const std::string& host, std::uint16_t port) { p_->io.bind(host, port); }
 
 bool static_site::run() {
-  p_->in_run = true;
-  bool ok = true;
-  if (!p_->stop_requested) ok = p_->http.listen_after_bind() || p_->stop_requested;
-  p_->in_run = false;
-  return ok;
+  p_->accept();
+  p_->io.run(0);
+  return true;
 }
 
-void static_site::stop() {
-  p_->stop_requested = true;
-  // run() may have begun without cpp-httplib marking itself running yet; its
-  // stop() does nothing before that, so wait for one or the other.
-  while (p_->in_run && !p_->http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (!p_->stopped.exchange(true)) p_->http.stop();
-}
+void static_site::stop() { p_->io.stop(); }
 
 }  // namespace bloomlab::server

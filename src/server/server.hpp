@@ -4,8 +4,13 @@
 // It trades generality for a small, checkable surface: GET and HEAD only, one
 // folder, a fixed table of MIME types, and a path resolver that refuses rather
 // than repairs (a "..", "." or backslash segment, a control byte, a '%' left
-// after decoding) and never follows a symbolic link out of the folder. The HTTP
-// library (cpp-httplib) stays inside server.cpp.
+// after decoding) and never follows a symbolic link out of the folder.
+//
+// It runs on Boost.Beast over the listener the gate's fronts use
+// (net/listener.hpp: a few I/O threads, keep-alive, TCP_NODELAY, a backlog
+// of SOMAXCONN), bounded as the gate's HTTP front is (limits below). Files
+// are sent from disk a piece at a time, never read whole. Asio and Beast stay
+// inside server.cpp.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +20,9 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "bind_error.hpp"
+#include "http_bounds.hpp"
 
 namespace bloomlab::server {
 
@@ -37,43 +45,23 @@ struct resolution {
 };
 resolution resolve(const std::filesystem::path& root, std::string_view path);
 
-// Connection settings shared by every HTTP server of bloomlab (serve and the
-// gate). cpp-httplib's defaults cost ~40 ms a small answer on a kept-alive
-// connection (Nagle's algorithm holding the answer back until the client's
-// delayed acknowledgement, TCP_NODELAY off) and close a connection after 5
-// requests; its pool of max(8, cores - 1) workers leaves any connection past
-// the 8th waiting for another to go idle. So: TCP_NODELAY on, this many
-// requests a connection, this many workers (a kept-alive connection holds one
-// while it stays open).
-inline constexpr std::size_t keep_alive_max_requests = 100000;
-inline constexpr std::size_t worker_threads = 128;
+// Why bind() failed, naming the host or the port (net/bind_error.hpp).
+using bind_error = net::bind_error;
 
-// The address could not be bound; what() says why, as "address already in use",
-// and `about` says whether the host or the port is to blame.
-struct bind_error : std::runtime_error {
-  enum class cause { host, port };
-  bind_error(cause c, const std::string& why) : std::runtime_error(why), about(c) {}
-  cause about;
-};
-
-// Why binding host:port failed, found by trying the same bind on a socket of
-// our own (cpp-httplib reports only that it failed).
-bind_error bind_failure(const std::string& host, std::uint16_t port);
-
-// cpp-httplib listens with a backlog of 5 connections: a burst of new
-// connections (64 at once from a load balancer or wrk) overflows it, and
-// each dropped SYN costs its client a 1 s retransmission. This raises the
-// backlog of the socket listening on `port` in this process to SOMAXCONN
-// (Linux updates the backlog of a socket that listen() is called on again).
-void widen_listen_backlog(std::uint16_t port);
+// What one client may take of the server: connections, time to send a
+// request's header, time idle between requests, time to take its answer,
+// bytes of header (net/http_bounds.hpp). Past the header's size a client
+// gets 431; past the connections, 503; past a time, its connection is closed.
+using limits = net::http_bounds;
 
 // One server over one folder. bind() claims the address (the socket listens
 // from then on, so a connection made after bind() returns is answered once
-// run() starts); run() serves until stop(), which any thread may call.
+// run() starts); run() serves until stop(), which any thread may call, before
+// run() or during it.
 class static_site {
  public:
   // Throws std::invalid_argument when `root` is not a folder.
-  explicit static_site(const std::filesystem::path& root);
+  explicit static_site(const std::filesystem::path& root, const limits& bounds = {});
   ~static_site();
   static_site(const static_site&) = delete;
   static_site& operator=(const static_site&) = delete;
@@ -81,7 +69,7 @@ class static_site {
   // Throws bind_error. An address another socket listens on is refused, even
   // when that socket is another `bloomlab serve`.
   void bind(const std::string& host, std::uint16_t port);
-  // Returns false if the server stopped for a reason other than stop().
+  // Serves on a few threads, this one among them, until stop(); returns true.
   bool run();
   void stop();
 
