@@ -59,11 +59,9 @@ int run_serve(const serve_args& a) {
              v6 ? "[" : "", a.host, v6 ? "]" : "", port);
   std::fflush(stdout);
 
-  const bool ok = run_until_stopped(site, signals);
-  if (!ok) {
-    fmt::print(stderr, "bloomlab serve: the server stopped: it could no longer accept connections\n");
-    return 1;
-  }
+  // static_site::run() returns only after stop(): a failed accept is
+  // logged and retried, never the end of the server.
+  run_until_stopped(site, signals);
   return 0;
 }
 
