@@ -55,14 +55,16 @@
 // The shape shared by every kind is in filter_api.hpp. Threads: the const
 // calls may run from many threads at once; add() changes the table and the
 // eviction's random-number state, so add, remove and clear need the filter
-// to themselves. Tracing (trace(true)) records every write of each add for
-// the lab's drawing; off by default, it then costs one untaken branch.
+// to themselves. add(x, on_move) reports each write of one insert as it
+// happens, for a caller that wants to follow the chain; the filter keeps no
+// record of it.
 #pragma once
 
 #include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -93,7 +95,7 @@ inline constexpr std::uint64_t cuckoo_buckets_max = std::uint64_t{1} << 32;
 inline constexpr std::uint64_t cuckoo_table_slots_max = std::uint64_t{1} << 34;
 static_assert(cuckoo_table_slots_max * 32 <= filter_max_m);
 
-// One write of insert(): fingerprint `placed` went into (bucket, slot) and
+// One write of add(): fingerprint `placed` went into (bucket, slot) and
 // `evicted` came out of it (0 when the slot was empty, the last move).
 struct cuckoo_move {
   std::uint64_t bucket;
@@ -228,8 +230,18 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   // free slot (the table is full), and then nothing changed. [[nodiscard]]:
   // a caller that does not look would lose the key unawares. add_many
   // returns how many keys were stored.
-  [[nodiscard]] bool add(std::string_view x) { return add_parts(split(x)); }
+  [[nodiscard]] bool add(std::string_view x) { return add_parts(split(x), [](const cuckoo_move&) {}); }
   bool contains(std::string_view x) const { return holds(split(x)); }
+
+  // The same insert, calling on_move(const cuckoo_move&) for each write as
+  // it is made: the evictions in order, then, when the insert succeeds, the
+  // final placement (evicted == 0). After a failure the calls describe the
+  // chain that was tried; the filter then undoes it (those writes are not
+  // reported) and nothing changed. The filter keeps none of this.
+  template <std::invocable<const cuckoo_move&> OnMove>
+  [[nodiscard]] bool add(std::string_view x, OnMove&& on_move) {
+    return add_parts(split(x), on_move);
+  }
 
   // Deletes one copy of x's fingerprint from i1 or i2; false if neither has
   // it (x was certainly not inserted). See the hazard above.
@@ -248,33 +260,19 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   std::uint64_t count(std::uint64_t x) const { return count(detail::int_bytes(x).view()); }
 
   // The caller's own 64-bit hash h: i1 from h, the fingerprint from fmix64(h).
-  [[nodiscard]] bool add_hash(std::uint64_t h) { return add_parts(split_hash(h)); }
+  [[nodiscard]] bool add_hash(std::uint64_t h) { return add_parts(split_hash(h), [](const cuckoo_move&) {}); }
   bool contains_hash(std::uint64_t h) const { return holds(split_hash(h)); }
   bool remove_hash(std::uint64_t h) { return remove_parts(split_hash(h)); }
 
   void clear() {
     std::fill(slots_.begin(), slots_.end(), 0);
     items_ = 0;
-    last_moves_.clear();
   }
 
   // Same buckets, bucket size, fingerprint size, key and table.
   friend bool operator==(const cuckoo_filter& a, const cuckoo_filter& b) {
     return a.buckets_ == b.buckets_ && a.b_ == b.b_ && a.f_ == b.f_ && a.key_ == b.key_ && a.slots_ == b.slots_;
   }
-
-  // Tracing: with it on, last_moves() lists the writes of the last add().
-  void trace(bool on) {
-    tracing_ = on;
-    last_moves_.clear();
-  }
-  bool tracing() const { return tracing_; }
-
-  // With tracing on, the writes of the last add() in order: its evictions,
-  // then (when it succeeded) the final placement with evicted == 0. After a
-  // failure they describe the chain that was tried and undone. Empty with
-  // tracing off.
-  const std::vector<cuckoo_move>& last_moves() const { return last_moves_; }
 
   // Slot s of bucket i: 0 when empty. words(): the table, bucket after bucket.
   std::uint32_t slot(std::uint64_t i, unsigned s) const { return slots_[i * b_ + s]; }
@@ -341,33 +339,31 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     return find(p.i1, p.fp) < b_ || find(alt_bucket(p.i1, p.fp), p.fp) < b_;
   }
 
-  bool add_parts(parts p) {
+  template <class OnMove>
+  bool add_parts(parts p, OnMove&& on_move) {
     const auto [fp, i1] = p;
-    if (tracing_) last_moves_.clear();
-    if (place(i1, fp) || place(alt_bucket(i1, fp), fp)) {
+    if (place(i1, fp, on_move) || place(alt_bucket(i1, fp), fp, on_move)) {
       ++items_;
       return true;
     }
-    // The chain of evictions is kept (in last_moves_) to undo it on failure.
-    if (!tracing_) last_moves_.clear();
+    // The chain of evictions is kept (in chain_) to undo it on failure.
+    chain_.clear();
     std::uint64_t i = rng_.below(2) ? alt_bucket(i1, fp) : i1;
     std::uint32_t carry = fp;
     for (unsigned kick = 0; kick < max_kicks_; ++kick) {
       const auto s = static_cast<unsigned>(rng_.below(b_));
       std::uint32_t& slot = slots_[i * b_ + s];
-      last_moves_.push_back({i, s, carry, slot});
+      chain_.push_back({i, s, carry, slot});
+      on_move(chain_.back());
       std::swap(carry, slot);
       i = alt_bucket(i, carry);
-      if (place(i, carry)) {
+      if (place(i, carry, on_move)) {
         ++items_;
-        if (!tracing_) last_moves_.clear();
         return true;
       }
     }
     // Undo: put every evicted fingerprint back where it was, last move first.
-    for (auto it = last_moves_.rbegin(); it != last_moves_.rend(); ++it)
-      slots_[it->bucket * b_ + it->slot] = it->evicted;
-    if (!tracing_) last_moves_.clear();
+    for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) slots_[it->bucket * b_ + it->slot] = it->evicted;
     return false;
   }
 
@@ -399,11 +395,12 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
     return b_;
   }
 
-  bool place(std::uint64_t i, std::uint32_t fp) {
+  template <class OnMove>
+  bool place(std::uint64_t i, std::uint32_t fp, OnMove& on_move) {
     const unsigned s = find(i, 0);
     if (s == b_) return false;
     slots_[i * b_ + s] = fp;
-    if (tracing_) last_moves_.push_back({i, s, fp, 0});
+    on_move(cuckoo_move{i, s, fp, 0});
     return true;
   }
 
@@ -415,8 +412,7 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
   rng rng_;
   std::optional<sip_key> key_;
   std::uint64_t items_ = 0;
-  std::vector<cuckoo_move> last_moves_;
-  bool tracing_ = false;
+  std::vector<cuckoo_move> chain_;  // the evictions of the add under way, to undo a failed one
 };
 
 }  // namespace bloomlab

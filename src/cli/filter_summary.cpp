@@ -236,12 +236,13 @@ void print_keys(const json& j) {
     fmt::print("keys: {} (items are read as strings; --int reads them as 64-bit integers)\n", keys);
 }
 
-// A static filter: no fill, no estimate; its array, its size and its fixed rate.
-void print_static(const json& j) {
+// A static filter: no fill, no estimate; its array, its size and its fixed
+// rate. fuse: a binary fuse filter's segments, else an xor filter's 3 blocks.
+void print_static(const json& j, bool fuse) {
   fmt::print("kind: {} (static: solved once for its whole list; add and remove are refused)\n",
              j["kind"].get<std::string>());
   const auto slots = j["array_length"].get<std::uint64_t>(), length = j["segment_length"].get<std::uint64_t>();
-  if (j["kind"] == "xor8")
+  if (!fuse)
     fmt::print("array: {} slots of {} bits in 3 blocks of {} (xor: one slot of each block an item)\n", num(slots),
                num(j["fingerprint_bits"]), num(length));
   else
@@ -320,10 +321,9 @@ void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j)
              num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
   fmt::print("string hash: {}\n", j["hash"].get<std::string>());
 }
-template <class F>
-  requires static_kind<F>
-void print_kind(std::type_identity<F>, const json& j) {
-  print_static(j);
+template <class Fp, class Geometry>
+void print_kind(std::type_identity<basic_static_filter<Fp, Geometry>>, const json& j) {
+  print_static(j, Geometry::fuse);
 }
 
 void print_summary(const json& j) {

@@ -46,7 +46,6 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
   assert(r.buckets >= 1 && std::has_single_bit(r.buckets));
   assert(r.fingerprint_bits >= 4 && r.fingerprint_bits <= 32);
   cuckoo_filter f(r.buckets, r.fingerprint_bits, r.max_kicks);
-  f.trace(true);  // every write of every insert is drawn
   cuckoo_stage_report rep{};
 
   std::unordered_map<std::string_view, std::uint64_t> held;  // copies of each text in the table
@@ -56,8 +55,8 @@ cuckoo_stage_report cuckoo_stage(const cuckoo_stage_request& r) {
     const std::uint32_t fp = f.fingerprint(x);
     const std::uint64_t i1 = f.bucket1(x);
     cuckoo_stage_insert in{x, fp, i1, f.alt_bucket(i1, fp), false, {}};
-    in.ok = f.add(x);
-    for (const cuckoo_move& mv : f.last_moves()) in.chain.push_back({mv.bucket, mv.slot, mv.placed});
+    // Every write of every insert is drawn, in the order it was made.
+    in.ok = f.add(x, [&in](const cuckoo_move& mv) { in.chain.push_back({mv.bucket, mv.slot, mv.placed}); });
     if (in.ok) ++held[x];
     rep.inserts.push_back(std::move(in));
   }

@@ -325,14 +325,20 @@ TEST(FilterApi, ClassicFromWords) {
   EXPECT_THROW(bloom_filter(1000, 5, {}, std::span<const std::uint64_t>(w.data(), 3), 0), std::invalid_argument);
 }
 
-TEST(FilterApi, CuckooTracingIsOptIn) {
-  cuckoo_filter f(4);
-  for (int i = 0; i < 12; ++i) static_cast<void>(f.add(std::string_view("t" + std::to_string(i))));
-  EXPECT_TRUE(f.last_moves().empty());
-  f.trace(true);
-  static_cast<void>(f.add(std::string_view("traced")));
-  ASSERT_FALSE(f.last_moves().empty());
-  EXPECT_EQ(f.last_moves().back().evicted, 0u);  // the final placement
+TEST(FilterApi, CuckooMovesAreReportedOnlyToTheCallThatAsks) {
+  // Two filters fed the same keys, one with a callback: the same table, and
+  // the callback saw the last insert's final placement.
+  cuckoo_filter f(4), g(4);
+  std::vector<cuckoo_move> last;
+  for (int i = 0; i < 12; ++i) {
+    const std::string x = "t" + std::to_string(i);
+    last.clear();
+    EXPECT_EQ(f.add(std::string_view(x)), g.add(std::string_view(x), [&last](const cuckoo_move& m) { last.push_back(m); }));
+  }
+  EXPECT_TRUE(std::ranges::equal(f.words(), g.words()));
+  ASSERT_FALSE(last.empty());
+  EXPECT_EQ(last.back().evicted, 0u);  // the final placement
+  EXPECT_EQ(g.slot(last.back().bucket, last.back().slot), last.back().placed);
 }
 
 }  // namespace
