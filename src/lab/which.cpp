@@ -43,7 +43,7 @@ double ns_since(clock_type::time_point t0) {
 // The row of a built filter: lookups of every member (missed) and of every
 // probe (false positives, timed).
 template <class Filter>
-void measure(which_row& row, const Filter& f, const std::vector<std::string_view>& items,
+void measure_row(which_row& row, const Filter& f, const std::vector<std::string_view>& items,
              const std::vector<std::string>& probes) {
   row.missed = 0;
   for (std::string_view x : items) row.missed += !f.contains(x);
@@ -58,9 +58,9 @@ void measure(which_row& row, const Filter& f, const std::vector<std::string_view
   row.high = iv.high;
 }
 
-which_row start(const char* kind, std::string sizing, bool add_later, bool remove, bool merge, bool grow) {
+which_row start(std::string_view kind, std::string sizing, bool add_later, bool remove, bool merge, bool grow) {
   which_row r{};
-  r.kind = kind;
+  r.kind = std::string(kind);
   r.sizing = std::move(sizing);
   r.add_later = add_later;
   r.remove = remove;
@@ -76,8 +76,9 @@ struct out_of_reach : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr const char* all_kinds[] = {"classic", "blocked",  "blocked256", "parquet", "cacheline", "rocksdb", "guava",
-                                     "counting", "cuckoo", "scalable",   "xor8",    "fuse8",     "fuse16",  "exact set"};
+// "exact set": the row beside the filters, the items' own bytes; not a kind
+// of the registry (io::kinds), whose rows give the others in their order.
+constexpr const char* exact_set = "exact set";
 
 // RocksDB's sizing reaches p within its 100 bits a key.
 bool rocksdb_reaches(double p) {
@@ -89,10 +90,36 @@ bool rocksdb_reaches(double p) {
   }
 }
 
-// Where the static kinds' fixed rates leave them out, and Guava's sizing:
-// above p = 1/2 it gives a single item less than one bit, which Guava refuses.
-constexpr const char* static_kinds_need = "xor8 and fuse8 need p >= 2^-8, fuse16 p >= 2^-16, guava p <= 0.5";
+// Guava's sizing above p = 1/2 gives a single item less than one bit, which
+// Guava refuses.
 constexpr double guava_most_p = 0.5;
+
+// Which rates a kind reaches: every p unless its type says otherwise here,
+// with the words that say so ("" for every p).
+template <class F>
+bool reaches(std::type_identity<F>, double) { return true; }
+template <class F>
+std::string reach_need(std::type_identity<F>) { return ""; }
+template <class Fp, class G>  // a static kind's rate is fixed: 2^-f
+bool reaches(std::type_identity<basic_static_filter<Fp, G>> t, double p) { return p >= decltype(t)::type::fpr_for(); }
+template <class Fp, class G>
+std::string reach_need(std::type_identity<basic_static_filter<Fp, G>> t) {
+  return "p >= 2^-" + std::to_string(decltype(t)::type::fingerprint_bits);
+}
+bool reaches(std::type_identity<guava_filter>, double p) { return p <= guava_most_p; }
+std::string reach_need(std::type_identity<guava_filter>) { return "p <= " + detail::number(guava_most_p); }
+bool reaches(std::type_identity<rocksdb_filter>, double p) { return rocksdb_reaches(p); }
+std::string reach_need(std::type_identity<rocksdb_filter>) { return "p within 100 bits a key"; }
+
+// "xor8 needs p >= 2^-8, ...": the kinds that some p leaves out.
+std::string kinds_need() {
+  std::string out;
+  for (const io::kind_info& row : io::kinds) {
+    const std::string need = io::with_type(row, [](auto t) { return reach_need(t); });
+    if (!need.empty()) out += (out.empty() ? "" : ", ") + std::string(row.name) + " needs " + need;
+  }
+  return out;
+}
 
 std::string list_of(const std::vector<std::string>& names) {
   std::string out;
@@ -102,17 +129,18 @@ std::string list_of(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<std::string> which_all_kinds() { return {std::begin(all_kinds), std::end(all_kinds)}; }
+std::vector<std::string> which_all_kinds() {
+  std::vector<std::string> out;
+  for (const io::kind_info& row : io::kinds) out.emplace_back(row.name);
+  out.emplace_back(exact_set);
+  return out;
+}
 
 std::vector<std::string> which_kinds(double p) {
   std::vector<std::string> out;
-  for (const std::string k : all_kinds) {
-    if ((k == "xor8" || k == "fuse8") && !(p >= xor8_filter::fpr_for())) continue;
-    if (k == "fuse16" && !(p >= fuse16_filter::fpr_for())) continue;
-    if (k == "guava" && !(p <= guava_most_p)) continue;
-    if (k == "rocksdb" && !rocksdb_reaches(p)) continue;
-    out.push_back(k);
-  }
+  for (const io::kind_info& row : io::kinds)
+    if (io::with_type(row, [p](auto t) { return reaches(t, p); })) out.emplace_back(row.name);
+  out.emplace_back(exact_set);
   return out;
 }
 
@@ -128,7 +156,7 @@ void check_which_kind(const std::string& field, const std::string& given, double
   if (std::find(all.begin(), all.end(), kind) == all.end())
     refuse(field, kind, "is not a kind; allowed: " + list_of(all));
   if (std::find(here.begin(), here.end(), kind) == here.end())
-    refuse(field, kind, "is not measured at this p; allowed here: " + list_of(here) + " (" + static_kinds_need + ")");
+    refuse(field, kind, "is not measured at this p; allowed here: " + list_of(here) + " (" + kinds_need() + ")");
 }
 
 namespace {
@@ -145,6 +173,199 @@ which_report which(const which_request& r) {
 
 namespace {
 
+// One request's distinct items and probes, and the report its rows go to.
+struct kind_run {
+  const std::vector<std::string_view>& items;
+  const std::vector<std::string>& probes;
+  double p, dn;
+  sizing s;  // the classic filter's m and k, which counting shares
+  which_report& rep;
+
+  // Lookups of every member and probe of f into row.
+  template <class Filter>
+  void measure(which_row& row, const Filter& f) const {
+    measure_row(row, f, items, probes);
+  }
+  // The row's storage, rates and build time; then the row joins the report.
+  void finish(which_row& row, std::uint64_t bits, double expected, double build_ns) {
+    row.bits = bits;
+    row.bits_per_item = static_cast<double>(bits) / dn;
+    row.expected_fpr = expected;
+    row.floor_bits_per_item = expected > 0 ? std::log2(1 / expected) : 0;
+    row.build_ns_per_item = build_ns / dn;
+    rep.rows.push_back(row);
+  }
+};
+
+// measure_kind(type, run, name): one kind's row, sized for run.p as that
+// kind's own users size it. io::with_type picks the overload from a row of
+// io::kinds, so a kind without one fails to compile.
+void measure_kind(std::type_identity<bloom_filter>, kind_run& x, std::string_view name) {
+  which_row row = start(name, "m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k), true, false, true, false);
+  const auto t0 = clock_type::now();
+  bloom_filter f(x.s.m, x.s.k);
+  f.add_many(x.items);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, x.s.m, fpr_approx(static_cast<double>(x.s.m), x.dn, x.s.k), t);
+}
+
+template <class L>
+void measure_kind(std::type_identity<basic_blocked_filter<L>>, kind_run& x, std::string_view name) {
+  const std::uint64_t m = size_split_block(x.dn, x.p, L::lanes, L::lane_bits, filter_max_m);
+  if (m == 0) {
+    const std::string floor =
+        detail::number(fpr_split_block(static_cast<double>(filter_max_m), x.dn, L::lanes, L::lane_bits));
+    throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(name) +
+                       " filter: at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
+                       floor + "; allowed: p from " + floor + " (a larger p), or fewer items");
+  }
+  which_row row = start(name, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) + "-bit block",
+                        true, false, true, false);
+  const auto t0 = clock_type::now();
+  basic_blocked_filter<L> f(m);
+  f.add_many(x.items);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), x.dn, L::lanes, L::lane_bits), t);
+}
+
+void measure_kind(std::type_identity<parquet_filter>, kind_run& x, std::string_view name) {
+  // Parquet's split-block filter at the writers' sizing (Arrow's and
+  // parquet-java's: a power of two of bytes), the one a Parquet file holds.
+  const std::uint64_t bytes = parquet_filter::bytes_for(x.dn, x.p);
+  which_row row = start(name,
+                        thousands(bytes) + " bytes as Parquet writers size it (a power of two), 8 bits in one "
+                                           "256-bit block",
+                        true, false, true, false);
+  const auto t0 = clock_type::now();
+  parquet_filter f(bytes);
+  for (std::string_view v : x.items) f.add(v);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, f.m(), f.fpr_expected(x.dn), t);
+}
+
+void measure_kind(std::type_identity<cache_line_filter>, kind_run& x, std::string_view name) {
+  const std::uint64_t m = [&] {
+    try {
+      return cache_line_filter::bits_for(x.dn, x.p);
+    } catch (const std::invalid_argument&) {  // no m up to its largest reaches p
+      throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(name) +
+                         " filter: it would need more than " + thousands(cache_line_filter::max_m) +
+                         " bits; allowed: a larger p, or fewer items");
+    }
+  }();
+  const unsigned k = k_best_block(static_cast<double>(m), x.dn, cache_line_filter::block_bits, cache_line_max_k);
+  which_row row = start(name, "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
+                        true, false, true, false);
+  const auto t0 = clock_type::now();
+  cache_line_filter f(m, k);
+  f.add_many(x.items);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), x.dn, cache_line_filter::block_bits, f.k()), t);
+}
+
+void measure_kind(std::type_identity<rocksdb_filter>, kind_run& x, std::string_view name) {
+  // RocksDB's NewBloomFilterPolicy at the least bits a key (in thousandths)
+  // whose k from its table meets p: the filter a table file holds.
+  const double bpk = rocksdb_filter::bits_per_key_for(x.p);
+  const rocksdb_filter planned = rocksdb_filter::for_rate(x.dn, x.p);
+  which_row row = start(name,
+                        detail::number(bpk) + " bits a key as RocksDB sizes it (" + thousands(planned.bytes_size()) +
+                            " bytes), k = " + std::to_string(planned.k()) + " in one 512-bit block",
+                        true, false, true, false);
+  const auto t0 = clock_type::now();
+  rocksdb_filter f = rocksdb_filter::for_rate(x.dn, x.p);
+  for (std::string_view v : x.items) f.add(v);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, f.m(), f.fpr_expected(x.dn), t);
+}
+
+void measure_kind(std::type_identity<guava_filter>, kind_run& x, std::string_view name) {
+  // Guava's BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.
+  const std::uint64_t requested = guava_filter::requested_bits(x.dn, x.p);
+  const unsigned k = guava_filter::k_for(x.dn, requested);
+  which_row row = start(name,
+                        thousands(requested) + " bits asked for, in " + thousands((requested + 63) / 64) +
+                            " longs, k = " + std::to_string(k) + " (Guava's BloomFilter.create)",
+                        true, false, true, false);
+  const auto t0 = clock_type::now();
+  guava_filter f(requested, k);
+  f.add_many(std::span<const std::string_view>(x.items));
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, f.m(), f.fpr_expected(x.dn), t);
+}
+
+void measure_kind(std::type_identity<counting_filter>, kind_run& x, std::string_view name) {
+  which_row row = start(name, "the classic m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k) +
+                                  ", 4-bit counters",
+                        true, true, true, false);
+  const auto t0 = clock_type::now();
+  counting_filter f(x.s.m, x.s.k, 4);
+  for (std::string_view v : x.items) f.add(v);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, x.s.m * 4, fpr_approx(static_cast<double>(x.s.m), x.dn, x.s.k), t);
+}
+
+void measure_kind(std::type_identity<cuckoo_filter>, kind_run& x, std::string_view name) {
+  // The smallest f whose expected rate at this load meets p.
+  const std::uint64_t buckets = cuckoo_filter::buckets_for(x.items.size());
+  const double load = x.dn / static_cast<double>(buckets * cuckoo_slots_default);
+  unsigned f_bits = cuckoo_fingerprint_min;
+  const auto expected = [&](unsigned f) {
+    const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
+    return -std::expm1(2.0 * cuckoo_slots_default * load * std::log1p(-q));
+  };
+  while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > x.p) ++f_bits;
+  which_row row = start(name, thousands(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints",
+                        true, true, false, false);
+  const auto t0 = clock_type::now();
+  cuckoo_filter f(buckets, f_bits);
+  std::uint64_t failed = 0;
+  for (std::string_view v : x.items) failed += !f.add(v);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  row.missed = std::max(row.missed, failed);
+  x.finish(row, buckets * cuckoo_slots_default * f_bits, expected(f_bits), t);
+}
+
+void measure_kind(std::type_identity<scalable_filter>, kind_run& x, std::string_view name) {
+  scalable_params sp;
+  sp.n0 = std::max(1.0, std::floor(x.dn / 4));
+  sp.p0 = x.p * (1 - sp.tighten);
+  sp.prime = false;
+  which_row row = start(name,
+                        "stage 0 for " + thousands(static_cast<std::uint64_t>(sp.n0)) + " items, capacity x" +
+                            detail::number(scalable_growth_default) + " and rate x" +
+                            detail::number(scalable_tighten_default) + " a stage",
+                        true, false, false, true);
+  const auto t0 = clock_type::now();
+  scalable_filter f(sp);
+  for (std::string_view v : x.items) f.add(v);
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  row.sizing += " (" + std::to_string(f.stages().size()) + " stages)";
+  x.finish(row, f.bits(), f.fpr_bound(), t);
+}
+
+template <class Fp, class G>
+void measure_kind(std::type_identity<basic_static_filter<Fp, G>>, kind_run& x, std::string_view name) {
+  using F = basic_static_filter<Fp, G>;
+  which_row row = start(name, std::to_string(F::fingerprint_bits) + "-bit fingerprints, rate 2^-" +
+                                  std::to_string(F::fingerprint_bits),
+                        false, false, false, false);
+  const auto t0 = clock_type::now();
+  const F f{std::span<const std::string_view>(x.items)};
+  const double t = ns_since(t0);
+  x.measure(row, f);
+  x.finish(row, f.bits(), f.fpr(), t);
+}
+
 which_report measure_rows(const which_request& r) {
   if (!(r.p > 0 && r.p < 1))
     throw std::invalid_argument("which: p = " + std::to_string(r.p) + " is out of range (above 0, below 1)");
@@ -160,8 +381,8 @@ which_report measure_rows(const which_request& r) {
   for (const std::string& k : r.kinds)
     if (std::find(kinds.begin(), kinds.end(), which_kind_name(k)) == kinds.end())
       throw std::invalid_argument("which: kind '" + k + "' is not measured at p = " + std::to_string(r.p) +
-                                  "; allowed there: " + list_of(kinds) + " (" + static_kinds_need + ")");
-  const auto wanted = [&](const char* kind) {
+                                  "; allowed there: " + list_of(kinds) + " (" + kinds_need() + ")");
+  const auto wanted = [&](std::string_view kind) {
     return r.kinds.empty() || std::any_of(r.kinds.begin(), r.kinds.end(),
                                           [&](const std::string& k) { return which_kind_name(k) == kind; });
   };
@@ -198,189 +419,20 @@ which_report measure_rows(const which_request& r) {
   rep.floor_bits_per_item = std::log2(1 / r.p);
   rep.kinds = kinds;
 
-  const auto finish = [&](which_row& row, std::uint64_t bits, double expected, double build_ns) {
-    row.bits = bits;
-    row.bits_per_item = static_cast<double>(bits) / dn;
-    row.expected_fpr = expected;
-    row.floor_bits_per_item = expected > 0 ? std::log2(1 / expected) : 0;
-    row.build_ns_per_item = build_ns / dn;
-    rep.rows.push_back(row);
-  };
-
-  // Classic, and counting with its m and k.
-  const sizing s = size_for(dn, r.p, false);
-  if (s.m > max_m_built)
+  kind_run x{items, probes, r.p, dn, size_for(dn, r.p, false), rep};
+  // The classic sizing bounds every kind's items (counting shares it).
+  if (x.s.m > max_m_built)
     throw out_of_reach("is out of reach for " + thousands(n) + " items here: the classic filter would take " +
-                       thousands(s.m) + " bits, past the " + thousands(max_m_built) +
+                       thousands(x.s.m) + " bits, past the " + thousands(max_m_built) +
                        " built here; allowed: a larger p, or fewer items");
-  if (wanted("classic")) {
-    which_row row = start("classic", "m = " + thousands(s.m) + ", k = " + std::to_string(s.k), true, false, true,
-                          false);
-    const auto t0 = clock_type::now();
-    bloom_filter f(s.m, s.k);
-    f.add_many(items);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, s.m, fpr_approx(static_cast<double>(s.m), dn, s.k), t);
-  }
-  const auto blocked = [&](auto tag, const char* kind) {
-    using L = decltype(tag);
-    const std::uint64_t m = size_split_block(dn, r.p, L::lanes, L::lane_bits, filter_max_m);
-    if (m == 0) {
-      const std::string floor =
-          detail::number(fpr_split_block(static_cast<double>(filter_max_m), dn, L::lanes, L::lane_bits));
-      throw out_of_reach(std::string("is out of reach for ") + thousands(n) + " items in the " + kind +
-                         " filter: at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
-                         floor + "; allowed: p from " + floor + " (a larger p), or fewer items");
-    }
-    which_row row = start(kind, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) +
-                                    "-bit block",
-                          true, false, true, false);
-    const auto t0 = clock_type::now();
-    basic_blocked_filter<L> f(m);
-    f.add_many(items);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), dn, L::lanes, L::lane_bits), t);
-  };
-  if (wanted("blocked")) blocked(split_block_512{}, "blocked");
-  if (wanted("blocked256")) blocked(split_block_256{}, "blocked256");
-  if (wanted("parquet")) {
-    // Parquet's split-block filter at the writers' sizing (Arrow's and
-    // parquet-java's: a power of two of bytes), the one a Parquet file holds.
-    const std::uint64_t bytes = parquet_filter::bytes_for(dn, r.p);
-    which_row row = start("parquet",
-                          thousands(bytes) + " bytes as Parquet writers size it (a power of two), 8 bits in one "
-                                             "256-bit block",
-                          true, false, true, false);
-    const auto t0 = clock_type::now();
-    parquet_filter f(bytes);
-    for (std::string_view x : items) f.add(x);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, f.m(), f.fpr_expected(dn), t);
-  }
-  if (wanted("cacheline")) {
-    const std::uint64_t m = [&] {
-      try {
-        return cache_line_filter::bits_for(dn, r.p);
-      } catch (const std::invalid_argument&) {  // no m up to its largest reaches p
-        throw out_of_reach("is out of reach for " + thousands(n) + " items in the cacheline filter: it would need "
-                           "more than " + thousands(cache_line_filter::max_m) + " bits; allowed: a larger p, or fewer items");
-      }
-    }();
-    const unsigned k = k_best_block(static_cast<double>(m), dn, cache_line_filter::block_bits, cache_line_max_k);
-    which_row row = start("cacheline",
-                          "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
-                          true, false, true, false);
-    const auto t0 = clock_type::now();
-    cache_line_filter f(m, k);
-    f.add_many(items);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), dn, cache_line_filter::block_bits, f.k()), t);
-  }
-  if (wanted("rocksdb") && rocksdb_reaches(r.p)) {
-    // RocksDB's NewBloomFilterPolicy at the least bits a key (in thousandths)
-    // whose k from its table meets p: the filter a table file holds.
-    const double bpk = rocksdb_filter::bits_per_key_for(r.p);
-    const rocksdb_filter planned = rocksdb_filter::for_rate(dn, r.p);
-    which_row row = start("rocksdb",
-                          detail::number(bpk) + " bits a key as RocksDB sizes it (" + thousands(planned.bytes_size()) +
-                              " bytes), k = " + std::to_string(planned.k()) + " in one 512-bit block",
-                          true, false, true, false);
-    const auto t0 = clock_type::now();
-    rocksdb_filter f = rocksdb_filter::for_rate(dn, r.p);
-    for (std::string_view x : items) f.add(x);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, f.m(), f.fpr_expected(dn), t);
-  }
-  if (wanted("guava") && r.p <= guava_most_p) {
-    // Guava's BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.
-    const std::uint64_t requested = guava_filter::requested_bits(dn, r.p);
-    const unsigned k = guava_filter::k_for(dn, requested);
-    which_row row = start("guava",
-                          thousands(requested) + " bits asked for, in " + thousands((requested + 63) / 64) +
-                              " longs, k = " + std::to_string(k) + " (Guava's BloomFilter.create)",
-                          true, false, true, false);
-    const auto t0 = clock_type::now();
-    guava_filter f(requested, k);
-    f.add_many(std::span<const std::string_view>(items));
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, f.m(), f.fpr_expected(dn), t);
-  }
-  if (wanted("counting")) {
-    which_row row = start("counting",
-                          "the classic m = " + thousands(s.m) + ", k = " + std::to_string(s.k) + ", 4-bit counters",
-                          true, true, true, false);
-    const auto t0 = clock_type::now();
-    counting_filter f(s.m, s.k, 4);
-    for (std::string_view x : items) f.add(x);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, s.m * 4, fpr_approx(static_cast<double>(s.m), dn, s.k), t);
-  }
-  if (wanted("cuckoo")) {
-    // The smallest f whose expected rate at this load meets p.
-    const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
-    const double load = dn / static_cast<double>(buckets * cuckoo_slots_default);
-    unsigned f_bits = cuckoo_fingerprint_min;
-    const auto expected = [&](unsigned f) {
-      const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
-      return -std::expm1(2.0 * cuckoo_slots_default * load * std::log1p(-q));
-    };
-    while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > r.p) ++f_bits;
-    which_row row = start("cuckoo",
-                          thousands(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints",
-                          true, true, false, false);
-    const auto t0 = clock_type::now();
-    cuckoo_filter f(buckets, f_bits);
-    std::uint64_t failed = 0;
-    for (std::string_view x : items) failed += !f.add(x);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    row.missed = std::max(row.missed, failed);
-    finish(row, buckets * cuckoo_slots_default * f_bits, expected(f_bits), t);
-  }
-  if (wanted("scalable")) {
-    scalable_params sp;
-    sp.n0 = std::max(1.0, std::floor(dn / 4));
-    sp.p0 = r.p * (1 - sp.tighten);
-    sp.prime = false;
-    which_row row = start("scalable",
-                          "stage 0 for " + thousands(static_cast<std::uint64_t>(sp.n0)) +
-                              " items, capacity x" + detail::number(scalable_growth_default) + " and rate x" +
-                              detail::number(scalable_tighten_default) + " a stage",
-                          true, false, false, true);
-    const auto t0 = clock_type::now();
-    scalable_filter f(sp);
-    for (std::string_view x : items) f.add(x);
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    row.sizing += " (" + std::to_string(f.stages().size()) + " stages)";
-    finish(row, f.bits(), f.fpr_bound(), t);
-  }
-  const auto fixed = [&](auto tag, const char* kind) {
-    using F = typename decltype(tag)::type;
-    which_row row = start(kind, std::to_string(F::fingerprint_bits) + "-bit fingerprints, rate 2^-" +
-                                    std::to_string(F::fingerprint_bits),
-                          false, false, false, false);
-    const auto t0 = clock_type::now();
-    const F f{std::span<const std::string_view>(items)};
-    const double t = ns_since(t0);
-    measure(row, f, items, probes);
-    finish(row, f.bits(), f.fpr(), t);
-  };
-  if (wanted("xor8") && r.p >= xor8_filter::fpr_for()) fixed(std::type_identity<xor8_filter>{}, "xor8");
-  if (wanted("fuse8") && r.p >= fuse8_filter::fpr_for()) fixed(std::type_identity<fuse8_filter>{}, "fuse8");
-  if (wanted("fuse16") && r.p >= fuse16_filter::fpr_for()) fixed(std::type_identity<fuse16_filter>{}, "fuse16");
-  if (wanted("exact set")) {
+  for (const io::kind_info& row : io::kinds)
+    if (wanted(row.name) && io::with_type(row, [&](auto t) { return reaches(t, r.p); }))
+      io::with_type(row, [&](auto t) { measure_kind(t, x, row.name); });
+  if (wanted(exact_set)) {
     // The exact set: the items' own bytes, no table around them.
-    which_row row = start("exact set", "the items' bytes, stored whole", true, true, true, true);
+    which_row row = start(exact_set, "the items' bytes, stored whole", true, true, true, true);
     std::uint64_t bytes = 0;
-    for (std::string_view x : items) bytes += x.size();
+    for (std::string_view v : items) bytes += v.size();
     const auto t0 = clock_type::now();
     const std::unordered_set<std::string_view> set(items.begin(), items.end());
     const double t = ns_since(t0);
@@ -394,7 +446,7 @@ which_report measure_rows(const which_request& r) {
     row.low = iv.low;
     row.high = iv.high;
     row.missed = 0;
-    finish(row, bytes * 8, 0, t);
+    x.finish(row, bytes * 8, 0, t);
   }
   return rep;
 }

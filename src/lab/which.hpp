@@ -67,11 +67,11 @@ struct which_report {
   std::vector<which_row> rows;     // the rows asked for (request.kinds; all when empty), in table order
 };
 
-// The rows of a report at target rate p, in table order: classic,
-// blocked, blocked256, parquet, cacheline, counting, cuckoo, scalable, then each static kind
-// whose fixed rate meets p (xor8 and fuse8 for p >= 2^-8, fuse16 for
-// p >= 2^-16), then "exact set". A page measures them one call each, to
-// show its progress.
+// The rows of a report at target rate p, in table order: each kind of
+// io::kinds, in its order, that reaches p (the static kinds' fixed rate
+// 2^-f must meet it: xor8 and fuse8 for p >= 2^-8, fuse16 for p >= 2^-16;
+// guava needs p <= 1/2, rocksdb a p within its 100 bits a key), then
+// "exact set". A page measures them one call each, to show its progress.
 std::vector<std::string> which_kinds(double p);
 
 // Every kind name which knows, whatever p (for messages).
