@@ -491,9 +491,14 @@ inline constexpr const char* inline_kernel_name = "scalar";
 // keys, 12.6 MB: 4.1 with it, 5.1 without). Inlined into one function
 // per code path (below), so that the kernel and hash_at inline into the
 // loop (flatten: every call inside is inlined).
-// (8, 32 and 64 ahead measured alike for integer inserts at 10M keys:
-// 6.61, 6.49, 6.75 ns against 6.46; bench/results/simd-kinds-2026-12-02.md.)
-inline constexpr std::size_t batch_ahead = 16;  // a power of two
+// 64 ahead, as Boost.Bloom's bulk calls keep 64 in flight: at 10M integer
+// keys in calls of 1,000 it took blocked256's batched inserts from 6.96-7.81
+// ns to 6.01-6.30 and lookups from 6.60-8.32 to 5.66-5.96 (16 ahead; 32
+// gave 6.25-6.39 and 5.86-6.01), on huge pages too (4.36-4.81 to
+// 4.09-4.15); at 1M keys, within L3, all three alike (3.0-3.1 ns)
+// (bench/results/peer-boost-2026-12-02.md). An earlier single call of all
+// 10M keys on huge pages had measured 8 to 64 alike.
+inline constexpr std::size_t batch_ahead = 64;  // a power of two
 inline constexpr std::size_t pipeline_min_bytes = std::size_t{1} << 20;
 
 // The pipeline itself, for any block of block_words words (of type Word)
