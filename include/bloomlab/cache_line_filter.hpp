@@ -138,7 +138,7 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   }
   bool contains_hash(std::uint64_t h) const { return detail::probe_test(path_, block(h), shape::g0(h), k_); }
 
-  // Batches: the keys hashed and their blocks prefetched 16 ahead (the
+  // Batches: the keys hashed and their blocks prefetched detail::batch_ahead keys ahead (the
   // blocked filter's pipeline, detail::run_pipeline), so that the cache
   // misses of a large filter overlap; set in order, so the bits equal one
   // add() per key; out must have one place per key (else
