@@ -60,7 +60,7 @@ int run_serve(const serve_args& a) {
   std::fflush(stdout);
 
   // static_site::run() returns only after stop(): a failed accept is
-  // logged and retried, never the end of the server.
+  // retried, never the end of the server.
   run_until_stopped(site, signals);
   return 0;
 }

@@ -146,7 +146,7 @@ struct http_front::impl {
   }
 
   void accept();
-  void refuse_connection(tcp::socket socket);
+  void refused_connection();  // counts and logs a connection past --max-connections
 };
 
 namespace {
@@ -567,11 +567,12 @@ class session final : public drainable, public std::enable_shared_from_this<sess
 }  // namespace
 
 void http_front::impl::accept() {
+  static const std::string busy =
+      bloomlab::net::busy_answer("the gate holds its limit of connections; try again shortly");
   io.accept(
+      {opts.max_connections, busy, [this] { refused_connection(); }},
       [this](tcp::socket socket) {
-        if (counters.connections_open.load() >= opts.max_connections) return refuse_connection(std::move(socket));
         counters.connections_open.fetch_add(1, std::memory_order_relaxed);
-        io.open.fetch_add(1, std::memory_order_relaxed);
         counters.connections_accepted.fetch_add(1, std::memory_order_relaxed);
         std::make_shared<session>(*this, std::move(socket))->start();
       },
@@ -581,14 +582,11 @@ void http_front::impl::accept() {
       });
 }
 
-void http_front::impl::refuse_connection(tcp::socket socket) {
+void http_front::impl::refused_connection() {
   counters.connections_refused.fetch_add(1, std::memory_order_relaxed);
   if (conn_log.due())
     log.warn("limit_connections", lab::thousands(opts.max_connections) +
                                       " connections are open (--max-connections): refusing new ones with 503");
-  static const std::string canned =
-      bloomlab::net::busy_answer("the gate holds its limit of connections; try again shortly");
-  listener::turn_away(std::move(socket), canned);
 }
 
 http_front::http_front(gate& g, front_options opts, logger& log)

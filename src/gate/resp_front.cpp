@@ -232,13 +232,10 @@ class resp_session final : public drainable, public std::enable_shared_from_this
 }  // namespace
 
 void resp_front::impl::accept() {
+  static constexpr std::string_view refused = "-ERR max number of clients reached\r\n";
   io.accept(
-      [this](tcp::socket socket) {
-        static const std::string refused = "-ERR max number of clients reached\r\n";
-        if (io.open.load() >= opts.max_clients) return listener::turn_away(std::move(socket), refused);
-        io.open.fetch_add(1);
-        std::make_shared<resp_session>(*this, std::move(socket))->start();
-      },
+      {opts.max_clients, refused, nullptr},
+      [this](tcp::socket socket) { std::make_shared<resp_session>(*this, std::move(socket))->start(); },
       [this](const error_code& ec) { log.warn("accept_failed", "redis port: " + ec.message()); });
 }
 

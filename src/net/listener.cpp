@@ -41,22 +41,32 @@ void listener::bind(const std::string& host, std::uint16_t port) {
   }
 }
 
-void listener::accept(std::function<void(tcp::socket)> take, std::function<void(const error_code&)> failed) {
-  acceptor.async_accept(asio::make_strand(ioc), [this, take = std::move(take), failed = std::move(failed)](
-                                                    error_code ec, tcp::socket socket) mutable {
+void listener::accept(bound limit, std::function<void(tcp::socket)> take,
+                      std::function<void(const error_code&)> failed) {
+  acceptor.async_accept(asio::make_strand(ioc), [this, limit = std::move(limit), take = std::move(take),
+                                                 failed = std::move(failed)](error_code ec, tcp::socket socket) mutable {
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
     if (ec) {
       if (failed) failed(ec);
       accept_retry.expires_after(std::chrono::milliseconds(50));
-      accept_retry.async_wait([this, take = std::move(take), failed = std::move(failed)](error_code e) mutable {
-        if (!e) accept(std::move(take), std::move(failed));
+      accept_retry.async_wait([this, limit = std::move(limit), take = std::move(take),
+                               failed = std::move(failed)](error_code e) mutable {
+        if (!e) accept(std::move(limit), std::move(take), std::move(failed));
       });
       return;
     }
     error_code e;
     socket.set_option(tcp::no_delay(true), e);
-    take(std::move(socket));
-    accept(std::move(take), std::move(failed));
+    // One accept at a time (each is chained from the last), so the check
+    // and the count cannot interleave with another accept's.
+    if (open.load() >= limit.max_open) {
+      if (limit.refused) limit.refused();
+      turn_away(std::move(socket), limit.busy);
+    } else {
+      open.fetch_add(1);
+      take(std::move(socket));
+    }
+    accept(std::move(limit), std::move(take), std::move(failed));
   });
 }
 

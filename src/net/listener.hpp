@@ -59,14 +59,20 @@ class listener {
   // address another socket listens on is refused (SO_REUSEADDR, never
   // SO_REUSEPORT). Throws bind_error.
   void bind(const std::string& host, std::uint16_t port);
+  // The connection bound: with max_open connections open, a new one is
+  // told `refused` (may be empty), sent `busy` (which must outlive the
+  // write: a constant) and closed.
+  struct bound {
+    std::size_t max_open;
+    std::string_view busy;
+    std::function<void()> refused;
+  };
   // Accepts connections until the listener stops, each on a strand of its
-  // own with TCP_NODELAY set, and hands each to `take`. A failed accept
-  // (out of file descriptors, most likely) is told to `failed` and retried
-  // after 50 ms.
-  void accept(std::function<void(tcp::socket)> take, std::function<void(const error_code&)> failed);
-  // Writes `bytes` (which must outlive the write: a constant) to a
-  // connection the server will not serve, then closes it.
-  static void turn_away(tcp::socket socket, std::string_view bytes);
+  // own with TCP_NODELAY set: within the bound it is counted in `open` and
+  // handed to `take`, past it turned away. A failed accept (out of file
+  // descriptors, most likely) is told to `failed` (may be empty) and
+  // retried after 50 ms.
+  void accept(bound limit, std::function<void(tcp::socket)> take, std::function<void(const error_code&)> failed);
   // Runs the context on `threads` threads (0: one a core, 2 to 8), this
   // one among them, until it stops. stop() or drain() called before run()
   // is not lost: run() then returns once it has taken effect.
@@ -84,6 +90,8 @@ class listener {
 
  private:
   void stop_when_idle();
+  // Writes `bytes` to a connection the server will not serve, then closes it.
+  static void turn_away(tcp::socket socket, std::string_view bytes);
   boost::asio::steady_timer drain_timer_{ioc};
 };
 

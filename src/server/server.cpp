@@ -440,13 +440,8 @@ class file_session final : public net::drainable, public std::enable_shared_from
 };
 
 void site::accept() {
-  io.accept(
-      [this](tcp::socket socket) {
-        if (io.open.load() >= bounds.max_connections) return net::listener::turn_away(std::move(socket), busy);
-        io.open.fetch_add(1);
-        std::make_shared<file_session>(*this, std::move(socket))->start();
-      },
-      nullptr);
+  io.accept({bounds.max_connections, busy, nullptr},
+            [this](tcp::socket socket) { std::make_shared<file_session>(*this, std::move(socket))->start(); }, nullptr);
 }
 
 }  // namespace
