@@ -18,6 +18,7 @@
 import { build, transform } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -52,6 +53,12 @@ const page = await build({
   chunkNames: 'chunk-[hash]',
   metafile: true,
 });
+// Chunks an earlier build wrote (their names hash their contents) are
+// removed, so the site holds only what the page loads.
+const written = new Set(Object.keys(page.metafile.outputs).map((o) => basename(o)));
+for (const name of readdirSync(out)) {
+  if (/^chunk-.*\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(join(out, name));
+}
 // The workers are separate programs, each bundled whole.
 await build({ ...common, entryPoints: { worker: join(here, 'js/worker.js'), 'db-worker': join(here, 'js/db-worker.js') } });
 
@@ -90,30 +97,61 @@ copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wa
 precompress(out);
 
 // Beside each file a browser fetches as text or WebAssembly, its brotli and
-// gzip copies (app.js.br, app.js.gz), written once here at the strongest
+// gzip copies (app.js.br, app.js.gz), written here at the strongest
 // settings: `bloomlab serve` sends the copy a browser asks for, and any
 // static host that serves precompressed files can too. The gzip copies are
 // Zopfli's (Debian's zopfli): the gzip format every browser reads, about 5%
 // smaller than zlib's best, for the browsers that offer gzip alone (most
 // do over plain HTTP). A copy no smaller than its file is not written.
-// Source maps are left as they are (only a debugger reads them). Copies an
-// earlier build left are removed first.
+// Source maps are left as they are (only a debugger reads them).
+//
+// The strongest settings cost seconds a file (about 15 s for the site), so
+// the copies of a file whose bytes have not changed since the last build are
+// kept: .precompressed.json (a hidden file, never served) records each
+// file's SHA-256 and the copies written for it. It is removed while the
+// copies are rewritten, so a build stopped halfway redoes them all. Copies
+// of any other file (one that changed, or is gone) are removed first.
 function precompress(dir) {
   const kinds = /\.(html|js|mjs|css|wasm|svg|json|txt)$/;
-  for (const name of readdirSync(dir)) {
-    if (/\.(br|gz)$/.test(name)) rmSync(join(dir, name));
+  const stampPath = join(dir, '.precompressed.json');
+  let before = {};
+  try {
+    before = JSON.parse(readFileSync(stampPath, 'utf8'));
+  } catch {
+    before = {};
   }
-  for (const name of readdirSync(dir)) {
-    if (!kinds.test(name)) continue;
+  rmSync(stampPath, { force: true });
+  const names = readdirSync(dir);
+  const sums = Object.fromEntries(names.filter((n) => kinds.test(n))
+    .map((n) => [n, createHash('sha256').update(readFileSync(join(dir, n))).digest('hex')]));
+  const kept = (name) => {
+    const b = before[name];
+    return b && b.sha256 === sums[name] && b.copies.every((c) => existsSync(join(dir, `${name}.${c}`)));
+  };
+  for (const name of names) {
+    const source = name.replace(/\.(br|gz)$/, '');
+    if (source !== name && !(source in sums && kept(source))) rmSync(join(dir, name));
+  }
+  const after = {};
+  for (const name of Object.keys(sums)) {
+    if (kept(name)) {
+      after[name] = before[name];
+      continue;
+    }
     const bytes = readFileSync(join(dir, name));
     const copies = {
       br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
       gz: execFileSync('zopfli', ['-c', join(dir, name)], { maxBuffer: 1 << 30 }),
     };
+    after[name] = { sha256: sums[name], copies: [] };
     for (const [suffix, copy] of Object.entries(copies)) {
-      if (copy.length < bytes.length) writeFileSync(join(dir, `${name}.${suffix}`), copy);
+      if (copy.length < bytes.length) {
+        writeFileSync(join(dir, `${name}.${suffix}`), copy);
+        after[name].copies.push(suffix);
+      }
     }
   }
+  writeFileSync(stampPath, JSON.stringify(after));
 }
 
 // The sections after the first, each but its heading, inside a

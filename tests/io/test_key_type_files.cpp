@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bloomlab/io/filter_file.hpp"
+#include "resealed.hpp"
 
 namespace {
 
@@ -21,11 +22,7 @@ using io::key_type;
 // scheme (3), the keying byte and the key id (9).
 constexpr std::size_t classic_keys_at = 11 + 8 + 3 + 9;
 
-std::vector<std::uint8_t> resealed(std::vector<std::uint8_t> b) {
-  const std::uint32_t crc = io::crc32(std::span<const std::uint8_t>(b).first(b.size() - 4));
-  for (int i = 0; i < 4; ++i) b[b.size() - 4 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(crc >> (8 * i));
-  return b;
-}
+using bloomlab::test::resealed;
 
 io::filter_file classic(key_type keys) {
   bloomlab::bloom_filter f(1024, 5);

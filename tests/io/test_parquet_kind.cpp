@@ -11,17 +11,11 @@
 #include <gtest/gtest.h>
 
 #include "bloomlab/io/filter_file.hpp"
+#include "resealed.hpp"
 
 namespace {
 
 using namespace bloomlab;
-
-std::vector<std::uint8_t> with_crc(std::vector<std::uint8_t> b) {
-  b.resize(b.size() - 4);
-  const std::uint32_t c = io::crc32(b);
-  for (unsigned i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(c >> (8 * i)));
-  return b;
-}
 
 TEST(ParquetKind, PayloadIsTheParquetBitsetAndRoundTrips) {
   parquet_filter f = parquet_filter::for_rate(300, 0.01);
@@ -47,7 +41,7 @@ TEST(ParquetKind, RefusesABlockCountItCannotHave) {
     std::vector<std::uint8_t> bad = good;
     for (unsigned i = 0; i < 8; ++i) bad[11 + i] = static_cast<std::uint8_t>(blocks >> (8 * i));
     try {
-      io::decode(with_crc(bad));
+      io::decode(test::resealed(bad));
       ADD_FAILURE() << blocks;
     } catch (const io::format_error& e) {
       EXPECT_NE(std::string(e.what()).find("block count " + std::to_string(blocks) + " is out of range (1 to 4194304 "

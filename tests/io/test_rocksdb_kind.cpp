@@ -11,21 +11,15 @@
 #include <gtest/gtest.h>
 
 #include "bloomlab/io/filter_file.hpp"
+#include "resealed.hpp"
 
 namespace {
 
 using namespace bloomlab;
 
-std::vector<std::uint8_t> with_crc(std::vector<std::uint8_t> b) {
-  b.resize(b.size() - 4);
-  const std::uint32_t c = io::crc32(b);
-  for (unsigned i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(c >> (8 * i)));
-  return b;
-}
-
 std::string refusal(const std::vector<std::uint8_t>& b) {
   try {
-    io::decode(with_crc(b));
+    io::decode(test::resealed(b));
   } catch (const io::format_error& e) {
     return e.what();
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bloomlab/io/filter_file.hpp"
+#include "resealed.hpp"
 
 namespace {
 
@@ -51,12 +52,7 @@ const F& as(const io::filter_file& f) {
   return *p;
 }
 
-// The bytes of a file with its checksum made again (after an edit).
-std::vector<std::uint8_t> resealed(std::vector<std::uint8_t> b) {
-  const std::uint32_t crc = io::crc32(std::span<const std::uint8_t>(b).first(b.size() - 4));
-  for (int i = 0; i < 4; ++i) b[b.size() - 4 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(crc >> (8 * i));
-  return b;
-}
+using bloomlab::test::resealed;
 
 // A file of this version as version 2 wrote it: version 2, no string-hash
 // code (the byte at `at`, the last parameter) and no key-type byte (after

@@ -36,14 +36,14 @@ std::vector<std::string> numbered(const std::string& prefix, int from, int to) {
   return out;
 }
 
-json error_of(std::string_view op, const json& request) {
+json family_error(std::string_view op, const json& request) {
   const json j = json::parse(run_request(op, request.dump()));
   EXPECT_TRUE(j.contains("error")) << op << " " << request.dump() << " -> " << j.dump();
   return j.contains("error") ? j["error"] : json::object();
 }
 
-void expect_refused(std::string_view op, const json& request, const std::string& field) {
-  const json e = error_of(op, request);
+void expect_family_refused(std::string_view op, const json& request, const std::string& field) {
+  const json e = family_error(op, request);
   EXPECT_EQ(e.value("field", json()), json(field)) << op << " " << request.dump() << " -> " << e.dump();
   EXPECT_EQ(e.value("message", std::string()).rfind(field + ": ", 0), 0u) << e.dump();
 }
@@ -516,37 +516,37 @@ TEST(FamilyRequests, TuneAndCurvesCarryTheBlockedFields) {
 
 TEST(FamilyRequests, RefusalsNameTheField) {
   const json items = twenty();
-  expect_refused("removal", {{"items", items}, {"m", 0}, {"k", 7}}, "m");
-  expect_refused("removal", {{"items", items}, {"m", 100}}, "k");
-  expect_refused("removal", {{"items", items}, {"m", 100}, {"k", 7}, {"width", 9}}, "width");
-  expect_refused("removal", {{"items", items}, {"m", 100}, {"k", 7}, {"remove", "apple"}}, "remove");
-  expect_refused("removal", {{"items", numbered("w", 1, 201)}, {"m", 100}, {"k", 7}}, "items");
-  expect_refused("removal", {{"items", items}, {"m", 100}, {"k", 7}, {"drop", 1}}, "drop");
-  expect_refused("combine", {{"a", items}, {"m", 100}, {"k", 7}}, "b");
-  expect_refused("combine", {{"a", items}, {"b", json::array()}, {"m", 100}, {"k", 7}}, "b");
-  expect_refused("combine", {{"a", items}, {"b", items}, {"m", 100}, {"k", 7}, {"probes", -1}}, "probes");
-  expect_refused("bip37", {{"n", 0}, {"p", 0.01}}, "n");
-  expect_refused("bip37", {{"n", 10}, {"p", 1}}, "p");
-  expect_refused("bip37", {{"n", 10}, {"p", 0.01}, {"tweak", 4294967296}}, "tweak");
-  expect_refused("bip37", {{"n", 10}, {"p", 0.01}, {"flags", 256}}, "flags");
-  expect_refused("bip37", {{"n", 10}, {"p", 0.01}, {"items_hex", {"00", "xyz"}}}, "items_hex");
-  expect_refused("bip37", {{"n", 10}, {"p", 0.01}, {"items_hex", {"abc"}}}, "items_hex");
-  expect_refused("cuckoo_stage", {{"buckets", 6}}, "buckets");
-  expect_refused("cuckoo_stage", {{"buckets", 2048}}, "buckets");
-  expect_refused("cuckoo_stage", {{"fingerprint_bits", 3}}, "fingerprint_bits");
-  expect_refused("cuckoo_stage", {{"items", {"a", "b"}}, {"follow", 2}}, "follow");
-  expect_refused("cuckoo_stage", {{"follow", 0}}, "follow");
-  expect_refused("cuckoo_stage", {{"items", numbered("w", 1, 201)}}, "items");
-  expect_refused("growing", {{"n", 0}, {"n0", 10}, {"p0", 0.01}}, "n");
-  expect_refused("growing", {{"n", 100'001}, {"n0", 10}, {"p0", 0.01}}, "n");
-  expect_refused("growing", {{"n", 100}, {"n0", 10}}, "p0");
-  expect_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"s", 0.5}}, "s");
-  expect_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"s", "fast"}}, "s");
-  expect_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"r", 1}}, "r");
-  expect_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"step", 101}}, "step");
-  expect_refused("growing", {{"n", 100'000}, {"n0", 10}, {"p0", 0.01}, {"s", 1}}, "n0");
-  expect_refused("growing", {{"n", 100'000}, {"n0", 100}, {"p0", 0.01}, {"probes", 100'000}, {"step", 1000}}, "probes");
-  expect_refused("growing", {{"n", 100'000}, {"n0", 100'000}, {"p0", 1e-300}}, "p0");
+  expect_family_refused("removal", {{"items", items}, {"m", 0}, {"k", 7}}, "m");
+  expect_family_refused("removal", {{"items", items}, {"m", 100}}, "k");
+  expect_family_refused("removal", {{"items", items}, {"m", 100}, {"k", 7}, {"width", 9}}, "width");
+  expect_family_refused("removal", {{"items", items}, {"m", 100}, {"k", 7}, {"remove", "apple"}}, "remove");
+  expect_family_refused("removal", {{"items", numbered("w", 1, 201)}, {"m", 100}, {"k", 7}}, "items");
+  expect_family_refused("removal", {{"items", items}, {"m", 100}, {"k", 7}, {"drop", 1}}, "drop");
+  expect_family_refused("combine", {{"a", items}, {"m", 100}, {"k", 7}}, "b");
+  expect_family_refused("combine", {{"a", items}, {"b", json::array()}, {"m", 100}, {"k", 7}}, "b");
+  expect_family_refused("combine", {{"a", items}, {"b", items}, {"m", 100}, {"k", 7}, {"probes", -1}}, "probes");
+  expect_family_refused("bip37", {{"n", 0}, {"p", 0.01}}, "n");
+  expect_family_refused("bip37", {{"n", 10}, {"p", 1}}, "p");
+  expect_family_refused("bip37", {{"n", 10}, {"p", 0.01}, {"tweak", 4294967296}}, "tweak");
+  expect_family_refused("bip37", {{"n", 10}, {"p", 0.01}, {"flags", 256}}, "flags");
+  expect_family_refused("bip37", {{"n", 10}, {"p", 0.01}, {"items_hex", {"00", "xyz"}}}, "items_hex");
+  expect_family_refused("bip37", {{"n", 10}, {"p", 0.01}, {"items_hex", {"abc"}}}, "items_hex");
+  expect_family_refused("cuckoo_stage", {{"buckets", 6}}, "buckets");
+  expect_family_refused("cuckoo_stage", {{"buckets", 2048}}, "buckets");
+  expect_family_refused("cuckoo_stage", {{"fingerprint_bits", 3}}, "fingerprint_bits");
+  expect_family_refused("cuckoo_stage", {{"items", {"a", "b"}}, {"follow", 2}}, "follow");
+  expect_family_refused("cuckoo_stage", {{"follow", 0}}, "follow");
+  expect_family_refused("cuckoo_stage", {{"items", numbered("w", 1, 201)}}, "items");
+  expect_family_refused("growing", {{"n", 0}, {"n0", 10}, {"p0", 0.01}}, "n");
+  expect_family_refused("growing", {{"n", 100'001}, {"n0", 10}, {"p0", 0.01}}, "n");
+  expect_family_refused("growing", {{"n", 100}, {"n0", 10}}, "p0");
+  expect_family_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"s", 0.5}}, "s");
+  expect_family_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"s", "fast"}}, "s");
+  expect_family_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"r", 1}}, "r");
+  expect_family_refused("growing", {{"n", 100}, {"n0", 10}, {"p0", 0.01}, {"step", 101}}, "step");
+  expect_family_refused("growing", {{"n", 100'000}, {"n0", 10}, {"p0", 0.01}, {"s", 1}}, "n0");
+  expect_family_refused("growing", {{"n", 100'000}, {"n0", 100}, {"p0", 0.01}, {"probes", 100'000}, {"step", 1000}}, "probes");
+  expect_family_refused("growing", {{"n", 100'000}, {"n0", 100'000}, {"p0", 1e-300}}, "p0");
 }
 
 // ---- speed for the page ---------------------------------------------------------

@@ -40,7 +40,7 @@ void expect_refused(std::string_view op, const std::string& request, const std::
   for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "missing '" << f << "' in: " << msg;
 }
 
-std::vector<std::string> fruit() { return {"apple", "banana", "cherry", "mango", "papaya", "peach"}; }
+std::vector<std::string> six_fruit() { return {"apple", "banana", "cherry", "mango", "papaya", "peach"}; }
 
 }  // namespace
 
@@ -74,14 +74,14 @@ TEST(Requests, Analyze) {
 
 TEST(Requests, MeasureWithTheCliDefaults) {
   lab::measure_request r;
-  r.items = fruit();
-  EXPECT_EQ(run_request("measure", json({{"items", fruit()}}).dump()), lab::to_json(lab::measure(r), -1));
+  r.items = six_fruit();
+  EXPECT_EQ(run_request("measure", json({{"items", six_fruit()}}).dump()), lab::to_json(lab::measure(r), -1));
   r.m = 64;
   r.k = 3;
   r.idx = {hash_fn::fnv1a, scheme::independent};
   r.probes = 500;
   r.step = 2;
-  EXPECT_EQ(run_request("measure", json({{"items", fruit()}, {"m", "64"}, {"k", 3}, {"hash", "fnv1a"},
+  EXPECT_EQ(run_request("measure", json({{"items", six_fruit()}, {"m", "64"}, {"k", 3}, {"hash", "fnv1a"},
                                          {"scheme", "independent"}, {"probes", "500"}, {"step", 2}})
                                        .dump()),
             lab::to_json(lab::measure(r), -1));

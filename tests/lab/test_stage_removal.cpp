@@ -12,12 +12,13 @@
 #include "json.hpp"
 #include "lab.hpp"
 #include "requests.hpp"
+#include "fruit.hpp"
 
 using namespace bloomlab;
 
 namespace {
 
-const std::vector<std::string> fruit = {"apple", "banana", "cherry", "grape", "mango"};
+using test::fruit;
 
 lab::stage_request fruit_stage(std::vector<std::string> removed, std::vector<std::string> queries = {}) {
   return {.m = 32, .k = 3, .idx = {}, .items = fruit, .queries = std::move(queries), .removed = std::move(removed)};

@@ -13,12 +13,13 @@
 #include "json.hpp"
 #include "lab.hpp"
 #include "requests.hpp"
+#include "fruit.hpp"
 
 using namespace bloomlab;
 
 namespace {
 
-const std::vector<std::string> fruit = {"apple", "banana", "cherry", "grape", "mango"};
+using test::fruit;
 
 lab::stage_request fruit_stage(std::uint64_t search, std::vector<std::string> removed = {}) {
   lab::stage_request r{.m = 32, .k = 3, .idx = {}, .items = fruit, .queries = {}, .removed = std::move(removed)};

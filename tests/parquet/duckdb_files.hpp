@@ -52,6 +52,10 @@ inline nlohmann::json duckdb(const std::string& args) {
   return nlohmann::json::parse(r.out);
 }
 
+// A number in the oracles' JSON, written as a decimal string (JSON numbers
+// lose integers past 2^53).
+inline std::uint64_t number(const nlohmann::json& j) { return std::stoull(j.get<std::string>()); }
+
 inline std::vector<std::uint8_t> read_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -20,7 +20,6 @@ namespace {
 using namespace parquet_test;
 using bloomlab::parquet_filter;
 
-std::uint64_t number(const nlohmann::json& j) { return std::stoull(j.get<std::string>()); }
 
 TEST(ParquetOracle, DuckDbsFiltersAreBloomlabsBytes) {
   const files& fs = files::get();

@@ -27,7 +27,6 @@ namespace {
 using namespace parquet_test;
 using bloomlab::parquet_filter;
 
-std::uint64_t number(const nlohmann::json& j) { return std::stoull(j.get<std::string>()); }
 
 // hyparquet_parquet.mjs's files and its formulas (40,960 rows, two row groups).
 struct hp_files {
@@ -62,13 +61,13 @@ std::uint64_t hp_hash(const std::string& file, std::int64_t i) {
 }
 double hp_rate(const std::string& file) { return file == "hp_doubles.parquet" ? 0.001 : 0.01; }
 
-struct region {
+struct written_region {
   std::string file, column, type;
   std::uint64_t group;
   parquet_filter filter;
 };
-std::vector<region> regions(const nlohmann::json& meta, const std::function<std::string(const std::string&)>& path) {
-  std::vector<region> out;
+std::vector<written_region> regions(const nlohmann::json& meta, const std::function<std::string(const std::string&)>& path) {
+  std::vector<written_region> out;
   for (const nlohmann::json& row : meta) {
     if (row["bloom_filter_offset"].is_null()) continue;
     const std::vector<std::uint8_t> all = read_bytes(path(row["file"]));
@@ -83,9 +82,9 @@ std::vector<region> regions(const nlohmann::json& meta, const std::function<std:
 
 TEST(ParquetSecondWriter, HyparquetsFiltersAreBloomlabsBytes) {
   const hp_files& hp = hp_files::get();
-  const std::vector<region> rs = regions(hp.meta, [&](const std::string& f) { return hp.path(f); });
+  const std::vector<written_region> rs = regions(hp.meta, [&](const std::string& f) { return hp.path(f); });
   ASSERT_EQ(rs.size(), 6u);  // three files, two row groups each
-  for (const region& r : rs) {
+  for (const written_region& r : rs) {
     const std::string what = r.file + " row group " + std::to_string(r.group);
     std::set<std::uint64_t> hashes;
     for (std::int64_t i = static_cast<std::int64_t>(r.group) * group_rows; i < static_cast<std::int64_t>(r.group + 1) * group_rows; ++i)
@@ -127,12 +126,12 @@ TEST(ParquetSecondWriter, ProbesAgreeWithDuckDbReadingHyparquetsFiles) {
 TEST(ParquetSecondWriter, AbsentValuesPassAtTheRateTheFillGives) {
   const files& dk = files::get();
   const hp_files& hp = hp_files::get();
-  std::vector<region> all = regions(dk.meta, [&](const std::string& f) { return dk.path(f); });
-  const std::vector<region> more = regions(hp.meta, [&](const std::string& f) { return hp.path(f); });
+  std::vector<written_region> all = regions(dk.meta, [&](const std::string& f) { return dk.path(f); });
+  const std::vector<written_region> more = regions(hp.meta, [&](const std::string& f) { return hp.path(f); });
   all.insert(all.end(), more.begin(), more.end());
   ASSERT_EQ(all.size(), 14u);
   constexpr std::uint64_t probes = 200'000;
-  for (const region& r : all) {
+  for (const written_region& r : all) {
     bloomlab::rng g(7 + r.group);
     std::uint64_t maybe = 0;
     for (std::uint64_t j = 0; j < probes; ++j) {

@@ -24,7 +24,6 @@ using cli_test::expect_refused;
 using cli_test::run;
 using cli_test::temp_file;
 
-std::uint64_t number(const nlohmann::json& j) { return std::stoull(j.get<std::string>()); }
 
 std::string text_of(const std::vector<std::uint8_t>& b) { return {b.begin(), b.end()}; }
 

@@ -1,7 +1,11 @@
-// What several engine tests share: every policy, and random items.
+// What several engine tests share: every policy, random items, views of
+// keys, and the message of a refusal.
 #pragma once
 
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "bloomlab/index.hpp"
 #include "bloomlab/random.hpp"
@@ -18,6 +22,20 @@ inline std::string random_item(bloomlab::rng& r) {
   std::string s(r.below(24), '\0');
   for (auto& c : s) c = static_cast<char>(r.below(256));
   return s;
+}
+
+// Views of keys, for the batch calls that take a span of string_view.
+inline std::vector<std::string_view> views(const std::vector<std::string>& keys) { return {keys.begin(), keys.end()}; }
+
+// The message of the std::invalid_argument f throws ("" if none).
+template <class F>
+std::string refusal(F f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace test_support

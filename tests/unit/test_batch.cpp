@@ -45,9 +45,7 @@ std::vector<std::string> items_with_repeats(bloomlab::rng& r, std::size_t count)
   return items;
 }
 
-std::vector<std::string_view> views(const std::vector<std::string>& items) {
-  return {items.begin(), items.end()};
-}
+using test_support::views;
 
 // Adds items to single (one add() each) and to batched (add_many() over
 // random-length slices, empty ones included); checks both agree after every

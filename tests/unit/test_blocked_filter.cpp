@@ -20,6 +20,7 @@
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/random.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -38,9 +39,7 @@ std::vector<std::string> random_keys(bloomlab::rng& r, std::size_t count) {
   return keys;
 }
 
-std::vector<std::string_view> views(const std::vector<std::string>& keys) {
-  return {keys.begin(), keys.end()};
-}
+using test_support::views;
 
 // The code paths this CPU can run.
 std::vector<code_path> paths() {

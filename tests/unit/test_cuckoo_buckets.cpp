@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "bloomlab/cuckoo_filter.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -125,14 +126,7 @@ TEST(CuckooBuckets, SizingIsInTermsOfB) {
   }
 }
 
-std::string refusal(auto f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no refusal";
-}
+using test_support::refusal;
 
 TEST(CuckooBuckets, BIsCheckedByNameAndRange) {
   EXPECT_EQ(refusal([] { make(64, 12, 0); }), "cuckoo filter: slots_per_bucket b = 0 is out of range (1 to 255)");

@@ -18,6 +18,7 @@
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/scalable_filter.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -52,16 +53,7 @@ TEST(EngineLimits, ConstructorsRefuseWhatTheyCannotBuild) {
   }
 }
 
-// The message of the std::invalid_argument f throws ("" if none).
-template <class F>
-std::string refusal(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using test_support::refusal;
 
 // Every kind refuses an m past filter_max_m (2^40 bits; 2^32 buckets for the
 // cuckoo filter) by name, value and range, instead of trying to allocate it.

@@ -68,16 +68,16 @@ constexpr family families[] = {
 // hashes are i * 2^32, all in the first blocks and with one lane pattern.
 u64 chosen_key(u64 i) { return bloomlab::detail::fmix64_inverse(i << 32); }
 
-constexpr u64 n = 200'000, probes = 1'000'000;
-constexpr double p = 0.01;
+constexpr u64 keys_n = 200'000, probe_count = 1'000'000;
+constexpr double target_p = 0.01;
 
 template <class Filter>
 double measured(Filter& f, u64 (*key)(u64)) {
-  for (u64 i = 0; i < n; ++i) f.add(key(i));
+  for (u64 i = 0; i < keys_n; ++i) f.add(key(i));
   u64 hits = 0;
-  for (u64 i = n; i < n + probes; ++i) hits += f.contains(key(i)) ? 1 : 0;
-  for (u64 i = 0; i < n; i += 997) EXPECT_TRUE(f.contains(key(i)));
-  return static_cast<double>(hits) / static_cast<double>(probes);
+  for (u64 i = keys_n; i < keys_n + probe_count; ++i) hits += f.contains(key(i)) ? 1 : 0;
+  for (u64 i = 0; i < keys_n; i += 997) EXPECT_TRUE(f.contains(key(i)));
+  return static_cast<double>(hits) / static_cast<double>(probe_count);
 }
 
 // The three filters of integer keys, each sized for 1%, and the rate the
@@ -89,19 +89,19 @@ struct sized {
 };
 template <class Layout>
 sized split(const char* name) {
-  const u64 m = bloomlab::size_split_block(static_cast<double>(n), p, Layout::lanes, Layout::lane_bits);
-  return {name, bloomlab::fpr_split_block(static_cast<double>(m), static_cast<double>(n), Layout::lanes, Layout::lane_bits),
+  const u64 m = bloomlab::size_split_block(static_cast<double>(keys_n), target_p, Layout::lanes, Layout::lane_bits);
+  return {name, bloomlab::fpr_split_block(static_cast<double>(m), static_cast<double>(keys_n), Layout::lanes, Layout::lane_bits),
           [m](u64 (*key)(u64), std::optional<bloomlab::sip_key> secret) {
             bloomlab::basic_blocked_filter<Layout> f(m, {}, secret);
             return measured(f, key);
           }};
 }
 std::vector<sized> filters() {
-  const auto s = bloomlab::cache_line_filter::for_rate(static_cast<double>(n), p);
+  const auto s = bloomlab::cache_line_filter::for_rate(static_cast<double>(keys_n), target_p);
   const u64 m = s.m();
   const unsigned k = s.k();
   return {split<bloomlab::split_block_512>("blocked 512"), split<bloomlab::split_block_256>("blocked 256"),
-          {"cache-line", bloomlab::fpr_block_k(static_cast<double>(m), static_cast<double>(n), 512, k),
+          {"cache-line", bloomlab::fpr_block_k(static_cast<double>(m), static_cast<double>(keys_n), 512, k),
            [m, k](u64 (*key)(u64), std::optional<bloomlab::sip_key> secret) {
              bloomlab::cache_line_filter f(m, k, secret);
              return measured(f, key);
@@ -111,7 +111,7 @@ std::vector<sized> filters() {
 // The measured rate's 99.99% Wilson interval (z = 3.89; the seeds are
 // fixed, so a pass is a pass every run).
 bloomlab::interval interval_of(double rate) {
-  return bloomlab::wilson_interval(static_cast<u64>(rate * static_cast<double>(probes) + 0.5), probes, 3.89);
+  return bloomlab::wilson_interval(static_cast<u64>(rate * static_cast<double>(probe_count) + 0.5), probe_count, 3.89);
 }
 
 // Every family: the interval's low end at most 1.1x the formula (within
@@ -131,7 +131,7 @@ TEST(IntegerHash, StructuredFamiliesMeetTheRate) {
 // one makes nearly every probe a false positive. A keyed filter
 // (SipHash-2-4 under a secret) meets the rate on the same keys.
 TEST(IntegerHash, AChosenFamilyBreaksThePublicHashNotAKeyedOne) {
-  for (u64 i : {u64{1}, u64{2}, u64{77}, n + 5}) EXPECT_EQ(bloomlab::detail::mix64(chosen_key(i)), i << 32) << i;
+  for (u64 i : {u64{1}, u64{2}, u64{77}, keys_n + 5}) EXPECT_EQ(bloomlab::detail::mix64(chosen_key(i)), i << 32) << i;
   const bloomlab::sip_key secret{0x0123456789abcdefull, 0xfedcba9876543210ull};
   for (const sized& f : filters()) {
     const double open = f.rate(chosen_key, std::nullopt), keyed = f.rate(chosen_key, secret);

@@ -19,6 +19,7 @@
 #include "bloomlab/random.hpp"
 #include "bloomlab/static_filter.hpp"
 #include "bloomlab/stats.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ std::vector<std::string> string_keys(std::uint64_t n, std::string_view prefix = 
   return s;
 }
 
-std::vector<std::string_view> views(const std::vector<std::string>& s) { return {s.begin(), s.end()}; }
+using test_support::views;
 
 std::vector<std::uint64_t> int_keys(std::uint64_t n, std::uint64_t seed) {
   bloomlab::rng r(seed);
