@@ -16,7 +16,7 @@
 // with the list of the page's modules: it fetches them and the engine only
 // after the first paint.
 import { build, transform } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -107,7 +107,7 @@ precompress(out);
 //
 // The strongest settings cost seconds a file (about 15 s for the site), so
 // the copies of a file whose bytes have not changed since the last build are
-// kept: .precompressed.json (a hidden file, never served) records each
+// kept (and dated now, as a copy written now would be): .precompressed.json (a hidden file, never served) records each
 // file's SHA-256 and the copies written for it. It is removed while the
 // copies are rewritten, so a build stopped halfway redoes them all. Copies
 // of any other file (one that changed, or is gone) are removed first.
@@ -135,6 +135,11 @@ function precompress(dir) {
   const after = {};
   for (const name of Object.keys(sums)) {
     if (kept(name)) {
+      // The file was written again, so its kept copies are dated after it
+      // (a millisecond past its time, at least: utimes takes milliseconds):
+      // `bloomlab serve` sends no copy older than its file.
+      const at = Math.max(Date.now(), Math.ceil(statSync(join(dir, name)).mtimeMs) + 1) / 1000;
+      for (const c of before[name].copies) utimesSync(join(dir, `${name}.${c}`), at, at);
       after[name] = before[name];
       continue;
     }
