@@ -4,7 +4,8 @@ registries are reachable where bloomlab is built, and a backend fetched from
 PyPI could not be.
 
 build_wheel configures the checkout with CMake (as `make` does, into
-build/wheel, or $BLOOMLAB_WHEEL_BUILD), builds the module's target, and packs
+build/wheel, or $BLOOMLAB_WHEEL_BUILD; $CMAKE_ARGS adds arguments to the
+configure), builds the module's target, and packs
 the package folder the build assembled (the compiled _bloomlab beside the
 .py and .pyi files) into a wheel for this interpreter. The version is the
 one CMake's project() sets, so `importlib.metadata.version("bloomlab")`,
@@ -19,6 +20,7 @@ import hashlib
 import os
 import pathlib
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -71,6 +73,8 @@ def _build_package():
     configure = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
                  "-DBLOOMLAB_BUILD_TESTS=OFF", "-DBLOOMLAB_BUILD_BENCH=OFF",
                  f"-DPython3_EXECUTABLE={sys.executable}"]
+    # More CMake arguments from $CMAKE_ARGS, as other CMake-based backends take them.
+    configure += shlex.split(os.environ.get("CMAKE_ARGS", ""))
     if not (build / "CMakeCache.txt").exists() and shutil.which("ninja"):
         configure += ["-G", "Ninja"]
     subprocess.run(configure, check=True, stdout=sys.stderr)
