@@ -107,10 +107,11 @@ precompress(out);
 //
 // The strongest settings cost seconds a file (about 15 s for the site), so
 // the copies of a file whose bytes have not changed since the last build are
-// kept (and dated now, as a copy written now would be): .precompressed.json (a hidden file, never served) records each
-// file's SHA-256 and the copies written for it. It is removed while the
-// copies are rewritten, so a build stopped halfway redoes them all. Copies
-// of any other file (one that changed, or is gone) are removed first.
+// kept, dated after the file. .precompressed.json (a hidden file, never
+// served) records each file's SHA-256 and the copies written for it; it is
+// removed while the copies are rewritten, so a build stopped halfway redoes
+// them all. Copies of any other file (one that changed, or is gone) are
+// removed first.
 function precompress(dir) {
   const kinds = /\.(html|js|mjs|css|wasm|svg|json|txt)$/;
   const stampPath = join(dir, '.precompressed.json');
