@@ -117,7 +117,7 @@ function precompress(dir) {
   const stampPath = join(dir, '.precompressed.json');
   let before = {};
   try {
-    before = JSON.parse(readFileSync(stampPath, 'utf8'));
+    before = Object(JSON.parse(readFileSync(stampPath, 'utf8')));
   } catch {
     before = {};
   }
@@ -125,17 +125,19 @@ function precompress(dir) {
   const names = readdirSync(dir);
   const sums = Object.fromEntries(names.filter((n) => kinds.test(n))
     .map((n) => [n, createHash('sha256').update(readFileSync(join(dir, n))).digest('hex')]));
-  const kept = (name) => {
+  // A record that is not what this function writes keeps nothing.
+  const kept = new Set(Object.keys(sums).filter((name) => {
     const b = before[name];
-    return b && b.sha256 === sums[name] && b.copies.every((c) => existsSync(join(dir, `${name}.${c}`)));
-  };
+    return b && b.sha256 === sums[name] && Array.isArray(b.copies) &&
+      b.copies.every((c) => (c === 'br' || c === 'gz') && existsSync(join(dir, `${name}.${c}`)));
+  }));
   for (const name of names) {
     const source = name.replace(/\.(br|gz)$/, '');
-    if (source !== name && !(source in sums && kept(source))) rmSync(join(dir, name));
+    if (source !== name && !kept.has(source)) rmSync(join(dir, name));
   }
   const after = {};
   for (const name of Object.keys(sums)) {
-    if (kept(name)) {
+    if (kept.has(name)) {
       // The file was written again, so its kept copies are dated after it
       // (a millisecond past its time, at least: utimes takes milliseconds):
       // `bloomlab serve` sends no copy older than its file.

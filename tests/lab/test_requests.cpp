@@ -9,6 +9,7 @@
 #include "json.hpp"
 #include "lab.hpp"
 #include "parse.hpp"
+#include "refusals.hpp"
 #include "requests.hpp"
 
 using namespace bloomlab;
@@ -17,28 +18,8 @@ using json = nlohmann::json;
 
 namespace {
 
-// The error object of a refused request, checked for shape.
-json error_of(std::string_view op, const std::string& request) {
-  const std::string out = run_request(op, request);
-  EXPECT_EQ(out.find('\n'), std::string::npos) << out;
-  const json j = json::parse(out);
-  EXPECT_TRUE(j.contains("error")) << op << " " << request << " -> " << out;
-  if (!j.contains("error")) return json::object();
-  const json& e = j["error"];
-  EXPECT_TRUE(e["message"].is_string());
-  EXPECT_TRUE(e["value"].is_string());
-  return e;
-}
-
-// Refused, naming `field`, and the message holds every fragment.
-void expect_refused(std::string_view op, const std::string& request, const std::string& field,
-                    std::initializer_list<std::string> fragments) {
-  const json e = error_of(op, request);
-  EXPECT_EQ(e.value("field", json()), json(field)) << op << " " << request;
-  const std::string msg = e.value("message", "");
-  EXPECT_EQ(msg.rfind(field + ": ", 0), 0u) << msg;
-  for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "missing '" << f << "' in: " << msg;
-}
+using test::error_of;
+using test::expect_refused;
 
 std::vector<std::string> six_fruit() { return {"apple", "banana", "cherry", "mango", "papaya", "peach"}; }
 
