@@ -17,9 +17,11 @@
 // after the first paint.
 import { build, transform } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { brotliCompress, constants as zlib } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as stage from './js/views/stage-markup.js';
@@ -28,6 +30,8 @@ import { answerKey, answeredOps } from './js/answers.js';
 import { escapeHtml } from './js/format.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const compressBrotli = promisify(brotliCompress);
+const run = promisify(execFile);
 const out = process.argv[2];
 if (!out) {
   console.error('usage: node web/build.mjs OUTDIR');
@@ -94,7 +98,7 @@ copyFileSync(join(here, 'sample.parquet'), join(out, 'sample.parquet'));
 // SQLite for section 10's worker: the bundle asks for sqlite3.wasm beside
 // itself (new URL('sqlite3.wasm', import.meta.url)).
 copyFileSync(join(here, '../node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'), join(out, 'sqlite3.wasm'));
-precompress(out);
+await precompress(out);
 
 // Beside each file a browser fetches as text or WebAssembly, its brotli and
 // gzip copies (app.js.br, app.js.gz), written here at the strongest
@@ -111,8 +115,9 @@ precompress(out);
 // served) records each file's SHA-256 and the copies written for it; it is
 // removed while the copies are rewritten, so a build stopped halfway redoes
 // them all. Copies of any other file (one that changed, or is gone) are
-// removed first.
-function precompress(dir) {
+// removed first. The copies are made side by side, as many at once as the
+// machine has cores (brotli on node's thread pool, Zopfli as processes).
+async function precompress(dir) {
   const kinds = /\.(html|js|mjs|css|wasm|svg|json|txt)$/;
   const stampPath = join(dir, '.precompressed.json');
   let before = {};
@@ -136,6 +141,7 @@ function precompress(dir) {
     if (source !== name && !kept.has(source)) rmSync(join(dir, name));
   }
   const after = {};
+  const jobs = [];
   for (const name of Object.keys(sums)) {
     if (kept.has(name)) {
       // The file was written again, so its kept copies are dated after it
@@ -147,16 +153,28 @@ function precompress(dir) {
       continue;
     }
     const bytes = readFileSync(join(dir, name));
-    const copies = {
-      br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
-      gz: execFileSync('zopfli', ['-c', join(dir, name)], { maxBuffer: 1 << 30 }),
+    const make = {
+      br: () => compressBrotli(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      gz: async () => (await run('zopfli', ['-c', join(dir, name)], { encoding: 'buffer', maxBuffer: 1 << 30 })).stdout,
     };
     after[name] = { sha256: sums[name], copies: [] };
-    for (const [suffix, copy] of Object.entries(copies)) {
-      if (copy.length < bytes.length) {
-        writeFileSync(join(dir, `${name}.${suffix}`), copy);
-        after[name].copies.push(suffix);
-      }
+    for (const [suffix, copy] of Object.entries(make)) jobs.push({ name, suffix, bytes, copy });
+  }
+  // Largest first, so the last to finish is a short one.
+  jobs.sort((a, b) => b.bytes.length - a.bytes.length);
+  const made = new Map();
+  const worker = async () => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) made.set(job, await job.copy());
+  };
+  const all = [...jobs];
+  await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, worker));
+  // Written in a fixed order (br before gz), so the record is the same
+  // whichever copy finished first.
+  for (const job of all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.suffix < b.suffix ? -1 : 1))) {
+    const copy = made.get(job);
+    if (copy.length < job.bytes.length) {
+      writeFileSync(join(dir, `${job.name}.${job.suffix}`), copy);
+      after[job.name].copies.push(job.suffix);
     }
   }
   writeFileSync(stampPath, JSON.stringify(after));
