@@ -355,9 +355,11 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   // Single-writer, like add(); do not use it while other threads add.
   std::span<std::uint64_t> words_to_restore() { return {mem_.data(), word_count()}; }
 
+  // Bits set, and their share of m (as every bit-array kind reports it).
   std::uint64_t bits_set() const {
     return detail::count_ones(words());
   }
+  double fill() const { return static_cast<double>(bits_set()) / static_cast<double>(m()); }
 
   void clear() {
     std::memset(mem_.data(), 0, word_count() * 8);

@@ -178,7 +178,9 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   // The array: blocks() * 8 words, block after block; writable for loaders.
   std::span<const std::uint64_t> words() const { return {mem_.data(), word_count()}; }
   std::span<std::uint64_t> words_to_restore() { return {mem_.data(), word_count()}; }
+  // Bits set, and their share of m.
   std::uint64_t bits_set() const { return detail::count_ones(words()); }
+  double fill() const { return static_cast<double>(bits_set()) / static_cast<double>(m()); }
 
   void clear() {
     std::memset(mem_.data(), 0, word_count() * 8);

@@ -1,22 +1,12 @@
 """bloomlab: Bloom filters and their relatives, from bloomlab's C++ engine.
 
-Filter kinds (each with add, contains, add_many, contains_many, bits, items,
-fpr, len(), ==, save/to_bytes and pickling; | and & where the engine defines them):
+The filter kinds, one class each (the list below comes from the engine's
+registry of kinds). The kinds that take keys have add, contains, add_many,
+contains_many, bits, items, fpr, len(), ==, save/to_bytes and pickling, and
+| and & where the engine defines them; the static kinds are built once from
+a set (no add).
 
-    BloomFilter(m, k)             the classic filter
-    CountingFilter(m, k, width)   counters: remove()
-    BlockedFilter(m)              one 512-bit block a key (BlockedFilter256: 256-bit blocks)
-    CacheLineFilter(m, k)         k bits anywhere in one 512-bit block (RocksDB's layout)
-    ParquetFilter(nbytes)         Parquet's split-block filter, bit for bit (bitset(), from_bitset())
-    RocksDBFilter(nbytes, k)      RocksDB's FastLocalBloom, bit for bit (for_bits_per_key(), block(), from_block())
-    GuavaFilter(m, k, funnel)     Guava's BloomFilter, bit for bit (to_bytes(format="guava"))
-    CuckooFilter(buckets, fingerprint_bits)   fingerprints: remove()
-    ScalableFilter(n0, p0)        grows in classic stages
-
-and the static kinds, built once from a set (contains, contains_many, bits,
-items, fpr, ==, pickling, save, to_bytes; no add):
-
-    Fuse8Filter(keys), Fuse16Filter(keys), Xor8Filter(keys)
+{kinds}
 
 sized(kind, n=, p=) makes one sized as `bloomlab build --kind KIND --n N --p P`
 makes it; size() and analyze() give the sizing and rates; load(path) reads a
@@ -24,74 +14,25 @@ filter file (one Guava's writeTo wrote too: load(path, funnel="long") for
 longs). bloomlab.dask builds filters over Dask collections.
 """
 
-from . import _bloomlab
-from ._bloomlab import (
-    BlockedFilter,
-    BlockedFilter256,
-    BloomFilter,
-    CacheLineFilter,
-    CountingFilter,
-    CuckooFilter,
-    FormatError,
-    Fuse8Filter,
-    GuavaFilter,
-    ParquetFilter,
-    RocksDBFilter,
-    Fuse16Filter,
-    ScalableFilter,
-    WriteError,
-    Xor8Filter,
-    analyze,
-    bits_per_item,
-    fpr_approx,
-    fpr_exact,
-    fpr_fill,
-    fpr_split_block,
-    from_bytes,
-    load,
-    max_k,
-    size,
-    __version__,
-)
+import textwrap as _textwrap
 
-__all__ = [
-    "__version__",
-    "BlockedFilter",
-    "BlockedFilter256",
-    "BloomFilter",
-    "CacheLineFilter",
-    "CountingFilter",
-    "CuckooFilter",
-    "FormatError",
-    "Fuse8Filter",
-    "Fuse16Filter",
-    "GuavaFilter",
-    "ParquetFilter",
-    "RocksDBFilter",
-    "ScalableFilter",
-    "WriteError",
-    "Xor8Filter",
-    "KINDS",
-    "analyze",
-    "bits_per_item",
-    "fpr_approx",
-    "fpr_exact",
-    "fpr_fill",
-    "fpr_split_block",
-    "from_bytes",
-    "kind_of",
-    "load",
-    "max_k",
-    "size",
-    "sized",
-]
+from . import _bloomlab
+from ._bloomlab import *  # noqa: F403 (every public name of the module: _bloomlab.__all__)
+from ._bloomlab import __version__
+
+__all__ = [*_bloomlab.__all__, "KINDS", "kind_of", "sized"]
 
 # The kinds, from the engine's registry (io::kinds): the names the CLI's
 # --kind spells, each kind's class, and whether it takes keys after it is
 # made (the static kinds are built once from a set: no sized(), no add).
-_CLASSES = {name: cls for name, cls, adds in _bloomlab._kinds if adds}
-_STATIC = {name: cls for name, cls, adds in _bloomlab._kinds if not adds}
+_CLASSES = {name: cls for name, cls, adds, _, _ in _bloomlab._kinds if adds}
+_STATIC = {name: cls for name, cls, adds, _, _ in _bloomlab._kinds if not adds}
 KINDS = tuple(_CLASSES)
+if __doc__:  # (python -OO drops docstrings)
+    __doc__ = __doc__.format(kinds="\n".join(
+        _textwrap.fill(f"{name:11} {cls.__name__:17} {summary}", 79, initial_indent="    ", subsequent_indent=" " * 34,
+                       break_on_hyphens=False)
+        for name, cls, _, summary, _ in _bloomlab._kinds))
 
 
 def kind_of(f):
@@ -104,21 +45,17 @@ def kind_of(f):
 
 def sized(kind="classic", *, n, p, key=None):
     """An empty filter of `kind` for n keys at rate p, sized as `bloomlab build
-    --kind KIND --n N --p P` sizes it (so the two build equal filters):
+    --kind KIND --n N --p P` sizes it (so the two build equal filters), each
+    kind as its entry in the engine's registry says:
 
-    classic, counting: m = ceil(n * -ln(p) / (ln 2)^2), k the best whole k;
-    blocked, blocked256: the fewest blocks whose split-block rate
-        sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p;
-    cacheline: the fewest 512-bit blocks that reach p at their best k;
-    rocksdb: RocksDB's own sizing (NewBloomFilterPolicy) at the least bits a
-        key, in thousandths, whose k from RocksDB's table reaches p;
-    cuckoo: f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two
-        buckets that hold n at 95% load;
-    scalable: a first stage for n keys at p (it grows past n);
-    parquet: Arrow's sizing (a power of two);
-    guava: as Guava's BloomFilter.create, (long)(-n ln p / (ln 2)^2) bits up
-        to whole 64-bit longs, k = round(bits / n * ln 2).
+    {sizing}
 
     key: 16 bytes for a keyed filter (SipHash-2-4), or None.
     """
     return _bloomlab._sized(kind, float(n), float(p), key)
+
+
+if sized.__doc__:
+    sized.__doc__ = sized.__doc__.format(sizing="\n    ".join(
+        _textwrap.fill(f"{name}: {sizing}", 75, subsequent_indent="        ", break_on_hyphens=False)
+        for name, _, adds, _, sizing in _bloomlab._kinds if adds))

@@ -328,12 +328,12 @@ struct static_held : S {
   }
 };
 
-// The kinds this module binds (a file may hold another the codec knows).
+// The kinds bound as handle<F>: every kind that takes keys after it is made
+// (the static kinds are static_held<S>). A kind the registry has and this
+// module does not bind stops the import with pybind11's "unregistered type"
+// (the list of kinds at the end of bind() asks for every row's class).
 template <class F>
-inline constexpr bool is_bound =
-    std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, cuckoo_filter> ||
-    std::is_same_v<F, scalable_filter> || engine_calls::is_blocked<F> || std::is_same_v<F, cache_line_filter> ||
-    std::is_same_v<F, parquet_filter> || std::is_same_v<F, rocksdb_filter> || std::is_same_v<F, guava_filter>;
+inline constexpr bool is_bound = dynamic_filter<F>;
 
 // A loaded or decoded filter as the Python object of its kind.
 py::object wrap(io::filter_file f) {
@@ -352,18 +352,10 @@ py::object wrap(io::filter_file f) {
       f.filter);
 }
 
+// The Python name of a kind's class, as bind_common registered it.
 template <class F>
 std::string kind_label() {
-  if constexpr (std::is_same_v<F, bloom_filter>) return "BloomFilter";
-  else if constexpr (std::is_same_v<F, counting_filter>) return "CountingFilter";
-  else if constexpr (std::is_same_v<F, cuckoo_filter>) return "CuckooFilter";
-  else if constexpr (std::is_same_v<F, scalable_filter>) return "ScalableFilter";
-  else if constexpr (std::is_same_v<F, blocked_filter>) return "BlockedFilter";
-  else if constexpr (std::is_same_v<F, cache_line_filter>) return "CacheLineFilter";
-  else if constexpr (std::is_same_v<F, parquet_filter>) return "ParquetFilter";
-  else if constexpr (std::is_same_v<F, rocksdb_filter>) return "RocksDBFilter";
-  else if constexpr (std::is_same_v<F, guava_filter>) return "GuavaFilter";
-  else return "BlockedFilter256";
+  return py::type::of<handle<F>>().attr("__name__").template cast<std::string>();
 }
 
 // ---- single-key calls without pybind11's dispatcher ----------------------------
@@ -466,9 +458,9 @@ void bind_fast(py::class_<handle<F>>& c) {
 
 // The verbs every kind has.
 template <class F>
-py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* fpr_doc) {
+py::class_<handle<F>> bind_common(py::module_& m, const char* name, const char* doc, const char* fpr_doc) {
   using H = handle<F>;
-  py::class_<H> c(m, kind_label<F>().c_str(), doc);
+  py::class_<H> c(m, name, doc);
   bind_fast<F>(c);
   c.def(
           "add_many",
@@ -1068,7 +1060,7 @@ void bind(py::module_& m) {
 
   // classic
   auto classic = bind_common<bloom_filter>(
-      m,
+      m, "BloomFilter",
       "The classic Bloom filter: m bits, k positions a key (enhanced double hashing over MurmurHash3: x86_32, "
       "or x64_128 ('murmur128') where m and k make the 32-bit pair cost rate; SipHash-2-4 when keyed). BloomFilter(m, k, key=None). No false negatives; the rate of n random keys is about "
       "(1 - e^(-kn/m))^k (exact: analyze()).",
@@ -1097,7 +1089,7 @@ void bind(py::module_& m) {
 
   // counting
   auto counting = bind_common<counting_filter>(
-      m,
+      m, "CountingFilter",
       "The counting Bloom filter: m counters of `width` bits (1 to 8, default 4) at the classic filter's positions, "
       "so keys can be removed. CountingFilter(m, k, width=4, key=None). A counter that reaches 2^width - 1 stays "
       "there. Removing a key never added (a false positive) turns other keys into false negatives.",
@@ -1126,10 +1118,10 @@ void bind(py::module_& m) {
               "never added. Remove only keys that were added.");
 
   // blocked
-  const auto bind_blocked = [&m](auto tag, const char* doc) {
+  const auto bind_blocked = [&m](auto tag, const char* name, const char* doc) {
     using F = decltype(tag);
     auto c = bind_common<F>(
-        m, doc,
+        m, name, doc,
         "Estimated rate from the filter's state: the mean over blocks of prod_j (ones in lane j / w), w the lane's "
         "bits. For n random keys it is about sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 (bloomlab.fpr_split_block).");
     c.def(py::init([](const py_whole& m_in, const std::optional<py::bytes>& key) {
@@ -1147,12 +1139,12 @@ void bind(py::module_& m) {
     bind_clear(c);
     bind_slices<F>(c);
   };
-  bind_blocked(blocked_filter(1),
+  bind_blocked(blocked_filter(1), "BlockedFilter",
                "The blocked (split-block) Bloom filter: all of a key's 8 bits in one 512-bit block (one cache line), "
                "one bit in each 64-bit lane. BlockedFilter(m, key=None): m rounded up to whole blocks. Integer keys "
                "are hashed with the filter's own 64-bit integer hash. Rate of n random keys: sum_i Pois(i; nB/m) "
                "(1 - (1 - 1/64)^i)^8, B = 512.");
-  bind_blocked(blocked_filter_256(1),
+  bind_blocked(blocked_filter_256(1), "BlockedFilter256",
                "The blocked filter with 256-bit blocks (eight 32-bit lanes). BlockedFilter256(m, key=None). Rate of "
                "n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/32)^i)^8, B = 256.");
 
@@ -1164,7 +1156,7 @@ void bind(py::module_& m) {
       ". Rate of n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/B)^(ik))^k, B = 512; size(n, p, kind='cacheline') "
       "gives the m and the best k for n keys at rate p.";
   auto cache_line = bind_common<cache_line_filter>(
-      m, cache_line_doc.c_str(),
+      m, "CacheLineFilter", cache_line_doc.c_str(),
       "Estimated rate from the filter's state: the mean over blocks of (ones in the block / 512)^k.");
   cache_line
       .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::optional<py::bytes>& key) {
@@ -1186,7 +1178,7 @@ void bind(py::module_& m) {
 
   // parquet
   auto parquet = bind_common<parquet_filter>(
-      m,
+      m, "ParquetFilter",
       "Parquet's split-block Bloom filter (apache/parquet-format BloomFilter.md): a value's 8 bits in one "
       "256-bit block, one in each 32-bit word, placed by XXH64 (seed 0) of its plain encoding (str/bytes: the "
       "bytes; int: 8 bytes little-endian, an INT64). ParquetFilter(nbytes, key=None): nbytes a multiple of 32 "
@@ -1238,7 +1230,7 @@ void bind(py::module_& m) {
 
   // rocksdb
   auto rocks = bind_common<rocksdb_filter>(
-      m,
+      m, "RocksDBFilter",
       "RocksDB's Bloom filter for its table files (FastLocalBloom, format_version 5), bit for bit: a key's k bits "
       "in one 512-bit block, placed by RocksDB's Hash64 (its preview of XXH3; str/bytes: the bytes; int: its 8 "
       "little-endian bytes). RocksDBFilter(nbytes, k, key=None): nbytes a multiple of 64, k 1 to 30. "
@@ -1307,7 +1299,7 @@ void bind(py::module_& m) {
 
   // guava
   auto guava = bind_common<guava_filter>(
-      m,
+      m, "GuavaFilter",
       "Guava's BloomFilter (com.google.common.hash, strategy MURMUR128_MITZ_64), bit for bit: a key's k positions "
       "from the two halves of MurmurHash3_x64_128 (seed 0) of its funnelled bytes (str: UTF-8, as "
       "Funnels.stringFunnel(UTF_8); bytes as they are; int: 8 bytes little-endian, as Funnels.longFunnel() writes a "
@@ -1343,7 +1335,7 @@ void bind(py::module_& m) {
 
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(
-      m,
+      m, "CuckooFilter",
       "The cuckoo filter: `buckets` (a power of two) buckets of 4 slots, each empty or an f-bit fingerprint "
       "(f = fingerprint_bits, 4 to 32). CuckooFilter(buckets, fingerprint_bits=12, max_kicks=500, seed=1, key=None). "
       "add() returns False when the table is full (nothing changes). Rate bound 2*4/2^f.",
@@ -1382,7 +1374,7 @@ void bind(py::module_& m) {
 
   // scalable
   auto scalable = bind_common<scalable_filter>(
-      m,
+      m, "ScalableFilter",
       "The scalable Bloom filter: classic stages, stage i sized for n0*growth^i keys at p0*tighten^i, a new one "
       "made when the newest is full. ScalableFilter(n0, p0, growth, tighten, prime, key): the defaults are in the "
       "signature (growth and tighten are the engine's, as `bloomlab build --kind scalable` takes them). Planned rate "
@@ -1514,8 +1506,9 @@ void bind(py::module_& m) {
   m.attr("__version__") = std::string(bloomlab::version);  // the CLI's and the C++ package's
 
   // The kinds, from the registry (io::kinds): (name, class, takes keys
-  // after it is made), in the registry's order. bloomlab/__init__.py builds
-  // KINDS, kind_of() and sized() from it.
+  // after it is made, its line of help, how sized() sizes it), in the
+  // registry's order. bloomlab/__init__.py builds KINDS, kind_of(), sized()
+  // and the package's help from it.
   py::list kinds;
   for (const io::kind_info& row : io::kinds) {
     const py::object cls = io::with_type(row, []<class F>(std::type_identity<F>) -> py::object {
@@ -1524,7 +1517,8 @@ void bind(py::module_& m) {
       else
         return py::type::of<handle<F>>();
     });
-    kinds.append(py::make_tuple(std::string(row.name), cls, row.adds));
+    kinds.append(py::make_tuple(std::string(row.name), cls, row.adds, std::string(row.summary),
+                                std::string(row.sizing)));
   }
   m.attr("_kinds") = kinds;
   m.def(
@@ -1552,6 +1546,17 @@ void bind(py::module_& m) {
       "kind"_a, "n"_a, "p"_a, "key"_a = py::none(),
       "An empty filter of a kind for n keys at rate p, made by the engine's F::for_rate (as `bloomlab build "
       "--kind KIND --n N --p P` makes it).");
+
+  // Every public name above, and the version: what `from ._bloomlab import *`
+  // gives the package, so a new kind's class is exported without a line of
+  // its own in bloomlab/__init__.py.
+  py::list names;
+  for (const auto& item : m.attr("__dict__").cast<py::dict>()) {
+    const auto name = item.first.cast<std::string>();
+    if (!name.starts_with('_') || name == "__version__") names.append(name);
+  }
+  names.attr("sort")();
+  m.attr("__all__") = names;
 }
 
 }  // namespace bloomlab::py_module

@@ -516,6 +516,29 @@ def test_len_version_and_public_names():
         assert not hasattr(bloomlab.BlockedFilter, internal)
 
 
+def test_every_kind_of_the_registry_is_exported_and_described():
+    # The package takes its classes, their list in help(bloomlab) and
+    # sized()'s sizing lines from the engine's registry: a new kind needs no
+    # line of its own in bloomlab/__init__.py.
+    rows = bloomlab._bloomlab._kinds
+
+    def flat(text):  # the text without its line breaks and padding
+        return " ".join(text.split())
+
+    assert [name for name, *_ in rows if name in bloomlab.KINDS] == list(bloomlab.KINDS)
+    for name, cls, adds, summary, sizing in rows:
+        assert getattr(bloomlab, cls.__name__) is cls
+        assert cls.__name__ in bloomlab.__all__
+        assert f"{name} {cls.__name__} {summary}" in flat(bloomlab.__doc__)
+        if adds:
+            assert sizing and flat(f"{name}: {sizing}") in flat(bloomlab.sized.__doc__)
+            assert bloomlab.kind_of(bloomlab.sized(name, n=100, p=0.01)) == name
+        else:
+            assert not sizing and f"{name}:" not in bloomlab.sized.__doc__
+    assert "{" not in bloomlab.__doc__ and "{" not in bloomlab.sized.__doc__
+    assert "Pois(i; nB/m)" in flat(bloomlab.sized.__doc__)  # blocked's line, as the registry gives it
+
+
 def test_help_names_the_argument_types():
     assert "keys: numpy.ndarray | Sequence[str | bytes | int]" in bloomlab.BloomFilter.add_many.__doc__
     assert "m: int, k: int" in bloomlab.BloomFilter.__init__.__doc__

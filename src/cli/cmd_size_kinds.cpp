@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -264,11 +265,18 @@ int run_size_kind(const size_args& a) {
     throw usage_error(fmt::format("--adversarial does not apply to --kind {}; it sizes a classic filter for chosen "
                                   "items",
                                   kind));
-  if (a.prime && (row == nullptr || !(row->code == io::kind::classic || row->code == io::kind::counting ||
-                                      row->code == io::kind::scalable)))
-    throw usage_error(fmt::format("--prime does not apply to --kind {}; it rounds the m of classic, counting and "
-                                  "scalable filters",
-                                  kind));
+  const auto indexed = [](const io::kind_info& r) {
+    return io::with_type(r, []<class F>(std::type_identity<F>) { return io::indexed_kind<F>; });
+  };
+  if (a.prime && (row == nullptr || !indexed(*row))) {
+    std::vector<std::string_view> takers;  // "classic, counting and scalable"
+    for (const io::kind_info& r : io::kinds)
+      if (indexed(r)) takers.push_back(r.name);
+    std::string list;
+    for (std::size_t i = 0; i < takers.size(); ++i)
+      list.append(i == 0 ? "" : i + 1 == takers.size() ? " and " : ", ").append(takers[i]);
+    throw usage_error(fmt::format("--prime does not apply to --kind {}; it rounds the m of {} filters", kind, list));
+  }
 
   const std::uint64_t n = parse_count("--n", a.n, 1, fixed_rate ? static_filter_max_items : lab::max_n_formula);
   const double dn = static_cast<double>(n);

@@ -143,8 +143,7 @@ struct builder {
   // The flags each kind takes, checked before any is parsed.
   template <class F>
   void check_flags() const {
-    constexpr bool indexed =
-        std::is_same_v<F, bloom_filter> || std::is_same_v<F, counting_filter> || std::is_same_v<F, scalable_filter>;
+    constexpr bool indexed = io::indexed_kind<F>;
     if (!indexed) {
       not_for("--hash", a.hash, "its hashing is fixed");
       not_for("--scheme", a.scheme, "its hashing is fixed");

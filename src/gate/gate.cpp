@@ -88,15 +88,7 @@ void filter_add(kept_filter& f, std::string_view key) {
 }
 
 double filter_fill(const kept_filter& f) {
-  return std::visit(
-      [](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, blocked_filter>)
-          return static_cast<double>(x.bits_set()) / static_cast<double>(x.m());
-        else
-          return x.fill();
-      },
-      f);
+  return std::visit([](const auto& x) { return x.fill(); }, f);
 }
 
 unsigned filter_k(const kept_filter& f) {

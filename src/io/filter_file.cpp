@@ -329,7 +329,8 @@ std::string key_type_codes() {
 
 namespace {
 
-// Each row's abilities are what its type's API offers.
+// Each row's abilities are what its type's API offers, and a kind made
+// from (n, p) says how it is sized.
 template <class F>
 constexpr bool row_matches() {
   constexpr kind_info row = [] {
@@ -343,7 +344,7 @@ constexpr bool row_matches() {
            a |= b;
            a &= b;
          } &&
-         row.own_form.empty() != has_own_form<F>;
+         row.own_form.empty() != has_own_form<F> && row.sizing.empty() != dynamic_filter<F>;
 }
 template <class... F>
 constexpr bool all_rows_match(std::variant<F...>*) {

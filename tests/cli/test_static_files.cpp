@@ -325,6 +325,7 @@ TEST(SizeKinds, ClassicIsUnchangedAndBadValuesAreRefused) {
   expect_refused({"size", "--kind", "fuse8", "--n", "20", "--p", "0.001"}, {"--p", "'0.001'", "2^-8"});
   expect_refused({"size", "--kind", "xor8", "--n", "3000000000"}, {"--n", "'3000000000'", "2147483648"});
   expect_refused({"size", "--kind", "cuckoo", "--n", "20", "--p", "1e-12"}, {"--p", "'1e-12'", "cuckoo"});
-  expect_refused({"size", "--kind", "blocked", "--n", "20", "--p", "0.01", "--prime"}, {"--prime", "blocked"});
+  expect_refused({"size", "--kind", "blocked", "--n", "20", "--p", "0.01", "--prime"},
+                 {"--prime", "blocked", "classic, counting and scalable filters"});
   expect_refused({"size", "--kind", "fuse8", "--n", "20", "--adversarial"}, {"--adversarial", "fuse8"});
 }

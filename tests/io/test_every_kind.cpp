@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <unistd.h>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -143,6 +145,31 @@ TYPED_TEST(EveryKind, BatchesTakeAVectorOfStringsAndGiveAnswers) {
     EXPECT_TRUE(g == h);
     EXPECT_EQ(contains_many(g, ints).count(), ints.size());
   }
+}
+
+// Every bit-array kind reports its fill the same way: bits set over m.
+TYPED_TEST(EveryKind, ABitArraysFillIsItsBitsSetOverM) {
+  if constexpr (requires(const TypeParam& f) {
+                  f.bits_set();
+                  f.m();
+                }) {
+    const TypeParam f = filter_of<TypeParam>(words("fill-", 500), rate_for<TypeParam>());
+    EXPECT_GT(f.bits_set(), 0u);
+    EXPECT_DOUBLE_EQ(f.fill(), static_cast<double>(f.bits_set()) / static_cast<double>(f.m()));
+  }
+}
+
+// The kinds whose positions come from an indexer (--hash, --scheme,
+// --prime), as the API shows them, and each kind made from (n, p) saying
+// how it is sized.
+TEST(Registry, IndexedKindsAndSizingLinesComeFromTheKinds) {
+  std::vector<std::string_view> indexed;
+  for (const io::kind_info& row : io::kinds) {
+    if (io::with_type(row, []<class F>(std::type_identity<F>) { return io::indexed_kind<F>; }))
+      indexed.push_back(row.name);
+    EXPECT_EQ(row.sizing.empty(), !row.adds) << row.name;
+  }
+  EXPECT_EQ(indexed, (std::vector<std::string_view>{"classic", "counting", "scalable"}));
 }
 
 }  // namespace

@@ -91,19 +91,25 @@ struct kind_info {
   // The system whose own layout the kind can also be written in and read
   // from (encode_own, decode), as that system stores it; "" for none.
   std::string_view own_form = "";
+  // How F::for_rate(n, p) sizes it, in a line (Python's sized() quotes it);
+  // "" for the static kinds, which are built from their whole set.
+  std::string_view sizing = "";
 };
 inline constexpr kind_info kinds[] = {
-    {kind::classic, "classic", "", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true},
+    {kind::classic, "classic", "", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true, "",
+     "m = ceil(n * -ln(p) / (ln 2)^2), k the best whole k"},
     {kind::counting, "counting", "", 0, "m counters in place of bits, so items can be removed", true, true, false, false,
-     true},
+     true, "", "as classic: m = ceil(n * -ln(p) / (ln 2)^2) counters, k the best whole k"},
     {kind::cuckoo, "cuckoo", "", 0, "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false,
-     true, true},
-    {kind::scalable, "scalable", "", 0, "classic stages that grow with the list", false, false, true, false, true},
+     true, true, "", "f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two buckets that hold n at 95% load"},
+    {kind::scalable, "scalable", "", 0, "classic stages that grow with the list", false, false, true, false, true, "",
+     "a first classic stage for n keys at p (it grows past n)"},
     {kind::blocked, "blocked", "blocked512", 512, "all of an item's 8 bits in one 512-bit cache line (split block)", false,
-     true, false, false, true},
+     true, false, false, true, "",
+     "the fewest 512-bit blocks whose split-block rate sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p"},
     // The same kind byte: the file's block size tells the two apart.
     {kind::blocked, "blocked256", "", 256, "the blocked filter with 256-bit blocks (eight 32-bit lanes)", false, true,
-     false, false, true},
+     false, false, true, "", "as blocked, in 256-bit blocks of eight 32-bit lanes"},
     {kind::fuse8, "fuse8", "", 0, "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
     {kind::fuse16, "fuse16", "", 0,
@@ -112,16 +118,22 @@ inline constexpr kind_info kinds[] = {
     {kind::xor8, "xor8", "", 0, "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
     {kind::cacheline, "cacheline", "", 512, "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true,
-     false, false, true},
+     false, false, true, "", "the fewest 512-bit blocks that reach p at their best k"},
     {kind::parquet, "parquet", "sbbf", 256,
      "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
-     false, true, "parquet"},
+     false, true, "parquet",
+     "Arrow's sizing: m = -8 n / ln(1 - p^(1/8)) bits in whole bytes, up to a power of two (32 bytes to 128 "
+     "MiB)"},
     {kind::rocksdb, "rocksdb", "", 512,
      "RocksDB's FastLocalBloom: k bits in one 512-bit block, its Hash64, sized from bits a key as RocksDB sizes it",
-     false, true, false, false, true, ""},
+     false, true, false, false, true, "",
+     "RocksDB's own sizing (NewBloomFilterPolicy) at the least bits a key, in thousandths, whose k from RocksDB's "
+     "table reaches p"},
     {kind::guava, "guava", "", 0,
      "Guava's BloomFilter: k bits by MurmurHash3_x64_128 double hashing, its writeTo bytes in and out", false, true,
-     false, false, true, "guava"},
+     false, false, true, "guava",
+     "as Guava's BloomFilter.create: (long)(-n ln p / (ln 2)^2) bits up to whole 64-bit longs, k = round(bits / n * "
+     "ln 2)"},
 };
 
 // The kind byte of each engine type. A type with none fails to compile
@@ -184,6 +196,14 @@ template <class F>
   requires requires { F::block_bits; }
 inline constexpr unsigned block_bits_of<F> = F::block_bits;
 std::string kind_names();                           // "classic, counting, ..." in the table's order
+
+// A kind whose positions come from an indexer (a hash function and a
+// scheme, indexer.hpp) over any whole m: the kinds that take --hash,
+// --scheme and --prime (m rounded up to a prime). Read from the API (the
+// classic and counting filters' index(), a scalable filter's stages'
+// params().idx), so a new kind of that shape takes them without a list.
+template <class F>
+inline constexpr bool indexed_kind = requires(const F& f) { f.index(); } || requires(const F& f) { f.params().idx; };
 
 // The layouts a file can have: bloomlab's own (docs/format.md), or the one
 // the kind's own system stores (kind_info::own_form: a Parquet filter as a
