@@ -901,6 +901,10 @@ void check_k(unsigned long long k) {
     throw py::value_error("k: " + std::to_string(k) + " is out of range (1 to " + std::to_string(max_k) + ")");
 }
 
+// A kind with its own sizing from (n, p): a static bits_for(n, p).
+template <class F>
+inline constexpr bool sizes_from_rate = requires { F::bits_for(1.0, 0.5); };
+
 // size(): each kind's sizing fields, one overload a kind (io::with_type
 // picks it, so a kind with none fails to compile).
 struct sizer {
@@ -989,17 +993,20 @@ struct sizer {
     d["bits"] = buckets * cuckoo_slots_default * f;
     d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots_default * f) / n;
   }
-  // Kinds size() does not size: scalable (its plan is its first stage's,
-  // classic sizing) and the static kinds (the set sizes them).
+  // Kinds with no bits_for(n, p), which size() does not size: scalable (its
+  // plan is its first stage's, classic sizing) and the static kinds (the
+  // set sizes them).
   template <class F>
-    requires static_kind<F> || std::is_same_v<F, scalable_filter>
+    requires(!sizes_from_rate<F>)
   void operator()(std::type_identity<F>) const {
     throw std::logic_error("size: a kind it does not size");
   }
 };
 
 // The kinds size() takes: those with a sizing of their own from (n, p).
-bool sized_here(const io::kind_info& row) { return row.adds && row.code != io::kind::scalable; }
+bool sized_here(const io::kind_info& row) {
+  return io::with_type(row, []<class F>(std::type_identity<F>) { return sizes_from_rate<F>; });
+}
 
 py::dict size(double n, double p, const std::string& kind, bool prime) {
   check_count("n", n, 1e18);

@@ -270,9 +270,14 @@ distinct_items count_distinct(line_reader& in, progress_mode mode) {
 int run_build(const build_args& a, const key_args& k) {
   if (a.out.empty()) throw usage_error("-o FILTER is required: the file to write");
   const io::layout as = layout_of(a, k.key().has_value());
-  if (a.ints && io::find_kind(a.kind) != nullptr && io::find_kind(a.kind)->code == io::kind::guava)
-    throw usage_error("--int does not apply to --kind guava: its items go through a Guava funnel; --funnel long reads "
-                      "each line as a Java long");
+  // A kind whose keys go through a funnel (Guava's) reads integers by its
+  // --funnel, not --int.
+  if (const io::kind_info* row = io::find_kind(a.kind);
+      a.ints && row != nullptr &&
+      io::with_type(*row, []<class F>(std::type_identity<F>) { return requires(const F& g) { g.funnel(); }; }))
+    throw usage_error(fmt::format("--int does not apply to --kind {}: its items go through a Guava funnel; --funnel "
+                                  "long reads each line as a Java long",
+                                  row->name));
   if (is_static_kind(a.kind)) return build_static(a, k.key());
   const progress_mode mode = parse_progress(a.progress);
   // Without --n (or --m and --k), n is the list's number of distinct items,
@@ -473,12 +478,17 @@ int run_remove(const items_args& a) {
     const std::vector<std::string_view> views(items.begin(), items.end());
     parse_int_items(views, 0, how, keys);
   }
+  // A kind of counters says how many it took to zero (its removal's
+  // `zeroed`); a kind of fingerprints, whether it found one.
+  const bool counters = std::visit(
+      [](const auto& g) { return requires(std::decay_t<decltype(g)>& h) { h.remove(std::string_view()).zeroed; }; },
+      f.filter);
   std::uint64_t zeroed = 0;
   const auto remove_one = [&](const auto x) {
     const bool ok = std::visit(
         [&](auto& g) -> bool {
-          if constexpr (std::is_same_v<std::decay_t<decltype(g)>, counting_filter>) {
-            const removal r = g.remove(x);
+          if constexpr (requires { g.remove(x).zeroed; }) {
+            const auto r = g.remove(x);
             zeroed += r.zeroed;
             return r.ok();
           } else if constexpr (requires { g.remove(x); }) {
@@ -490,8 +500,7 @@ int run_remove(const items_args& a) {
         f.filter);
     if (!ok)
       throw usage_error(fmt::format("{}: '{}' was certainly never added ({}); nothing was removed", a.filter, x,
-                                    kind.code == io::kind::counting ? "one of its counters is zero"
-                                                                    : "its fingerprint is in neither bucket"));
+                                    counters ? "one of its counters is zero" : "its fingerprint is in neither bucket"));
   };
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (how.ints)
@@ -503,7 +512,7 @@ int run_remove(const items_args& a) {
   json j = summary(f);
   j["file"] = a.filter;
   j["removed"] = items.size();
-  if (kind.code == io::kind::counting) j["counters_zeroed"] = zeroed;
+  if (counters) j["counters_zeroed"] = zeroed;
   report(j, a.json, fmt::format("Removed {} items from {}.", thousands(items.size()), a.filter));
   return 0;
 }
