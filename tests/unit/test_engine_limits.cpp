@@ -84,6 +84,22 @@ TEST(EngineLimits, BitsPerItemRefusesARateOutsideZeroToOne) {
   EXPECT_NEAR(bits_per_item(0.01), 9.585, 0.001);
 }
 
+TEST(EngineLimits, RateFormulasRefuseMNOrKOutOfRange) {
+  EXPECT_EQ(refusal([] { fpr_approx(0, 10, 3); }), "fpr_approx: m = 0 is out of range (a finite m > 0)");
+  EXPECT_EQ(refusal([] { fpr_approx(-1, 10, 3); }), "fpr_approx: m = -1 is out of range (a finite m > 0)");
+  EXPECT_EQ(refusal([] { fpr_approx(100, -1, 3); }), "fpr_approx: n = -1 is out of range (a finite n >= 0)");
+  EXPECT_EQ(refusal([] { fpr_approx(100, 10, 0); }), "fpr_approx: k = 0 is out of range (k >= 1)");
+  EXPECT_EQ(refusal([] { fill_expected(std::nan(""), 10, 3); }),
+            "fill_expected: m = nan is out of range (a finite m > 0)");
+  EXPECT_EQ(refusal([] { fpr_fill(100, std::numeric_limits<double>::infinity(), 3); }),
+            "fill_expected: n = inf is out of range (a finite n >= 0)");
+  EXPECT_EQ(refusal([] { k_optimal(100, 0); }), "k_optimal: n = 0 is out of range (n > 0)");
+  EXPECT_EQ(refusal([] { k_best(0, 10); }), "k_optimal: m = 0 is out of range (a finite m > 0)");
+  EXPECT_EQ(fpr_approx(100, 0, 3), 0.0);  // no items: no false positives
+  EXPECT_NEAR(fpr_approx(2000, 200, 7), 0.00819, 0.00001);  // math.hpp's worked example
+  EXPECT_EQ(k_best(192, 20), 7u);
+}
+
 TEST(EngineLimits, BlockSizingRefusesBadArguments) {
   EXPECT_EQ(refusal([] { size_split_block(0, 0.01, 8, 64); }), "size_split_block: n = 0 is out of range (1 to 1e18)");
   EXPECT_EQ(refusal([] { size_split_block(100, 0, 8, 64); }), "size_split_block: p = 0 is out of range (0 < p < 1)");
