@@ -23,20 +23,21 @@
 namespace bloomlab {
 
 namespace detail {
-// The arguments of the rate formulas below: m > 0 bits, n >= 0 items (both
-// finite), k >= 1. std::invalid_argument names the formula and the value.
-inline void check_mnk(const char* what, double m, double n, unsigned k) {
+// The arguments of the rate formulas below: m > 0 bits and n >= 0 items,
+// both finite; std::invalid_argument names the formula and the value. Any k
+// is a rate: k = 0 (a BIP 37 filter capped small enough has it) sets no bit
+// and answers maybe to every query, a rate of 1.
+inline void check_mn(const char* what, double m, double n) {
   if (!(m > 0 && std::isfinite(m)))
     throw std::invalid_argument(std::string(what) + ": m = " + number(m) + " is out of range (a finite m > 0)");
   if (!(n >= 0 && std::isfinite(n)))
     throw std::invalid_argument(std::string(what) + ": n = " + number(n) + " is out of range (a finite n >= 0)");
-  if (k < 1) throw std::invalid_argument(std::string(what) + ": k = 0 is out of range (k >= 1)");
 }
 }  // namespace detail
 
 // Expected share of bits set after n items: 1 - (1 - 1/m)^(kn).
 inline double fill_expected(double m, double n, unsigned k) {
-  detail::check_mnk("fill_expected", m, n, k);
+  detail::check_mn("fill_expected", m, n);
   if (n <= 0) return 0.0;
   if (m <= 1) return 1.0;
   return -std::expm1(static_cast<double>(k) * n * std::log1p(-1.0 / m));
@@ -44,7 +45,7 @@ inline double fill_expected(double m, double n, unsigned k) {
 
 // Bloom's approximation: (1 - e^(-kn/m))^k.
 inline double fpr_approx(double m, double n, unsigned k) {
-  detail::check_mnk("fpr_approx", m, n, k);
+  detail::check_mn("fpr_approx", m, n);
   if (n <= 0) return 0.0;
   return std::pow(-std::expm1(-static_cast<double>(k) * n / m), k);
 }
@@ -56,7 +57,7 @@ inline double fpr_fill(double m, double n, unsigned k) { return std::pow(fill_ex
 // The k that minimises the approximation: (m/n) ln 2. Needs m > 0 and n > 0
 // (std::invalid_argument otherwise).
 inline double k_optimal(double m, double n) {
-  detail::check_mnk("k_optimal", m, n, 1);
+  detail::check_mn("k_optimal", m, n);
   if (!(n > 0)) throw std::invalid_argument("k_optimal: n = " + detail::number(n) + " is out of range (n > 0)");
   return m / n * std::numbers::ln2;
 }

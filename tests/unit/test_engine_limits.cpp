@@ -84,11 +84,11 @@ TEST(EngineLimits, BitsPerItemRefusesARateOutsideZeroToOne) {
   EXPECT_NEAR(bits_per_item(0.01), 9.585, 0.001);
 }
 
-TEST(EngineLimits, RateFormulasRefuseMNOrKOutOfRange) {
+TEST(EngineLimits, RateFormulasRefuseMOrNOutOfRange) {
   EXPECT_EQ(refusal([] { fpr_approx(0, 10, 3); }), "fpr_approx: m = 0 is out of range (a finite m > 0)");
   EXPECT_EQ(refusal([] { fpr_approx(-1, 10, 3); }), "fpr_approx: m = -1 is out of range (a finite m > 0)");
   EXPECT_EQ(refusal([] { fpr_approx(100, -1, 3); }), "fpr_approx: n = -1 is out of range (a finite n >= 0)");
-  EXPECT_EQ(refusal([] { fpr_approx(100, 10, 0); }), "fpr_approx: k = 0 is out of range (k >= 1)");
+  EXPECT_EQ(fpr_approx(100, 10, 0), 1.0);  // no positions: every query says maybe
   EXPECT_EQ(refusal([] { fill_expected(std::nan(""), 10, 3); }),
             "fill_expected: m = nan is out of range (a finite m > 0)");
   EXPECT_EQ(refusal([] { fpr_fill(100, std::numeric_limits<double>::infinity(), 3); }),
