@@ -97,18 +97,6 @@ std::vector<std::string> items_of(const std::vector<std::string>& args) {
 
 // ---- filters: add, contains, remove on any kind --------------------------------
 
-// The kinds with an ability (io::kinds), as a sentence lists them:
-// "classic, counting or blocked".
-std::string kinds_that(bool io::kind_info::*ability, const char* last) {
-  std::vector<std::string_view> names;
-  for (const io::kind_info& i : io::kinds)
-    if (i.*ability) names.push_back(i.name);
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out.append(i == 0 ? "" : i + 1 == names.size() ? fmt::format(" {} ", last) : ", ").append(names[i]);
-  return out;
-}
-
 // Refuses, before the filter changes, an item that would make a scalable
 // filter grow a stage past what a file holds (io::max_stages), a stage whose
 // rate underflows to 0, or more bits in all stages than a filter this CLI
@@ -469,7 +457,7 @@ int run_remove(const items_args& a) {
   if (!kind.removes) {
     throw usage_error(fmt::format("{}: a {} filter cannot remove items (one bit serves many items); only {} filters "
                                   "can",
-                                  a.filter, kind.name, kinds_that(&io::kind_info::removes, "and")));
+                                  a.filter, kind.name, io::kind_names([](const io::kind_info& r) { return r.removes; }, "and")));
   }
   const std::vector<std::string> items = items_of(a.items);
   const item_reading how = reading_of(f, a);
@@ -553,7 +541,7 @@ int run_combine(const pair_args& a, bool both) {
   if (ka.code != kb.code) refuse_mismatch(fmt::format("kind {} vs {}", ka.name, kb.name));
   if (!ka.combines) {
     throw usage_error(fmt::format("cannot {} {} filters: merge and intersect take {} filters", verb, ka.name,
-                                  kinds_that(&io::kind_info::combines, "or")));
+                                  io::kind_names([](const io::kind_info& r) { return r.combines; }, "or")));
   }
   // Every parameter that differs is named (compare() for the kinds with a
   // policy); the filters' own |= and &= then check the same and combine.

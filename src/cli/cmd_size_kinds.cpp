@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -265,18 +264,9 @@ int run_size_kind(const size_args& a) {
     throw usage_error(fmt::format("--adversarial does not apply to --kind {}; it sizes a classic filter for chosen "
                                   "items",
                                   kind));
-  const auto indexed = [](const io::kind_info& r) {
-    return io::with_type(r, []<class F>(std::type_identity<F>) { return io::indexed_kind<F>; });
-  };
-  if (a.prime && (row == nullptr || !indexed(*row))) {
-    std::vector<std::string_view> takers;  // "classic, counting and scalable"
-    for (const io::kind_info& r : io::kinds)
-      if (indexed(r)) takers.push_back(r.name);
-    std::string list;
-    for (std::size_t i = 0; i < takers.size(); ++i)
-      list.append(i == 0 ? "" : i + 1 == takers.size() ? " and " : ", ").append(takers[i]);
-    throw usage_error(fmt::format("--prime does not apply to --kind {}; it rounds the m of {} filters", kind, list));
-  }
+  if (a.prime && (row == nullptr || !io::indexed(*row)))
+    throw usage_error(fmt::format("--prime does not apply to --kind {}; it rounds the m of {} filters", kind,
+                                  io::kind_names(io::indexed, "and")));
 
   const std::uint64_t n = parse_count("--n", a.n, 1, fixed_rate ? static_filter_max_items : lab::max_n_formula);
   const double dn = static_cast<double>(n);

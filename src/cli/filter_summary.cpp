@@ -126,7 +126,7 @@ json summary(const filter_file& file) {
             j["hash"] = strings_name(f);
             const std::uint64_t set = f.bits_set();
             j["bits_set"] = set;
-            j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
+            j["fill"] = f.fill();
             // A bit of the array is one of an item's k with chance about k/m
             // (its block 1 in m/512, each probe 1 in 512): the classic estimate.
             const cardinality c = estimate_cardinality(f.m(), f.k(), set);
@@ -184,7 +184,7 @@ json summary(const filter_file& file) {
             j["hash"] = strings_name(f);
             const std::uint64_t set = f.bits_set();
             j["bits_set"] = set;
-            j["fill"] = static_cast<double>(set) / static_cast<double>(f.m());
+            j["fill"] = f.fill();
             // Each item sets one bit in 8 of the m / lane_bits lanes, so a bit
             // stays 0 with chance (1 - 8/m)^n, as in a classic filter with k = 8.
             const cardinality c = estimate_cardinality(f.m(), L::lanes, set);

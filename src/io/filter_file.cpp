@@ -308,6 +308,20 @@ std::string kind_names() {
   return out;
 }
 
+std::string kind_names(bool (*keep)(const kind_info&), std::string_view last) {
+  std::vector<std::string_view> names;
+  for (const kind_info& i : kinds)
+    if (keep(i)) names.push_back(i.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out.append(i == 0 ? "" : i + 1 == names.size() ? " " + std::string(last) + " " : ", ").append(names[i]);
+  return out;
+}
+
+bool indexed(const kind_info& row) {
+  return with_type(row, []<class F>(std::type_identity<F>) { return indexed_kind<F>; });
+}
+
 std::string_view kind_name(kind k) { return info(k).name; }
 
 std::string_view key_type_name(key_type t) {

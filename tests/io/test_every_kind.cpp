@@ -165,11 +165,11 @@ TYPED_TEST(EveryKind, ABitArraysFillIsItsBitsSetOverM) {
 TEST(Registry, IndexedKindsAndSizingLinesComeFromTheKinds) {
   std::vector<std::string_view> indexed;
   for (const io::kind_info& row : io::kinds) {
-    if (io::with_type(row, []<class F>(std::type_identity<F>) { return io::indexed_kind<F>; }))
-      indexed.push_back(row.name);
+    if (io::indexed(row)) indexed.push_back(row.name);
     EXPECT_EQ(row.sizing.empty(), !row.adds) << row.name;
   }
   EXPECT_EQ(indexed, (std::vector<std::string_view>{"classic", "counting", "scalable"}));
+  EXPECT_EQ(io::kind_names(io::indexed, "and"), "classic, counting and scalable");
 }
 
 }  // namespace

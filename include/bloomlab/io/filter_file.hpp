@@ -196,6 +196,10 @@ template <class F>
   requires requires { F::block_bits; }
 inline constexpr unsigned block_bits_of<F> = F::block_bits;
 std::string kind_names();                           // "classic, counting, ..." in the table's order
+// The names of the rows `keep` accepts, in the table's order, the last two
+// joined by `last`: kind_names(indexed, "and") is "classic, counting and
+// scalable".
+std::string kind_names(bool (*keep)(const kind_info&), std::string_view last);
 
 // A kind whose positions come from an indexer (a hash function and a
 // scheme, indexer.hpp) over any whole m: the kinds that take --hash,
@@ -204,6 +208,7 @@ std::string kind_names();                           // "classic, counting, ..." 
 // params().idx), so a new kind of that shape takes them without a list.
 template <class F>
 inline constexpr bool indexed_kind = requires(const F& f) { f.index(); } || requires(const F& f) { f.params().idx; };
+bool indexed(const kind_info& row);  // indexed_kind of the row's type
 
 // The layouts a file can have: bloomlab's own (docs/format.md), or the one
 // the kind's own system stores (kind_info::own_form: a Parquet filter as a
