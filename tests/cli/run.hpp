@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "test_paths.hpp"
 
 namespace cli_test {
 
@@ -39,7 +40,7 @@ inline result run(const std::vector<std::string>& args, const std::string& input
   const auto in = dir / ("bloomlab-cli-in-" + tag), out = dir / ("bloomlab-cli-out-" + tag),
              err = dir / ("bloomlab-cli-err-" + tag);
   std::ofstream(in, std::ios::binary) << input;
-  std::string cmd = quote(BLOOMLAB_EXE);
+  std::string cmd = quote(test_path("BLOOMLAB_EXE"));
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " <" + quote(in.string()) + " >" + quote(out.string()) + " 2>" + quote(err.string());
   const int status = std::system(cmd.c_str());
@@ -81,7 +82,7 @@ struct temp_file {
   temp_file& operator=(const temp_file&) = delete;
 };
 
-inline const std::string sample_list = std::string(BLOOMLAB_DATA) + "/sample.txt";
+inline const std::string sample_list = test_path("BLOOMLAB_DATA") + "/sample.txt";
 
 // The sample list's items: its non-empty lines.
 inline std::vector<std::string> sample_items() {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "run.hpp"
 
 using cli_test::check_refused;
@@ -36,7 +37,7 @@ cli_test::result run_bounded(const std::vector<std::string>& args, const std::st
                              int seconds = 10, int megabytes = 1024) {
   const temp_file out("", "bounded-out"), err("", "bounded-err");
   std::string cmd = (sanitized ? "" : "ulimit -v " + std::to_string(megabytes * 1024) + "; ") + "timeout " +
-                    std::to_string(sanitized ? 3 * seconds : seconds) + " " + quote(BLOOMLAB_EXE);
+                    std::to_string(sanitized ? 3 * seconds : seconds) + " " + quote(test_path("BLOOMLAB_EXE"));
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " <" + quote(stdin_path) + " >" + quote(out.path.string()) + " 2>" + quote(err.path.string());
   const int status = std::system(("bash -c " + quote(cmd)).c_str());

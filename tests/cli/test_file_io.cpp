@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "file_helpers.hpp"
 #include "run.hpp"
 
@@ -39,7 +40,7 @@ cli_test::result run_piped(const std::string& file, const std::string& args) {
   const std::string tag = std::to_string(::getpid());
   const std::string out = (tmp / ("bloomlab-pipe-out-" + tag)).string(),
                     err = (tmp / ("bloomlab-pipe-err-" + tag)).string();
-  const int status = std::system(("cat " + quote(file) + " | " + quote(BLOOMLAB_EXE) + " " + args + " >" +
+  const int status = std::system(("cat " + quote(file) + " | " + quote(test_path("BLOOMLAB_EXE")) + " " + args + " >" +
                                   quote(out) + " 2>" + quote(err))
                                      .c_str());
   cli_test::result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), bytes(out), bytes(err)};

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "file_helpers.hpp"
 #include "run.hpp"
 
@@ -19,7 +20,7 @@ using cli_test::run;
 using files_test::temp_dir;
 using files_test::write_bytes;
 
-const std::string old_corpus = std::string(BLOOMLAB_DATA) + "/../tests/fuzz/corpus/";
+const std::string old_corpus = test_path("BLOOMLAB_DATA") + "/../tests/fuzz/corpus/";
 
 // Decimal integers first, first + step, ..., one a line.
 std::string int_lines(std::uint64_t first, std::uint64_t step, int count) {

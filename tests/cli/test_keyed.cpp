@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "file_helpers.hpp"
 #include "run.hpp"
 
@@ -239,7 +240,7 @@ TEST(Keyed, MergeNeedsOneKeyForBoth) {
 }
 
 TEST(Keyed, FormatVersionOneStillLoadsExceptBlocked) {
-  const std::string corpus = std::string(BLOOMLAB_DATA) + "/../tests/fuzz/corpus/";
+  const std::string corpus = test_path("BLOOMLAB_DATA") + "/../tests/fuzz/corpus/";
   // A version-1 classic file reads as before.
   const auto r = run({"info", corpus + "classic.blf", "--json"});
   ASSERT_EQ(r.rc, 0) << r.err;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "run.hpp"
 
 extern char** environ;
@@ -21,7 +22,7 @@ constexpr std::size_t reader_buffer = std::size_t{2} << 20;  // src/cli/input.hp
 // `producer | bloomlab ARGS...`: bloomlab's exit code and output.
 result run_piped(const std::string& producer, const std::vector<std::string>& args) {
   const temp_file out("", "piped-out"), err("", "piped-err");
-  std::string cmd = producer + " | " + quote(BLOOMLAB_EXE);
+  std::string cmd = producer + " | " + quote(test_path("BLOOMLAB_EXE"));
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " >" + quote(out.path.string()) + " 2>" + quote(err.path.string()) + "; exit ${PIPESTATUS[-1]}";
   const int status = std::system(("bash -c " + quote(cmd)).c_str());
@@ -217,7 +218,7 @@ TEST(Stream, MemoryStaysWithinTheFilterAndABuffer) {
   // by wait4 for this child alone.
   const filter_of f({"-", "--n", "10", "--p", "0.01"});
   const temp_file out("", "memory-out");
-  const std::string cmd = "seq 1 40000000 | " + quote(BLOOMLAB_EXE) +
+  const std::string cmd = "seq 1 40000000 | " + quote(test_path("BLOOMLAB_EXE")) +
                           " build --kind blocked --n 40000000 --p 0.01 --json -o " + quote(f.path()) + " >" +
                           quote(out.path.string());
   std::string shell = "/bin/bash", dash_c = "-c", line = cmd;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
 #include "file_helpers.hpp"
 #include "run.hpp"
 
@@ -23,7 +24,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string corpus = std::string(BLOOMLAB_DATA) + "/../tests/fuzz/corpus/";
+const std::string corpus = test_path("BLOOMLAB_DATA") + "/../tests/fuzz/corpus/";
 
 // fruit names, then w0 .. w1999, one a line.
 std::string probes() {

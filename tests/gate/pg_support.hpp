@@ -17,12 +17,13 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.hpp"
 #include "store.hpp"
 
 namespace bloomlab::gate::testing {
 
 // The URL pg_cluster.sh wrote for this ctest run.
-inline std::string pg_url(const std::string& state = BLOOMLAB_PG_STATE) {
+inline std::string pg_url(const std::string& state = test_path("BLOOMLAB_PG_STATE")) {
   std::ifstream in(state);
   std::string url;
   std::getline(in, url);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.hpp"
 #include "gate_process.hpp"
 #include "pg_support.hpp"
 
@@ -125,8 +126,8 @@ TEST(GatePostgres, CountingGatesForgetRemovalsMadeElsewhere) {
 // message; when it returns, the gate answers again, and follows again.
 TEST(GatePostgres, DatabaseLostAndBack) {
   // A private cluster: stopping it disturbs no other test.
-  const std::string state = std::string(BLOOMLAB_PG_STATE) + ".lost";
-  const std::string script = BLOOMLAB_PG_CLUSTER;
+  const std::string state = test_path("BLOOMLAB_PG_STATE") + ".lost";
+  const std::string script = test_path("BLOOMLAB_PG_CLUSTER");
   ASSERT_EQ(std::system((script + " start " + state + " >/dev/null").c_str()), 0);
   struct cleanup {
     std::string cmd;
@@ -176,8 +177,8 @@ TEST(GatePostgres, DatabaseLostAndBack) {
 
 // A private cluster for one test (stopping or freezing it disturbs no other).
 struct private_cluster {
-  std::string state, script = BLOOMLAB_PG_CLUSTER;
-  explicit private_cluster(const std::string& suffix) : state(std::string(BLOOMLAB_PG_STATE) + suffix) {
+  std::string state, script = test_path("BLOOMLAB_PG_CLUSTER");
+  explicit private_cluster(const std::string& suffix) : state(test_path("BLOOMLAB_PG_STATE") + suffix) {
     if (std::system((script + " start " + state + " >/dev/null").c_str()) != 0)
       throw std::runtime_error("cannot start a private cluster");
   }

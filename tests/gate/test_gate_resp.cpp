@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_paths.hpp"
 #include "resp_client.hpp"
 
 using namespace gate_test;
@@ -211,7 +212,7 @@ TEST(GateResp, RedisPyBloomClient) {
   resp_gate g({});
   int code = 0;
   const std::string out =
-      shell("/usr/bin/python3 " + std::string(REDIS_PY_CHECK) + " " + std::to_string(g.resp_port) + " 2>&1", code);
+      shell("/usr/bin/python3 " + test_path("REDIS_PY_CHECK") + " " + std::to_string(g.resp_port) + " 2>&1", code);
   EXPECT_EQ(code, 0) << out;
   EXPECT_NE(out.find("redis-py: all checks passed"), std::string::npos) << out;
 }
@@ -220,7 +221,7 @@ TEST(GateResp, NodeRedisBloomClient) {
   resp_gate g({});
   int code = 0;
   const std::string out =
-      shell("node " + std::string(NODE_REDIS_CHECK) + " " + std::to_string(g.resp_port) + " 2>&1", code);
+      shell("node " + test_path("NODE_REDIS_CHECK") + " " + std::to_string(g.resp_port) + " 2>&1", code);
   EXPECT_EQ(code, 0) << out;
   EXPECT_NE(out.find("node-redis: all checks passed"), std::string::npos) << out;
 }

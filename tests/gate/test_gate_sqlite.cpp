@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "test_paths.hpp"
 #include "gate_process.hpp"
 
 using namespace gate_test;
@@ -394,7 +395,7 @@ TEST(GateSqlite, WrkSmokeRunHasNoErrors) {
   sqlite_table db(dir.path / "keys.sqlite", numbered("k", 1000));
   running_gate g(gate_args(db));
   const std::string out_file = (dir.path / "wrk.txt").string();
-  const std::string cmd = std::string(WRK_EXE) + " -t2 -c64 -d1s --latency 'http://127.0.0.1:" +
+  const std::string cmd = test_path("WRK_EXE") + " -t2 -c64 -d1s --latency 'http://127.0.0.1:" +
                           std::to_string(g.port) + "/check?key=k1' > " + out_file + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string out = slurp(out_file);
@@ -574,7 +575,7 @@ std::string shell_quoted(const std::string& s) {
 // would (waiting up to 5 s for a lock, as a careful program does); throws
 // with its output if it fails.
 std::string sqlite3_shell(const fs::path& db, const std::string& sql) {
-  const std::string cmd = std::string(SQLITE3_EXE) + " -bail -cmd '.timeout 5000' " + shell_quoted(db.string()) + " " +
+  const std::string cmd = test_path("SQLITE3_EXE") + " -bail -cmd '.timeout 5000' " + shell_quoted(db.string()) + " " +
                           shell_quoted(sql) + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) throw std::runtime_error("cannot run " + cmd);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.hpp"
 #include "pg_support.hpp"
 #include "store.hpp"
 
@@ -40,7 +41,8 @@ class PgStore : public ::testing::Test {
  protected:
   void SetUp() override {
     url = pg_url();
-    ASSERT_FALSE(url.empty()) << "no URL in " << BLOOMLAB_PG_STATE << " (the pg fixture starts the cluster)";
+    ASSERT_FALSE(url.empty()) << "no URL in " << test_path("BLOOMLAB_PG_STATE")
+                              << " (the pg fixture starts the cluster)";
     sql = std::make_unique<sql_session>(url);
   }
   std::string url;

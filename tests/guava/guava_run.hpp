@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "run.hpp"
 
 namespace guava_test {
@@ -37,8 +38,8 @@ struct guava_said {
 // Runs the jobs (GuavaOracle.java's format) and returns its line for each
 // job's name; throws, with the command, if java fails.
 inline std::map<std::string, guava_said> run_guava(const std::filesystem::path& jobs) {
-  const std::string cmd = quote(JAVA_EXE) + " -cp " + quote(GUAVA_JAR) + " " + quote(GUAVA_ORACLE) + " " +
-                          quote(jobs.string());
+  const std::string cmd = quote(test_path("JAVA_EXE")) + " -cp " + quote(test_path("GUAVA_JAR")) + " " +
+                          quote(test_path("GUAVA_ORACLE")) + " " + quote(jobs.string());
   FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) throw std::runtime_error("popen failed: " + cmd);
   std::string out;

@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.hpp"
 #include "bloomlab/io/filter_file.hpp"
 #include "guava_run.hpp"
 #include "run.hpp"
@@ -169,7 +170,7 @@ TEST(GuavaOracle, BloomlabsFileIsGuavasByteForByte) {
     EXPECT_EQ(guava_test::read_text(w.at(c.name, ".bloomlab")), guava) << c.name;
   }
   // The file python/tests reads is what Guava writes today.
-  EXPECT_EQ(guava_test::read_text(w.at("strings-200", ".guava")), guava_test::read_text(GUAVA_FIXTURE));
+  EXPECT_EQ(guava_test::read_text(w.at("strings-200", ".guava")), guava_test::read_text(test_path("GUAVA_FIXTURE")));
 }
 
 TEST(GuavaOracle, BloomlabReadsGuavasFilesAndAnswersAsMightContain) {

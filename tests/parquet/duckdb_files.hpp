@@ -19,6 +19,7 @@
 #include <system_error>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "run.hpp"
 
 #include <nlohmann/json.hpp>
@@ -45,7 +46,7 @@ inline ran shell(const std::string& cmd) {
 // node duckdb_parquet.mjs ARGS: its JSON, or a failure that says why
 // (the usual one: the npm packages are not installed; `make npm`).
 inline nlohmann::json duckdb(const std::string& args) {
-  const ran r = shell(quote(NODE_EXE) + " " + quote(DUCKDB_SCRIPT) + " " + args);
+  const ran r = shell(quote(test_path("NODE_EXE")) + " " + quote(test_path("DUCKDB_SCRIPT")) + " " + args);
   if (r.rc != 0)
     throw std::runtime_error("duckdb_parquet.mjs " + args + " exited " + std::to_string(r.rc) +
                              " (is @duckdb/node-api installed? `make npm` or `npm ci` at the root)");

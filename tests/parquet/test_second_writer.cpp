@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.hpp"
 #include "bloomlab/parquet_filter.hpp"
 #include "bloomlab/random.hpp"
 #include "duckdb_files.hpp"
@@ -37,7 +38,8 @@ struct hp_files {
       hp_files out;
       out.dir = std::filesystem::temp_directory_path() / ("bloomlab-hyparquet-" + std::to_string(::getpid()));
       std::filesystem::create_directories(out.dir);
-      const ran r = shell(quote(NODE_EXE) + " " + quote(HYPARQUET_SCRIPT) + " write " + quote(out.dir.string()));
+      const ran r = shell(quote(test_path("NODE_EXE")) + " " + quote(test_path("HYPARQUET_SCRIPT")) + " write " +
+                          quote(out.dir.string()));
       if (r.rc != 0)
         throw std::runtime_error("hyparquet_parquet.mjs exited " + std::to_string(r.rc) +
                                  " (is hyparquet-writer installed? `make npm` or `npm ci` at the root)");

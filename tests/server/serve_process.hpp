@@ -27,6 +27,7 @@
 #include <thread>
 #include <utility>
 #include <vector>
+#include "test_paths.hpp"
 
 extern char** environ;
 
@@ -130,12 +131,12 @@ class process {
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-    std::vector<std::string> all{BLOOMLAB_EXE};
+    std::vector<std::string> all{test_path("BLOOMLAB_EXE")};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
-    const int rc = ::posix_spawn(&pid_, BLOOMLAB_EXE, &fa, nullptr, argv.data(), environ);
+    const int rc = ::posix_spawn(&pid_, all[0].c_str(), &fa, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     ::close(out[1]);
     ::close(err[1]);
