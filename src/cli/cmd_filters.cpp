@@ -138,7 +138,7 @@ void add_batch(filter_file& f, std::span<const K> items, const std::string& wher
   std::visit(
       [&](auto& g) {
         using F = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<F, scalable_filter>) {
+        if constexpr (requires { g.params().tighten; }) {  // grows by stages
           for (const K x : items) {
             check_growth(g, x, where);
             g.add(x);
@@ -151,7 +151,7 @@ void add_batch(filter_file& f, std::span<const K> items, const std::string& wher
                                             "relocations ({} items in); nothing was written; build a larger one "
                                             "with a larger --n",
                                             where, x, g.max_kicks(), thousands(io::item_count(f))));
-        } else if constexpr (std::is_same_v<F, guava_filter> && std::is_same_v<K, std::string_view>) {
+        } else if constexpr (requires { g.funnel(); } && std::is_same_v<K, std::string_view>) {
           guava_add(g, items);  // through its funnel: strings, or Java longs
         } else if constexpr (requires { g.add_many(items); }) {
           g.add_many(items);

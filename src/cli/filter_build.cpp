@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -107,6 +109,32 @@ std::string build_footer() {
 
 namespace {
 
+// The flags only some kinds take, each with the part of the API that says a
+// kind takes it (so a new kind of that shape takes it without a list) and
+// the reason given to the others. The refusal names the kinds that take it,
+// from the registry.
+template <class F>
+struct takes_width : std::bool_constant<requires(const F& f) { f.width(); }> {};
+template <class F>
+struct takes_bits_per_key : std::bool_constant<requires { F::bits_per_key_for(0.01); }> {};
+template <class F>
+struct takes_fingerprint : std::bool_constant<requires { F::fingerprint_bits_for(0.01); }> {};
+template <class F>
+struct takes_growth : std::bool_constant<requires(const F& f) { f.params().tighten; }> {};
+template <class F>
+struct takes_funnel : std::bool_constant<requires(const F& f) { f.funnel(); }> {};
+
+template <template <class> class Takes>
+bool row_takes(const io::kind_info& row) {
+  return io::with_type(row, []<class F>(std::type_identity<F>) { return Takes<F>::value; });
+}
+
+// "only counting filters have counters": `what` said of the kinds that take the flag.
+template <template <class> class Takes>
+std::string only(std::string_view what) {
+  return fmt::format("only {} filters {}", io::kind_names(&row_takes<Takes>, "and"), what);
+}
+
 // One build: the flags, the key, and each kind's sizing from them. make()
 // has one overload a kind (the classic and counting filters share one);
 // io::with_type picks it by the kind's type, so a kind with no overload
@@ -148,16 +176,16 @@ struct builder {
       not_for("--hash", a.hash, "its hashing is fixed");
       not_for("--scheme", a.scheme, "its hashing is fixed");
     }
-    if (!std::is_same_v<F, counting_filter>) not_for("--width", a.width, "only counting filters have counters");
-    if (!std::is_same_v<F, rocksdb_filter>)
-      not_for("--bits-per-key", a.bits_per_key, "only rocksdb filters are sized by bits a key");
-    if (!std::is_same_v<F, cuckoo_filter>)
-      not_for("--fingerprint", a.fingerprint, "only cuckoo filters have fingerprints");
-    if (!std::is_same_v<F, scalable_filter>) {
-      not_for("--growth", a.growth, "only scalable filters grow");
-      not_for("--tighten", a.tighten, "only scalable filters grow");
+    if (!takes_width<F>::value) not_for("--width", a.width, only<takes_width>("have counters"));
+    if (!takes_bits_per_key<F>::value)
+      not_for("--bits-per-key", a.bits_per_key, only<takes_bits_per_key>("are sized by bits a key"));
+    if (!takes_fingerprint<F>::value)
+      not_for("--fingerprint", a.fingerprint, only<takes_fingerprint>("have fingerprints"));
+    if (!takes_growth<F>::value) {
+      not_for("--growth", a.growth, only<takes_growth>("grow"));
+      not_for("--tighten", a.tighten, only<takes_growth>("grow"));
     }
-    if (!std::is_same_v<F, guava_filter>) not_for("--funnel", a.funnel, "only guava filters funnel their items");
+    if (!takes_funnel<F>::value) not_for("--funnel", a.funnel, only<takes_funnel>("funnel their items"));
     parse_funnel(a.funnel);
     if (a.prime && !indexed)
       throw usage_error(
