@@ -166,8 +166,14 @@ void add_batch(filter_file& f, std::span<const K> items, const std::string& wher
 
 // The answers for a batch of items, into out[0, items.size()).
 void contains_batch(const filter_file& f, std::span<const std::string_view> items, bool* out) {
-  if (const auto* g = std::get_if<guava_filter>(&f.filter)) return guava_contains(*g, items, out);
-  std::visit([&](const auto& g) { g.contains_many(items, std::span<bool>(out, items.size())); }, f.filter);
+  std::visit(
+      [&](const auto& g) {
+        if constexpr (requires { g.funnel(); })
+          guava_contains(g, items, out);  // through its funnel: strings, or Java longs
+        else
+          g.contains_many(items, std::span<bool>(out, items.size()));
+      },
+      f.filter);
 }
 
 // How query, add and remove read their items: as strings, or each as the
@@ -180,13 +186,19 @@ struct item_reading {
   std::string field;  // what a refusal names: "--int", or the file that records integers
 };
 
+// Whether f's keys go through a funnel (a guava filter's: text lines as
+// strings, or as Java longs), which reads the lines itself.
+bool funnelled(const filter_file& f) {
+  return std::visit([](const auto& g) { return requires { g.funnel(); }; }, f.filter);
+}
+
 item_reading reading_of(const filter_file& f, const items_args& a) {
   if (a.ints && f.keys == io::key_type::strings)
     throw usage_error(fmt::format("--int does not apply to {}: it records string keys (keys: {}), and an integer "
                                   "places other bits than its decimal string; leave --int out",
                                   a.filter, io::key_type_name(f.keys)));
   if (a.ints) return {true, "--int"};
-  if (f.keys == io::key_type::integers && !std::holds_alternative<guava_filter>(f.filter))
+  if (f.keys == io::key_type::integers && !funnelled(f))
     return {true, fmt::format("{} (keys: integers)", a.filter)};
   return {};
 }
@@ -207,9 +219,13 @@ void contains_batch_ints(const filter_file& f, std::span<const std::uint64_t> ke
 // (through a guava filter's funnel, Java longs are integers).
 io::key_type added_keys(const filter_file& f, const item_reading& how) {
   if (how.ints) return io::key_type::integers;
-  if (const auto* g = std::get_if<guava_filter>(&f.filter); g != nullptr && g->funnel() == guava_funnel::long64)
-    return io::key_type::integers;
-  return io::key_type::strings;
+  const bool longs = std::visit(
+      [](const auto& g) {
+        if constexpr (requires { g.funnel(); }) return g.funnel() == guava_funnel::long64;
+        return false;
+      },
+      f.filter);
+  return longs ? io::key_type::integers : io::key_type::strings;
 }
 
 // The items to work on: a streamed list when the command line says "-"
