@@ -373,11 +373,16 @@ remove_outcome gate::apply_remove(std::string_view key) {
       ++pending_stale_;
       return out;
     }
-    if (auto* c = std::get_if<counting_filter>(&state_->filter)) {
-      // The database confirmed the key was there: only now may counters fall.
-      const removal r = c->remove(key);
-      if (r.ok() && r.stuck == 0) out = remove_outcome::decremented;
-    }
+    // The database confirmed the key was there: only now may counters fall,
+    // in a kind that has them (its remove() says which stayed stuck).
+    std::visit(
+        [&](auto& f) {
+          if constexpr (requires { f.remove(key).stuck; }) {
+            const removal r = f.remove(key);
+            if (r.ok() && r.stuck == 0) out = remove_outcome::decremented;
+          }
+        },
+        state_->filter);
     if (std::holds_alternative<no_filter>(state_->filter)) out = remove_outcome::unfiltered;
     if (state_->keys > 0) --state_->keys;
     if (out == remove_outcome::stale) ++state_->stale;
