@@ -4,17 +4,15 @@
 // An object file then holds no path of its checkout, so a second checkout of
 // the same code, at another path, gets every test object from the compiler
 // cache. The build writes them beside the program, as <program>.paths with one
-// NAME=value a line (bloomlab_test_paths in tests/CMakeLists.txt). A variable
-// of the same name in the environment wins: BLOOMLAB_EXE=/other/bloomlab runs a
-// suite against another binary.
-#include <cstdlib>
+// NAME=value a line (bloomlab_test_paths in tests/CMakeLists.txt). Only that
+// file is read, not the environment, where a name such as NODE_EXE may mean
+// something else.
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 
 inline std::string test_path(const std::string& name) {
-  if (const char* v = std::getenv(name.c_str()); v != nullptr && *v != '\0') return v;
   const std::string file = std::filesystem::read_symlink("/proc/self/exe").string() + ".paths";
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read " + file + " for " + name + ": CMake writes it beside the test program");
