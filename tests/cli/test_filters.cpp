@@ -387,6 +387,43 @@ TEST(Files, BadBuildArguments) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// A flag that only some kinds take: the kind that takes it builds with it,
+// and any other kind refuses it, naming the kinds that do (read from the
+// registry). So do size --prime, remove and merge for the kinds they lack.
+TEST(Files, AKindsOwnFlagIsRefusedByTheOthersNamingTheKindsThatTakeIt) {
+  const temp_dir dir;
+  const std::string out = dir / "f.blf";
+  struct own_flag {
+    std::vector<std::string> owner;  // the kind that takes it, with the flags it needs
+    std::string flag, value, why;
+  };
+  const std::vector<own_flag> flags = {
+      {{"counting", "--n", "200", "--p", "0.01"}, "--width", "4", "only counting filters have counters"},
+      {{"rocksdb", "--n", "200"}, "--bits-per-key", "10", "only rocksdb filters are sized by bits a key"},
+      {{"cuckoo", "--n", "200"}, "--fingerprint", "8", "only cuckoo filters have fingerprints"},
+      {{"scalable", "--n", "200", "--p", "0.01"}, "--growth", "2", "only scalable filters grow"},
+      {{"scalable", "--n", "200", "--p", "0.01"}, "--tighten", "0.5", "only scalable filters grow"},
+      {{"guava", "--n", "200", "--p", "0.01"}, "--funnel", "string", "only guava filters funnel their items"},
+  };
+  for (const own_flag& f : flags) {
+    std::vector<std::string> args = {"build", sample_list, "--kind"};
+    args.insert(args.end(), f.owner.begin(), f.owner.end());
+    args.insert(args.end(), {f.flag, f.value, "-o", out});
+    EXPECT_EQ(run(args).rc, 0) << f.flag << " on --kind " << f.owner[0];
+    for (const char* other : {"classic", "blocked"})
+      expect_refused({"build", sample_list, "--kind", other, "--n", "200", "--p", "0.01", f.flag, f.value, "-o", out},
+                     {f.flag + ": '" + f.value + "' does not apply to --kind " + other + "; " + f.why});
+  }
+  expect_refused({"size", "--kind", "blocked", "--n", "100", "--p", "0.01", "--prime"},
+                 {"--prime does not apply to --kind blocked; it rounds the m of classic, counting and scalable filters"});
+  ASSERT_EQ(run({"build", sample_list, "--kind", "classic", "--n", "200", "--p", "0.01", "-o", out}).rc, 0);
+  expect_refused({"remove", out, "apple"}, {"a classic filter cannot remove items", "only counting and cuckoo filters can"});
+  ASSERT_EQ(run({"build", sample_list, "--kind", "cuckoo", "--n", "200", "--p", "0.01", "-o", out}).rc, 0);
+  expect_refused({"merge", out, out, "-o", dir / "m.blf"},
+                 {"cannot merge cuckoo filters: merge and intersect take classic, counting, blocked, blocked256, "
+                  "cacheline, parquet, rocksdb or guava filters"});
+}
+
 TEST(Help, FilterCommandsHaveHelp) {
   for (const char* c : {"build", "query", "add", "remove", "info", "merge", "intersect"}) {
     const auto r = run({c, "--help"});
