@@ -138,7 +138,7 @@ void add_batch(filter_file& f, std::span<const K> items, const std::string& wher
   std::visit(
       [&](auto& g) {
         using F = std::decay_t<decltype(g)>;
-        if constexpr (requires { g.params().tighten; }) {  // grows by stages
+        if constexpr (io::staged_kind<F>) {
           for (const K x : items) {
             check_growth(g, x, where);
             g.add(x);
@@ -151,7 +151,7 @@ void add_batch(filter_file& f, std::span<const K> items, const std::string& wher
                                             "relocations ({} items in); nothing was written; build a larger one "
                                             "with a larger --n",
                                             where, x, g.max_kicks(), thousands(io::item_count(f))));
-        } else if constexpr (requires { g.funnel(); } && std::is_same_v<K, std::string_view>) {
+        } else if constexpr (io::funnelled_kind<F> && std::is_same_v<K, std::string_view>) {
           guava_add(g, items);  // through its funnel: strings, or Java longs
         } else if constexpr (requires { g.add_many(items); }) {
           g.add_many(items);
@@ -168,7 +168,7 @@ void add_batch(filter_file& f, std::span<const K> items, const std::string& wher
 void contains_batch(const filter_file& f, std::span<const std::string_view> items, bool* out) {
   std::visit(
       [&](const auto& g) {
-        if constexpr (requires { g.funnel(); })
+        if constexpr (io::funnelled_kind<std::decay_t<decltype(g)>>)
           guava_contains(g, items, out);  // through its funnel: strings, or Java longs
         else
           g.contains_many(items, std::span<bool>(out, items.size()));
@@ -189,7 +189,7 @@ struct item_reading {
 // Whether f's keys go through a funnel (a guava filter's: text lines as
 // strings, or as Java longs), which reads the lines itself.
 bool funnelled(const filter_file& f) {
-  return std::visit([](const auto& g) { return requires { g.funnel(); }; }, f.filter);
+  return std::visit([](const auto& g) { return io::funnelled_kind<std::decay_t<decltype(g)>>; }, f.filter);
 }
 
 item_reading reading_of(const filter_file& f, const items_args& a) {
@@ -221,7 +221,7 @@ io::key_type added_keys(const filter_file& f, const item_reading& how) {
   if (how.ints) return io::key_type::integers;
   const bool longs = std::visit(
       [](const auto& g) {
-        if constexpr (requires { g.funnel(); }) return g.funnel() == guava_funnel::long64;
+        if constexpr (io::funnelled_kind<std::decay_t<decltype(g)>>) return g.funnel() == guava_funnel::long64;
         return false;
       },
       f.filter);
@@ -278,7 +278,7 @@ int run_build(const build_args& a, const key_args& k) {
   // --funnel, not --int.
   if (const io::kind_info* row = io::find_kind(a.kind);
       a.ints && row != nullptr &&
-      io::with_type(*row, []<class F>(std::type_identity<F>) { return requires(const F& g) { g.funnel(); }; }))
+      io::row_is<io::funnelled_trait>(*row))
     throw usage_error(fmt::format("--int does not apply to --kind {}: its items go through a Guava funnel; --funnel "
                                   "long reads each line as a Java long",
                                   row->name));

@@ -119,20 +119,12 @@ template <class F>
 struct takes_bits_per_key : std::bool_constant<requires { F::bits_per_key_for(0.01); }> {};
 template <class F>
 struct takes_fingerprint : std::bool_constant<requires { F::fingerprint_bits_for(0.01); }> {};
-template <class F>
-struct takes_growth : std::bool_constant<requires(const F& f) { f.params().tighten; }> {};
-template <class F>
-struct takes_funnel : std::bool_constant<requires(const F& f) { f.funnel(); }> {};
-
-template <template <class> class Takes>
-bool row_takes(const io::kind_info& row) {
-  return io::with_type(row, []<class F>(std::type_identity<F>) { return Takes<F>::value; });
-}
+// --growth and --tighten: io::staged_trait; --funnel: io::funnelled_trait.
 
 // "only counting filters have counters": `what` said of the kinds that take the flag.
 template <template <class> class Takes>
 std::string only(std::string_view what) {
-  return fmt::format("only {} filters {}", io::kind_names(&row_takes<Takes>, "and"), what);
+  return fmt::format("only {} filters {}", io::kind_names(&io::row_is<Takes>, "and"), what);
 }
 
 // One build: the flags, the key, and each kind's sizing from them. make()
@@ -147,6 +139,11 @@ struct builder {
 
   void not_for(const std::string& flag, const std::string& value, const std::string& why) const {
     if (!value.empty()) lab::refuse(flag, value, "does not apply to --kind " + kind + "; " + why);
+  }
+  // A flag only the kinds with Takes have, refused naming them (found only when it is given).
+  template <template <class> class Takes>
+  void only_for(const std::string& flag, const std::string& value, std::string_view what) const {
+    if (!value.empty()) not_for(flag, value, only<Takes>(what));
   }
   void need(const std::string& value, const char* flag, const char* with) const {
     if (value.empty()) throw usage_error(fmt::format("{} is required with {} for --kind {}", flag, with, kind));
@@ -176,16 +173,15 @@ struct builder {
       not_for("--hash", a.hash, "its hashing is fixed");
       not_for("--scheme", a.scheme, "its hashing is fixed");
     }
-    if (!takes_width<F>::value) not_for("--width", a.width, only<takes_width>("have counters"));
+    if (!takes_width<F>::value) only_for<takes_width>("--width", a.width, "have counters");
     if (!takes_bits_per_key<F>::value)
-      not_for("--bits-per-key", a.bits_per_key, only<takes_bits_per_key>("are sized by bits a key"));
-    if (!takes_fingerprint<F>::value)
-      not_for("--fingerprint", a.fingerprint, only<takes_fingerprint>("have fingerprints"));
-    if (!takes_growth<F>::value) {
-      not_for("--growth", a.growth, only<takes_growth>("grow"));
-      not_for("--tighten", a.tighten, only<takes_growth>("grow"));
+      only_for<takes_bits_per_key>("--bits-per-key", a.bits_per_key, "are sized by bits a key");
+    if (!takes_fingerprint<F>::value) only_for<takes_fingerprint>("--fingerprint", a.fingerprint, "have fingerprints");
+    if (!io::staged_kind<F>) {
+      only_for<io::staged_trait>("--growth", a.growth, "grow");
+      only_for<io::staged_trait>("--tighten", a.tighten, "grow");
     }
-    if (!takes_funnel<F>::value) not_for("--funnel", a.funnel, only<takes_funnel>("funnel their items"));
+    if (!io::funnelled_kind<F>) only_for<io::funnelled_trait>("--funnel", a.funnel, "funnel their items");
     parse_funnel(a.funnel);
     if (a.prime && !indexed)
       throw usage_error(

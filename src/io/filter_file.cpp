@@ -302,24 +302,15 @@ const kind_info& row_of(const any_filter& f) {
       f);
 }
 
-std::string kind_names() {
-  std::string out;
-  for (const kind_info& i : kinds) out.append(out.empty() ? "" : ", ").append(i.name);
-  return out;
-}
-
 std::string kind_names(bool (*keep)(const kind_info&), std::string_view last) {
   std::vector<std::string_view> names;
   for (const kind_info& i : kinds)
-    if (keep(i)) names.push_back(i.name);
+    if (keep == nullptr || keep(i)) names.push_back(i.name);
+  const std::string final_join = last.empty() ? ", " : " " + std::string(last) + " ";
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
-    out.append(i == 0 ? "" : i + 1 == names.size() ? " " + std::string(last) + " " : ", ").append(names[i]);
+    out.append(i == 0 ? "" : i + 1 == names.size() ? final_join : ", ").append(names[i]);
   return out;
-}
-
-bool indexed(const kind_info& row) {
-  return with_type(row, []<class F>(std::type_identity<F>) { return indexed_kind<F>; });
 }
 
 std::string_view kind_name(kind k) { return info(k).name; }

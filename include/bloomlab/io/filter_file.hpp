@@ -195,20 +195,47 @@ template <class F> inline constexpr unsigned block_bits_of = 0;
 template <class F>
   requires requires { F::block_bits; }
 inline constexpr unsigned block_bits_of<F> = F::block_bits;
-std::string kind_names();                           // "classic, counting, ..." in the table's order
-// The names of the rows `keep` accepts, in the table's order, the last two
-// joined by `last`: kind_names(indexed, "and") is "classic, counting and
-// scalable".
-std::string kind_names(bool (*keep)(const kind_info&), std::string_view last);
+// The names of the rows `keep` accepts (every row when it is null), in the
+// table's order, joined by ", " or, between the last two, by the word
+// `last`: kind_names() is "classic, counting, ..., guava", and
+// kind_names(indexed, "and") "classic, counting and scalable".
+std::string kind_names(bool (*keep)(const kind_info&) = nullptr, std::string_view last = {});
 
-// A kind whose positions come from an indexer (a hash function and a
-// scheme, indexer.hpp) over any whole m: the kinds that take --hash,
-// --scheme and --prime (m rounded up to a prime). Read from the API (the
-// classic and counting filters' index(), a scalable filter's stages'
-// params().idx), so a new kind of that shape takes them without a list.
+// What a kind is, read from its API, so that a new kind of the same shape
+// has it without a list. Each is a class template (for row_is below) and a
+// bool (F's own answer).
+//
+// Positions from an indexer (a hash function and a scheme, indexer.hpp)
+// over any whole m: the kinds that take --hash, --scheme and --prime (m
+// rounded up to a prime). The classic and counting filters' index(), a
+// scalable filter's stages' params().idx.
 template <class F>
-inline constexpr bool indexed_kind = requires(const F& f) { f.index(); } || requires(const F& f) { f.params().idx; };
-bool indexed(const kind_info& row);  // indexed_kind of the row's type
+struct indexed_trait
+    : std::bool_constant<requires(const F& f) { f.index(); } || requires(const F& f) { f.params().idx; }> {};
+template <class F>
+inline constexpr bool indexed_kind = indexed_trait<F>::value;
+// Keys through a funnel before hashing (Guava's: a string's UTF-8 bytes, or
+// a Java long's 8 bytes): its funnel(). Such a kind reads integer lines by
+// its funnel, not as the engine's 64-bit keys.
+template <class F>
+struct funnelled_trait : std::bool_constant<requires(const F& f) { f.funnel(); }> {};
+template <class F>
+inline constexpr bool funnelled_kind = funnelled_trait<F>::value;
+// Grows by stages, each tighter than the last (a scalable filter): its
+// params().tighten. Such a kind takes keys one at a time, so that a stage
+// past the limits is refused before the filter changes.
+template <class F>
+struct staged_trait : std::bool_constant<requires(const F& f) { f.params().tighten; }> {};
+template <class F>
+inline constexpr bool staged_kind = staged_trait<F>::value;
+
+// Whether the row's type has Trait: row_is<funnelled_trait>(row). With
+// kind_names, the kinds that have it: kind_names(&row_is<funnelled_trait>, "and").
+template <template <class> class Trait>
+bool row_is(const kind_info& row) {
+  return with_type(row, []<class F>(std::type_identity<F>) { return Trait<F>::value; });
+}
+inline bool indexed(const kind_info& row) { return row_is<indexed_trait>(row); }
 
 // The layouts a file can have: bloomlab's own (docs/format.md), or the one
 // the kind's own system stores (kind_info::own_form: a Parquet filter as a
