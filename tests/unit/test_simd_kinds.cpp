@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/code_path.hpp"
 #include "bloomlab/detail/cache_line_kernels.hpp"
@@ -214,6 +215,49 @@ TEST(CacheLineKernels, FiltersHoldTheStatedWords) {
       ASSERT_TRUE(std::equal(spec.begin(), spec.end(), batched.words().begin())) << m << " k " << k;
       batched.contains_many(pv, outs);
       for (std::size_t i = 0; i < pv.size(); ++i) ASSERT_EQ(outs[i], single.contains(pv[i])) << i << " k " << k;
+    }
+  }
+}
+
+// Integer keys into an array small enough to skip the prefetch pipeline:
+// inserts make a run of hashes before they set the run's bits
+// (detail::staged_hashes). Batches of every length around the run (64),
+// with keys repeated inside one run, hold the bits of one add() a key, count
+// every key, and answer as contains() does.
+template <class F>
+class SmallIntegerBatches : public ::testing::Test {};
+using block_local_kinds = ::testing::Types<bloomlab::blocked_filter, bloomlab::blocked_filter_256,
+                                           bloomlab::cache_line_filter, bloomlab::parquet_filter,
+                                           bloomlab::rocksdb_filter>;
+TYPED_TEST_SUITE(SmallIntegerBatches, block_local_kinds);
+
+TYPED_TEST(SmallIntegerBatches, HoldTheBitsOfOneAddAKey) {
+  bloomlab::rng r(91);
+  std::vector<std::uint64_t> keys;
+  for (std::size_t i = 0; i < 6000; ++i) keys.push_back(i % 5 == 4 ? keys[r.below(keys.size())] : r.next());
+  const TypeParam empty = TypeParam::for_rate(4000, 0.01);
+  ASSERT_LE(empty.words().size_bytes(), bloomlab::detail::pipeline_min_bytes);
+  TypeParam single = empty, batched = empty;
+  std::size_t at = 0;
+  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4423};  // 6,000 in all
+  for (const std::size_t length : lengths) {
+    const std::span<const std::uint64_t> batch(keys.data() + at, std::min(length, keys.size() - at));
+    for (const std::uint64_t x : batch) single.add(x);
+    batched.add_many(batch);
+    at += batch.size();
+    ASSERT_TRUE(std::equal(single.words().begin(), single.words().end(), batched.words().begin()))
+        << "after a batch of " << length;
+    ASSERT_EQ(batched.items(), at);
+  }
+  ASSERT_EQ(at, keys.size());
+  std::vector<std::uint64_t> probes(keys.begin(), keys.begin() + 3000);
+  for (int i = 0; i < 3000; ++i) probes.push_back(r.next());
+  std::unique_ptr<bool[]> out(new bool[probes.size()]);
+  batched.contains_many(std::span<const std::uint64_t>(probes), std::span<bool>(out.get(), probes.size()));
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    ASSERT_EQ(out[i], single.contains(probes[i])) << i;
+    if (i < 3000) {
+      ASSERT_TRUE(out[i]) << "false negative " << probes[i];
     }
   }
 }

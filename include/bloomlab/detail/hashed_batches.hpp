@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
+#include "bloomlab/detail/blocked_kernels.hpp"
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/siphash.hpp"
 
@@ -54,6 +56,8 @@ class hashed_batches {
   static void run(const K& f, std::span<const Key> xs, bool* out) {
     if (const auto& key = f.secret_key())
       f.template batch<Add>(xs.size(), [&](std::size_t i) { return keyed_hash(xs[i], *key); }, out);
+    else if constexpr (std::is_same_v<Key, std::uint64_t>)
+      f.template batch<Add>(xs.size(), staged_hashes{[&](std::size_t i) { return K::hash(xs[i]); }}, out);
     else
       f.template batch<Add>(xs.size(), [&](std::size_t i) { return K::hash(xs[i]); }, out);
   }
