@@ -26,9 +26,9 @@
 // (contains_many, 1,000 integer keys a call; not libbloom, which has no batch
 // call). For block512: big_memory_floor[_batched] (bench_int's floor: per
 // key the hash, the block and one 8-byte load from it, the batched one with
-// contains_many's 16-ahead prefetch) and big_memory_latency (the same load,
-// but the next key's address depends on the loaded word: one full DRAM
-// round trip per key, nothing overlapped).
+// contains_many's prefetch, detail::batch_ahead keys ahead) and
+// big_memory_latency (the same load, but the next key's address depends on
+// the loaded word: one full DRAM round trip per key, nothing overlapped).
 // Counters: bits_per_key, fpr (1M non-members, after the build), huge_MiB
 // (AnonHugePages of the mapping that holds the array: what the kernel
 // granted), build_ns_per_key, and n.

@@ -182,7 +182,8 @@ void bm_lookup(benchmark::State& st, std::uint64_t n, peer who, bool members, bo
 // The floor: what any filter that reads one block per key must spend here.
 // Per key: the hash (mix64), the block (fastrange), one 8-byte load from
 // that block of block512's array, summed; at n = 10M with the same
-// 16-ahead prefetch as contains_many, at 200k without (as contains_many).
+// prefetch as contains_many (detail::batch_ahead keys ahead), at 200k without
+// (as contains_many).
 // No bits are made or tested, so the gap between this row and
 // int_lookup_non_member_batched/block512 is the kernel's whole cost.
 void bm_floor(benchmark::State& st, std::uint64_t n) {

@@ -66,10 +66,12 @@
 //
 // Batches: add_many() / contains_many() (string or integer keys) and
 // add_hashes() / contains_hashes() run a pipeline over arrays larger than
-// 1 MiB: while item i is tested or set, the hash of item i + 16 is made and
-// its block prefetched, so that the cache misses of 16 items overlap
-// (smaller arrays are near enough to loop straight through). One loop per
-// code path, with the kernel inlined: no call per item.
+// 1 MiB: while item i is tested or set, the hash of item i + 64
+// (detail::batch_ahead) is made and its block prefetched, so that the cache
+// misses of 64 items overlap. Smaller arrays are near enough to loop
+// straight through; there, inserts of integer keys make a run of 64 hashes
+// before setting their bits (detail::staged_hashes). One loop per code
+// path, with the kernel inlined: no call per item.
 //
 // Concurrency: add_concurrent() / add_hash_concurrent() may run on many
 // threads at once, and with contains_concurrent(), on the same filter without

@@ -57,8 +57,8 @@
 // single calls inline the best kernel the build's target flags guarantee
 // (SSE2 in a default x86-64 build), the batch calls (add_many,
 // contains_many, add_hashes, contains_hashes) run the best kernel this CPU
-// has, chosen once a batch, with the blocks of a large filter prefetched 16
-// values ahead. Every path sets the words the loops of the spec would
+// has, chosen once a batch, with the blocks of a large filter prefetched 64
+// values ahead (detail::run_pipeline). Every path sets the words the loops of the spec would
 // (tested word for word against them).
 //
 // Threads: const calls may run at once; add() and the other non-const calls

@@ -232,8 +232,8 @@ class rocksdb_filter : public detail::hashed_batches<rocksdb_filter> {
   std::uint64_t block_of(std::uint64_t h) const { return shape::block_of(h, blocks()); }
 
   // Batches (add_many, contains_many, add_hashes, contains_hashes):
-  // detail::hashed_batches, the blocks of a large filter prefetched 16 keys
-  // ahead.
+  // detail::hashed_batches, the blocks of a large filter prefetched 64 keys
+  // ahead (detail::run_pipeline).
 
   std::uint64_t items() const { return items_; }
   void set_items(std::uint64_t n) { items_ = n; }
