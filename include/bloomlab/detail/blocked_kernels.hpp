@@ -511,8 +511,10 @@ inline constexpr std::size_t pipeline_min_bytes = std::size_t{1} << 20;
 // run 9.4), parquet 4.5-4.8 -> 3.7-3.8 (one run 4.7), block512 3.1-3.4 ->
 // 2.8-3.2, block256 2.5-2.7 -> 2.5-3.0. Lookups are not staged: members
 // were faster staged but non-members slower (block256 2.4-2.5 -> 2.3-2.8).
-// Nor are a string's hash, long enough to overlap the probes of the key
-// before it (no gain measured), or hashes already made (a copy for nothing).
+// Nor is a string's hash, long enough that the key before's probes run
+// beside it (string inserts staged measured slower: blocked256 6.0 -> 7.7,
+// cache-line 11.0 -> 12.9), nor are hashes already made (a copy for nothing).
+// bench/results/staged-hashes-2026-12-03.md.
 template <class Fn>
 struct staged_hashes {
   Fn fn;
