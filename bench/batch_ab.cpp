@@ -67,10 +67,14 @@ void measure(const F& empty, const std::vector<K>& keys, const std::vector<K>& o
 }  // namespace
 
 int main(int argc, char** argv) {
-  const long given = argc > 1 ? std::atol(argv[1]) : 200000;
-  if (given < 1000 || given > 100'000'000) {
-    std::fprintf(stderr, "batch_ab: n = %s is out of range (1,000 to 100,000,000)\n", argc > 1 ? argv[1] : "");
-    return 2;
+  long given = 200000;
+  if (argc > 1) {
+    char* end = nullptr;
+    given = std::strtol(argv[1], &end, 10);
+    if (end == argv[1] || *end != '\0' || given < 1000 || given > 100'000'000) {
+      std::fprintf(stderr, "batch_ab: n = '%s' is not a whole number from 1,000 to 100,000,000\n", argv[1]);
+      return 2;
+    }
   }
   const auto n = static_cast<std::size_t>(given);
   std::mt19937_64 rng(1);
