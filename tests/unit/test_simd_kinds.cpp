@@ -221,9 +221,9 @@ TEST(CacheLineKernels, FiltersHoldTheStatedWords) {
 
 // Integer keys into an array small enough to skip the prefetch pipeline:
 // inserts make a run of hashes before they set the run's bits
-// (detail::staged_hashes). Batches of every length around the run (64),
-// with keys repeated inside one run, hold the bits of one add() a key, count
-// every key, and answer as contains() does.
+// (detail::staged_hashes). An empty batch changes nothing; batches of every
+// length around the run (64), with keys repeated inside one run, hold the
+// bits of one add() a key, count every key, and answer as contains() does.
 template <class F>
 class SmallIntegerBatches : public ::testing::Test {};
 using block_local_kinds = ::testing::Types<bloomlab::blocked_filter, bloomlab::blocked_filter_256,
@@ -238,6 +238,9 @@ TYPED_TEST(SmallIntegerBatches, HoldTheBitsOfOneAddAKey) {
   const TypeParam empty = TypeParam::for_rate(4000, 0.01);
   ASSERT_LE(empty.words().size_bytes(), bloomlab::detail::pipeline_min_bytes);
   TypeParam single = empty, batched = empty;
+  batched.add_many(std::span<const std::uint64_t>{});  // an empty batch changes nothing
+  ASSERT_EQ(batched.items(), 0u);
+  ASSERT_EQ(batched.bits_set(), 0u);
   std::size_t at = 0;
   const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4423};  // 6,000 in all
   for (const std::size_t length : lengths) {
