@@ -284,8 +284,8 @@ inline void probe_batch_on(code_path p, std::uint64_t* words, std::uint64_t bloc
 //   scalar into an 8-word mask on the
 //     stack, then the block ORed        10.0 / 11.8-12.1     10.6-11.1 / 13.4-13.6
 //   scalar, the keys' hashes made 32 at
-//     a time before their probes        - / 6.5-6.7          - / 7.2-7.5   (kept:
-//                                       detail::staged_hashes, blocked_kernels.hpp)
+//     a time before their probes        - / 6.5-6.7          - / 7.2-7.5   (kept,
+//                                       64 at a time: detail::staged_hashes)
 //
 // All five set the same bits. The vector forms lose for the reason above.
 // Making a run of hashes first pays because mix64's multiplies otherwise
