@@ -4,13 +4,16 @@
 //
 //   g++ -std=c++20 -O3 -DNDEBUG -I OLD/include bench/batch_ab.cpp -o ab_old -lxxhash
 //   g++ -std=c++20 -O3 -DNDEBUG -I include     bench/batch_ab.cpp -o ab_new -lxxhash
-//   for i in 1 2 3 4; do echo B; ./ab_old 200000; echo A; ./ab_new 200000; done
+//   for i in 1 2 3 4 5; do echo "# round $i B"; ./ab_old 200000; echo "# round $i A"; ./ab_new 200000; done >runs.txt
+//   bench/batch_ab_table.py --best runs.txt
 //
 // Each filter sized for 1% by its own for_rate; n random 64-bit integer
 // keys and n 16-byte hex strings (in one buffer), added in calls of 1,000
 // (add_many), then looked up in calls of 1,000 (contains_many): the members,
 // then n non-members. Thread CPU ns a key, the best of 9 passes, so that
-// other processes' turns on a shared machine are not counted.
+// other processes' turns on a shared machine are not counted. Each row also
+// gives the filter's array in KiB, which decides whether its batches loop
+// straight through or run the prefetch pipeline (detail::pipeline_min_bytes()).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -96,6 +99,12 @@ int main(int argc, char** argv) {
   for (auto& a : best)
     for (auto& b : a)
       for (double& c : b) c = 1e18;
+  // Each filter's array in KiB, printed beside n: which loop a batch takes
+  // depends on it (detail::pipeline_min_bytes()).
+  const unsigned long long kib[5] = {
+      cache_line_filter::for_rate(dn, 0.01).bits() / 8192, blocked_filter::for_rate(dn, 0.01).bits() / 8192,
+      blocked_filter_256::for_rate(dn, 0.01).bits() / 8192, parquet_filter::for_rate(dn, 0.01).bits() / 8192,
+      rocksdb_filter::for_rate(dn, 0.01).bits() / 8192};
   const auto both = [&](const auto& f, double (*row)[3]) {
     measure(f, keys, others, row[0]);
     measure(f, skeys, sothers, row[1]);
@@ -108,6 +117,6 @@ int main(int argc, char** argv) {
     both(rocksdb_filter::for_rate(dn, 0.01), best[4]);
   }
   for (int f = 0; f < 5; ++f)
-    std::printf("%s n=%zu int add %.2f member %.2f non %.2f | str add %.2f member %.2f non %.2f\n", names[f], n,
-                best[f][0][0], best[f][0][1], best[f][0][2], best[f][1][0], best[f][1][1], best[f][1][2]);
+    std::printf("%s n=%zu KiB=%llu int add %.2f member %.2f non %.2f | str add %.2f member %.2f non %.2f\n", names[f],
+                n, kib[f], best[f][0][0], best[f][0][1], best[f][0][2], best[f][1][0], best[f][1][1], best[f][1][2]);
 }

@@ -191,7 +191,7 @@ void bm_floor(benchmark::State& st, std::uint64_t n) {
   const bloomlab::blocked_filter& f = w.block512;
   const std::uint64_t* words = f.words().data();
   constexpr std::size_t ahead = bloomlab::detail::batch_ahead;
-  const bool prefetch = f.words().size() * 8 > bloomlab::detail::pipeline_min_bytes;
+  const bool prefetch = f.words().size() * 8 > bloomlab::detail::pipeline_min_bytes();
   const auto word_of = [&](std::uint64_t x) { return words + f.block_of(f.hash(x)) * 8; };
   std::size_t i = 0;
   std::uint64_t sum = 0;

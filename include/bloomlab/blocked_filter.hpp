@@ -66,7 +66,8 @@
 //
 // Batches: add_many() / contains_many() (string or integer keys) and
 // add_hashes() / contains_hashes() run a pipeline over arrays larger than
-// 1 MiB: while item i is tested or set, the hash of item i + 64
+// half the core's L2 cache, at most 1 MiB (detail::pipeline_min_bytes()):
+// while item i is tested or set, the hash of item i + 64
 // (detail::batch_ahead) is made and its block prefetched, so that the cache
 // misses of 64 items overlap. Smaller arrays are near enough to loop
 // straight through; there, inserts of integer keys make a run of 64 hashes

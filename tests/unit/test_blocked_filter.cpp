@@ -392,7 +392,7 @@ TYPED_TEST(BlockedLayouts, BatchesEqualSingleCalls) {
   bloomlab::rng r(7);
   for (code_path p : paths()) {
     // 512 and 100,000 bits are tested item by item inside a batch; 9M bits
-    // (1.1 MB, past detail::pipeline_min_bytes) through the prefetch pipeline.
+    // (1.1 MB, past detail::pipeline_min_bytes()) through the prefetch pipeline.
     for (std::uint64_t m : {std::uint64_t{512}, std::uint64_t{100000}, std::uint64_t{9000000}}) {
       const blocked_options opts{false, p};
       basic_blocked_filter<TypeParam> single(m, opts), batched(m, opts), hashed(m, opts);

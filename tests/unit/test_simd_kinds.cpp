@@ -236,7 +236,7 @@ TYPED_TEST(SmallIntegerBatches, HoldTheBitsOfOneAddAKey) {
   std::vector<std::uint64_t> keys;
   for (std::size_t i = 0; i < 6000; ++i) keys.push_back(i % 5 == 4 ? keys[r.below(keys.size())] : r.next());
   const TypeParam empty = TypeParam::for_rate(4000, 0.01);
-  ASSERT_LE(empty.words().size_bytes(), bloomlab::detail::pipeline_min_bytes);
+  ASSERT_LE(empty.words().size_bytes(), bloomlab::detail::pipeline_min_bytes(true));
   TypeParam single = empty, batched = empty;
   batched.add_many(std::span<const std::uint64_t>{});  // an empty batch changes nothing
   ASSERT_EQ(batched.items(), 0u);
@@ -263,6 +263,38 @@ TYPED_TEST(SmallIntegerBatches, HoldTheBitsOfOneAddAKey) {
       ASSERT_TRUE(out[i]) << "false negative " << probes[i];
     }
   }
+}
+
+// The array size up to which a batch loops straight through rather than
+// through the prefetch pipeline: half the L2 cache the C library reports
+// (three quarters for inserts of integer keys), within [64 KiB, 1 MiB];
+// 1 MiB where it reports none (0 or -1).
+TEST(PipelineThreshold, IsAShareOfTheL2CacheWithinItsBounds) {
+  using bloomlab::detail::pipeline_min_bytes_for;
+  constexpr std::size_t kib = 1024;
+  for (const bool staged : {false, true}) {
+    EXPECT_EQ(pipeline_min_bytes_for(0, staged), 1024 * kib);
+    EXPECT_EQ(pipeline_min_bytes_for(-1, staged), 1024 * kib);
+    EXPECT_EQ(pipeline_min_bytes_for(32L * 1024 * 1024, staged), 1024 * kib);  // capped
+    EXPECT_EQ(pipeline_min_bytes_for(1, staged), 64 * kib);                    // raised to the floor
+  }
+  EXPECT_EQ(pipeline_min_bytes_for(256 * 1024, false), 128 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(256 * 1024, true), 192 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(512 * 1024, false), 256 * kib);  // Zen 3
+  EXPECT_EQ(pipeline_min_bytes_for(512 * 1024, true), 384 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(1280 * 1024, false), 640 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(1280 * 1024, true), 960 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(2048 * 1024, false), 1024 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(2048 * 1024, true), 1024 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(96 * 1024, false), 64 * kib);
+  EXPECT_EQ(pipeline_min_bytes_for(96 * 1024, true), 72 * kib);
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#else
+  const long l2 = 0;
+#endif
+  EXPECT_EQ(bloomlab::detail::pipeline_min_bytes(), pipeline_min_bytes_for(l2, false));
+  EXPECT_EQ(bloomlab::detail::pipeline_min_bytes(true), pipeline_min_bytes_for(l2, true));
 }
 
 }  // namespace

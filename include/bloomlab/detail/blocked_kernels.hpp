@@ -23,6 +23,10 @@
 #include <new>
 #include <string_view>
 
+#if __has_include(<unistd.h>)
+#include <unistd.h>  // sysconf: the L2 size, for pipeline_min_bytes()
+#endif
+
 #include "bloomlab/hash.hpp"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -484,13 +488,9 @@ inline constexpr const char* inline_kernel_name = "scalar";
 // A batch as a pipeline: the hash of item i + ahead is made and its block
 // prefetched while item i is tested or set, so that up to `ahead` blocks
 // are on their way from memory at once. Items are set in order, so the
-// bits equal one add() per item. Arrays of up to pipeline_min_bytes skip
-// the pipeline: they sit in L2 or nearer, whose latency out-of-order
-// execution hides by itself, and there the ring costs time (measured at
-// 200,000 keys, 252 KB: 3.7 ns a lookup with it, 2.65 without; at 10M
-// keys, 12.6 MB: 4.1 with it, 5.1 without). Inlined into one function
-// per code path (below), so that the kernel and hash_at inline into the
-// loop (flatten: every call inside is inlined).
+// bits equal one add() per item. Inlined into one function per code path
+// (below), so that the kernel and hash_at inline into the loop (flatten:
+// every call inside is inlined).
 // 64 ahead, as Boost.Bloom's bulk calls keep 64 in flight: at 10M integer
 // keys in calls of 1,000 it took blocked256's batched inserts from 6.96-7.81
 // ns to 6.01-6.30 and lookups from 6.60-8.32 to 5.66-5.96 (16 ahead; 32
@@ -499,7 +499,44 @@ inline constexpr const char* inline_kernel_name = "scalar";
 // (bench/results/peer-boost-2026-12-02.md). An earlier single call of all
 // 10M keys on huge pages had measured 8 to 64 alike.
 inline constexpr std::size_t batch_ahead = 64;  // a power of two
-inline constexpr std::size_t pipeline_min_bytes = std::size_t{1} << 20;
+
+// Arrays of up to pipeline_min_bytes() skip the pipeline: half of this
+// core's L2 cache, three quarters for inserts of integer keys (whose
+// hashes are made a run at a time, staged_hashes below). There the array
+// stays in L2 beside the keys streaming through, out-of-order execution
+// hides its latency by itself, and the ring only costs time. The L2's size
+// is read once from the C library (glibc's sysconf(_SC_LEVEL2_CACHE_SIZE));
+// the result is kept within [64 KiB, 1 MiB], and is 1 MiB where the library
+// does not say (WebAssembly, other C libraries). Measured with every batch
+// through the pipeline against none, on an AMD EPYC of the Zen 3 family
+// (512 KiB of L2 a core), the five block-local kinds, 1% filters, calls of
+// 1,000 keys, the least thread CPU time of 3-5 rounds, pipeline / straight:
+// up to 192 KiB integer rows 0.92-1.60, string rows 0.78-1.15; at 241-257
+// KiB lookups 0.88-1.13, string inserts 0.75-0.93, integer inserts
+// 0.97-1.32; at 362-385 KiB lookups 0.82-0.97, integer inserts 0.92-1.10;
+// at 483-514 KiB lookups 0.75-0.86, integer inserts 0.83-0.89 (parquet's
+// 1.16-1.18); from 600 KiB to 4 MiB lookups 0.66-0.95
+// (bench/results/pipeline-threshold-2026-12-03.md). A part with a larger
+// L2 had measured the straight loop ahead at 252 KB (2.65 ns a lookup, 3.7
+// through the ring of that time), whence the 1 MiB that held for every CPU
+// before: the half of a 2 MiB L2, and the cap here.
+inline constexpr std::size_t pipeline_min_floor = std::size_t{64} << 10;
+inline constexpr std::size_t pipeline_min_cap = std::size_t{1} << 20;
+inline std::size_t pipeline_min_bytes_for(long l2_bytes, bool staged) {
+  if (l2_bytes <= 0) return pipeline_min_cap;
+  const auto l2 = static_cast<std::size_t>(l2_bytes);
+  const std::size_t bytes = staged ? l2 / 4 * 3 : l2 / 2;
+  return bytes < pipeline_min_floor ? pipeline_min_floor : bytes > pipeline_min_cap ? pipeline_min_cap : bytes;
+}
+inline std::size_t pipeline_min_bytes(bool staged = false) {
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  static const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#else
+  static const long l2 = 0;
+#endif
+  static const std::size_t bytes[2] = {pipeline_min_bytes_for(l2, false), pipeline_min_bytes_for(l2, true)};
+  return bytes[staged ? 1 : 0];
+}
 
 // A hash_at whose hashes an insert makes a run at a time (batch_ahead of
 // them), before it sets that run, when the array skips the pipeline: an
@@ -542,7 +579,7 @@ inline std::uint64_t run_pipeline(Word* words, std::uint64_t blocks, std::size_t
     ring[i & (batch_ahead - 1)] = h;
     __builtin_prefetch(at(h), Add ? 1 : 0, 3);
   };
-  if (blocks * block_words * 8 <= pipeline_min_bytes) {
+  if (blocks * block_words * sizeof(Word) <= pipeline_min_bytes(Add && is_staged<HashAt>)) {
     if constexpr (Add && is_staged<HashAt>) {
       for (std::size_t from = 0; from < count; from += batch_ahead) {
         const std::size_t run = count - from < batch_ahead ? count - from : batch_ahead;
