@@ -42,6 +42,7 @@
 #include "arg_types.hpp"
 #include "engine_calls.hpp"
 #include "bloomlab/io/filter_file.hpp"
+#include "bloomlab/io/kind_size.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -901,128 +902,46 @@ void check_k(unsigned long long k) {
     throw py::value_error("k: " + std::to_string(k) + " is out of range (1 to " + std::to_string(max_k) + ")");
 }
 
-// A kind with its own sizing from (n, p): a static bits_for(n, p).
-template <class F>
-inline constexpr bool sizes_from_rate = requires { F::bits_for(1.0, 0.5); };
-
-// size(): each kind's sizing fields, one overload a kind (io::with_type
-// picks it, so a kind with none fails to compile).
-struct sizer {
-  double n, p;
-  bool prime;
-  py::dict& d;
-
-  void classic_m(unsigned width) const {
-    const double need = n * bits_per_item(p);
-    if (!(need <= static_cast<double>(io::max_bits)))
-      throw py::value_error("n: " + detail::number(n) + " at p " + detail::number(p) + " needs " +
-                            detail::number(need) + " bits (allowed: at most 2^40 bits, the file format's limit)");
-    const sizing s = size_for(n, p, prime);
-    d["m"] = s.m;
-    d["k"] = s.k;
-    d["bits_per_item"] = static_cast<double>(s.m) / n;
-    d["fpr"] = fpr_approx(static_cast<double>(s.m), n, s.k);
-    d["bits"] = s.m * width;
-  }
-  void operator()(std::type_identity<bloom_filter>) const { classic_m(1); }
-  void operator()(std::type_identity<counting_filter>) const { classic_m(counter_width_default); }
-  template <class Layout>
-  void operator()(std::type_identity<basic_blocked_filter<Layout>>) const {
-    const std::uint64_t m = size_split_block(n, p, Layout::lanes, Layout::lane_bits, io::max_bits);
-    if (m == 0)
-      throw py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) +
-                            " within 2^40 bits (the file format's limit)");
-    d["m"] = m;
-    d["bits_per_item"] = static_cast<double>(m) / n;
-    d["fpr"] = fpr_split_block(static_cast<double>(m), n, Layout::lanes, Layout::lane_bits);
-    d["bits"] = m;
-  }
-  void operator()(std::type_identity<cache_line_filter>) const {
-    const std::uint64_t m = cache_line_filter::bits_for(n, p);
-    if (m > io::max_bits)
-      throw py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) +
-                            " within 2^40 bits (the file format's limit)");
-    const unsigned k = k_best_block(static_cast<double>(m), n, cache_line_filter::block_bits, cache_line_filter::max_k);
-    d["m"] = m;
-    d["k"] = k;
-    d["bits_per_item"] = static_cast<double>(m) / n;
-    d["fpr"] = cache_line_filter::fpr_for(n, m);
-    d["bits"] = m;
-  }
-  void operator()(std::type_identity<parquet_filter>) const {
-    const std::uint64_t m = parquet_filter::bits_for(n, p);
-    d["m"] = m;
-    d["k"] = parquet_filter::k();
-    d["bits_per_item"] = static_cast<double>(m) / n;
-    d["fpr"] = parquet_filter::fpr_for(n, m);
-    d["bits"] = m;
-  }
-  void operator()(std::type_identity<rocksdb_filter>) const {
-    const std::uint64_t m = rocksdb_filter::bits_for(n, p);
-    const unsigned k = rocksdb_filter::probes_for(rocksdb_filter::millibits_per_key(rocksdb_filter::bits_per_key_for(p)));
-    d["m"] = m;
-    d["k"] = k;
-    d["bits_per_item"] = static_cast<double>(m) / n;
-    d["fpr"] = fpr_block_k(static_cast<double>(m), n, rocksdb_filter::block_bits, k);
-    d["bits"] = m;
-  }
-  void operator()(std::type_identity<guava_filter>) const {
-    const std::uint64_t requested = guava_filter::requested_bits(n, p);
-    const std::uint64_t m = guava_filter::bits_for(n, p);
-    const unsigned k = guava_filter::k_for(n, requested);
-    d["m"] = m;
-    d["k"] = k;
-    d["requested_bits"] = requested;
-    d["bits_per_item"] = static_cast<double>(m) / n;
-    d["fpr"] = guava_filter::fpr_for(n, m, k);
-    d["bits"] = m;
-  }
-  void operator()(std::type_identity<cuckoo_filter>) const {
-    const double best = cuckoo_filter::bound_of(cuckoo_fingerprint_max, cuckoo_slots_default);
-    if (p < best)
-      throw py::value_error("p: " + detail::number(p) + " is out of reach for a cuckoo filter (allowed: from " +
-                            detail::number(best) + ", 2*4/2^32)");
-    const unsigned f = cuckoo_filter::fingerprint_bits_for(p);
-    const std::uint64_t buckets = cuckoo_filter::buckets_for(static_cast<std::uint64_t>(std::ceil(n)));
-    if (buckets > io::max_buckets)
-      throw py::value_error("n: " + detail::number(n) + " needs " + std::to_string(buckets) +
-                            " buckets (allowed: at most 2^32)");
-    d["buckets"] = buckets;
-    d["fingerprint_bits"] = f;
-    d["fpr"] = cuckoo_filter::bound_of(f, cuckoo_slots_default);
-    d["bits"] = buckets * cuckoo_slots_default * f;
-    d["bits_per_item"] = static_cast<double>(buckets * cuckoo_slots_default * f) / n;
-  }
-  // Kinds with no bits_for(n, p), which size() does not size: scalable (its
-  // plan is its first stage's, classic sizing) and the static kinds (the
-  // set sizes them).
-  template <class F>
-    requires(!sizes_from_rate<F>)
-  void operator()(std::type_identity<F>) const {
-    throw std::logic_error("size: a kind it does not size");
-  }
-};
-
-// The kinds size() takes: those with a sizing of their own from (n, p).
-bool sized_here(const io::kind_info& row) {
-  return io::with_type(row, []<class F>(std::type_identity<F>) { return sizes_from_rate<F>; });
-}
-
+// size(): the figures io::size_kind gives every kind sized from (n, p), the
+// same as `bloomlab size --kind` prints, within what a file may hold.
 py::dict size(double n, double p, const std::string& kind, bool prime) {
   check_count("n", n, 1e18);
   check_rate("p", p);
   const io::kind_info* row = io::find_kind(kind);
-  if (row == nullptr || !sized_here(*row)) {
+  if (row == nullptr || !io::sized_from_rate(*row)) {
     std::string allowed;
     for (const io::kind_info& r : io::kinds)
-      if (sized_here(r)) allowed.append(allowed.empty() ? "" : ", ").append(r.name);
+      if (io::sized_from_rate(r)) allowed.append(allowed.empty() ? "" : ", ").append(r.name);
     throw py::value_error("kind: '" + kind + "' (allowed: " + allowed + ")");
   }
+  const auto out_of_reach = [&](const std::string& why) {
+    return py::value_error("p: " + detail::number(p) + " is out of reach for n " + detail::number(n) + " as a " +
+                           kind + " filter: " + why);
+  };
+  // No filter holds n keys at rate p in fewer than n log2(1/p) bits.
+  const double least = n * std::log2(1 / p);
+  if (!(least <= static_cast<double>(io::max_bits)))
+    throw out_of_reach("it needs at least " + detail::number(least) +
+                       " bits (allowed: at most 2^40 bits, the file format's limit)");
+  io::kind_size z;
+  try {
+    z = io::size_kind(*row, n, p, prime);
+  } catch (const std::invalid_argument& e) {
+    throw out_of_reach(e.what());
+  }
+  if (z.m > io::max_bits)
+    throw out_of_reach("it needs m = " + std::to_string(z.m) + " (allowed: at most 2^40, the file format's limit)");
   py::dict d;
   d["kind"] = kind;
   d["n"] = n;
   d["p"] = p;
-  io::with_type(*row, sizer{n, p, prime, d});
+  d["m"] = z.m;
+  d["bits"] = z.bits;
+  if (z.k) d["k"] = *z.k;
+  if (z.fingerprint_bits) d["fingerprint_bits"] = *z.fingerprint_bits;
+  d["bits_per_item"] = static_cast<double>(z.bits) / n;
+  d["fpr"] = z.fpr;
+  for (const auto& field : z.fields) std::visit([&](auto v) { d[py::str(field.first)] = v; }, field.second);
   return d;
 }
 
@@ -1458,10 +1377,13 @@ void bind(py::module_& m) {
 
   // formulas
   m.def("size", &size, "n"_a, "p"_a, "kind"_a = "classic", "prime"_a = false,
-        "Sizing for n keys at rate p, as `bloomlab build --n --p` sizes. classic/counting: m = ceil(n (-ln p)/(ln 2)^2) "
-        "(prime-rounded if asked), k the whole k nearest (m/n) ln 2 with the lower (1 - e^(-kn/m))^k. blocked/blocked256: "
-        "the least whole number of blocks with sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 <= p. cuckoo: f = "
-        "ceil(log2(8/p)), buckets the least power of two holding n at 95% load.");
+        "Sizing for n keys at rate p, as `bloomlab build --n --p` sizes, with the figures of `bloomlab size --kind K "
+        "--json`: m (the kind's m: counters for a counting filter, else bits), bits (the array in bits), k or "
+        "fingerprint_bits, bits_per_item (bits / n), fpr (the kind's rate for n keys), and the kind's own fields "
+        "(blocks, width, buckets, ...). classic/counting: m = ceil(n (-ln p)/(ln 2)^2) (prime-rounded if asked), k the "
+        "whole k nearest (m/n) ln 2 with the lower (1 - e^(-kn/m))^k. blocked/blocked256: the least whole number of "
+        "blocks with sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 <= p. cuckoo: f = ceil(log2(8/p)), buckets the least power "
+        "of two holding n at 95% load.");
   m.def("analyze", &analyze, "m"_a, "n"_a, "k"_a,
         "The rates of a classic filter of m bits, n keys, k positions: fill = 1 - (1 - 1/m)^(kn); fpr_approx = "
         "(1 - e^(-kn/m))^k (Bloom); fpr_fill = fill^k; fpr_exact = E[(X/m)^k] for independent uniform positions "

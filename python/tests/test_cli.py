@@ -203,3 +203,32 @@ def test_parquet_layout_crosses_both_ways(cli, tmp_path):
     assert all(answers[k] for k in keys[:100])
     with pytest.raises(ValueError, match="not a layout of a classic filter"):
         bloomlab.sized("classic", n=10, p=0.01).to_bytes(format="parquet")
+
+
+# Every kind sized from (n, p): `bloomlab size --kind K --json` and
+# bloomlab.size(kind=K) give the same figures, and their m is what the kind's
+# filter (bloomlab.sized) reports: counters for a counting filter.
+SIZED_KINDS = ["classic", "counting", "blocked", "blocked256", "cacheline", "parquet", "rocksdb", "guava", "cuckoo"]
+# The classic kind's CLI JSON is the formulas' (fpr_approx, fpr_exact, ...):
+# these are the fields it shares with the module.
+SHARED_FIELDS = {"classic": {"m", "k", "bits_per_item"}}
+
+
+@pytest.mark.parametrize("kind", SIZED_KINDS)
+def test_size_is_the_same_in_the_cli_and_the_module(cli, kind):
+    import json
+
+    n, p = 100_000, 0.01
+    r = run(cli, "size", "--kind", kind, "--n", str(n), "--p", str(p), "--json")
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)
+    s = bloomlab.size(n=n, p=p, kind=kind)
+    shared = SHARED_FIELDS.get(kind, set(s) - {"kind", "n", "p"})
+    assert shared <= set(c), sorted(shared - set(c))
+    for name in sorted(shared):
+        assert c[name] == pytest.approx(s[name], rel=1e-12), (name, c[name], s[name])
+    f = bloomlab.sized(kind, n=n, p=p)
+    if hasattr(f, "m"):
+        assert f.m == s["m"]
+    if "width" in s:  # counting: m counters of 4 bits
+        assert (s["m"], s["bits"], s["width"]) == (958506, 4 * 958506, 4)

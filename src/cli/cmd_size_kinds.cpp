@@ -1,13 +1,16 @@
 // bloomlab size --kind K: every kind sized from the command
-// line. Each figure comes from the kind's own engine helpers (the static
-// bits_for / fpr_for of its header, and math.hpp's layouts), never from a
-// formula of this file; plain classic sizing stays in cmd_formulas.cpp.
+// line. The figures of the kinds sized from (n, p) come from io::size_kind
+// (bloomlab/io/kind_size.hpp, which Python's size() reads too); this file
+// adds their readable lines, and sizes the scalable filter's first stage,
+// the static kinds and BIP 37 from their own headers. Plain classic sizing
+// stays in cmd_formulas.cpp.
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -26,6 +29,7 @@
 #include "budget.hpp"
 #include "commands.hpp"
 #include "bloomlab/io/filter_file.hpp"
+#include "bloomlab/io/kind_size.hpp"
 #include "format.hpp"
 #include "lab.hpp"
 
@@ -42,7 +46,8 @@ std::string kind_list() { return io::kind_names() + ", bip37"; }
 // bits, bits per item and the rate; `more` holds the kind's own fields and
 // `lines` their readable form.
 struct sized {
-  std::uint64_t m = 0;
+  std::uint64_t m = 0;     // the kind's m (counters for a counting filter, else bits)
+  std::uint64_t bits = 0;  // the array in bits
   std::optional<unsigned> k, fingerprint_bits;
   double fpr = 0;
   std::string rate_note;
@@ -50,16 +55,15 @@ struct sized {
   std::vector<std::string> lines;
 };
 
-template <class Layout>
-sized size_blocked(double n, double p) {
-  using F = basic_blocked_filter<Layout>;
+// The figures io::size_kind gives a kind sized from (n, p).
+sized from_io(const io::kind_size& z) {
   sized s;
-  s.m = F::bits_for(n, p);
-  s.k = Layout::lanes;
-  s.fpr = F::fpr_for(n, s.m);
-  s.more = {{"block_bits", Layout::block_bits}, {"blocks", s.m / Layout::block_bits}};
-  s.lines.push_back(fmt::format("{} blocks of {} bits; one bit in each of a block's {} lanes", thousands(s.m / Layout::block_bits),
-                                Layout::block_bits, Layout::lanes));
+  s.m = z.m;
+  s.bits = z.bits;
+  s.k = z.k;
+  s.fingerprint_bits = z.fingerprint_bits;
+  s.fpr = z.fpr;
+  for (const auto& field : z.fields) std::visit([&](auto v) { s.more[field.first] = v; }, field.second);
   return s;
 }
 
@@ -82,7 +86,7 @@ sized size_static(std::uint64_t n, const std::string& kind, const std::string& p
                             kind, F::fingerprint_bits, percent_sig(F::fpr_for()), percent_sig(F::fpr_for()),
                             percent_sig(fuse16_filter::fpr_for())));
   sized s;
-  s.m = F::bits_for(n);
+  s.m = s.bits = F::bits_for(n);
   s.fingerprint_bits = F::fingerprint_bits;
   s.fpr = F::fpr_for();
   s.rate_note = fmt::format(" (2^-{}, whatever n)", F::fingerprint_bits);
@@ -110,22 +114,16 @@ struct sizer {
   double dn;
   std::optional<double> p;
 
-  sized size(std::type_identity<bloom_filter>) const {  // not reached: run_size sizes the classic kind
-    const sizing sz = size_for(dn, *p, a.prime);
-    sized s;
-    s.m = sz.m;
-    s.k = sz.k;
-    s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
-    return s;
+  // The kinds sized from (n, p): io::size_kind's figures, and a line of
+  // their own.
+  template <class F>
+  sized from_rate(std::type_identity<F>) const {
+    return from_io(io::size_kind(*io::find_kind(kind), dn, *p, a.prime));
   }
-  sized size(std::type_identity<counting_filter>) const {
-    const sizing sz = size_for(dn, *p, a.prime);
-    sized s;
-    s.m = a.prime ? sz.m * counter_width_default : counting_filter::bits_for(dn, *p);
-    s.k = sz.k;
-    s.fpr = counting_filter::fpr_for(dn, s.m);
-    s.more = {{"counters", sz.m}, {"width", counter_width_default}};
-    s.lines.push_back(fmt::format("{} counters of {} bits{}", thousands(sz.m), counter_width_default,
+  sized size(std::type_identity<bloom_filter> t) const { return from_rate(t); }  // not reached: run_size sizes it
+  sized size(std::type_identity<counting_filter> t) const {
+    sized s = from_rate(t);
+    s.lines.push_back(fmt::format("{} counters of {} bits{}", thousands(s.m), counter_width_default,
                                   a.prime ? ", rounded up to a prime" : ""));
     return s;
   }
@@ -141,7 +139,7 @@ struct sizer {
                                           a.p, plan.bits, thousands(filter_max_m)));
     const sizing sz = plan.size(a.prime);
     sized s;
-    s.m = sz.m;
+    s.m = s.bits = sz.m;
     s.k = sz.k;
     s.fpr = fpr_approx(static_cast<double>(sz.m), dn, sz.k);
     s.rate_note = " (the first stage, full; each later stage adds its own)";
@@ -152,77 +150,49 @@ struct sizer {
     return s;
   }
   template <class Layout>
-  sized size(std::type_identity<basic_blocked_filter<Layout>>) const {
-    return size_blocked<Layout>(dn, *p);
+  sized size(std::type_identity<basic_blocked_filter<Layout>> t) const {
+    sized s = from_rate(t);
+    s.lines.push_back(fmt::format("{} blocks of {} bits; one bit in each of a block's {} lanes",
+                                  thousands(s.m / Layout::block_bits), Layout::block_bits, Layout::lanes));
+    return s;
   }
-  sized size(std::type_identity<cache_line_filter>) const {
-    sized s;
-    s.m = cache_line_filter::bits_for(dn, *p);
-    s.k = k_best_block(static_cast<double>(s.m), dn, cache_line_filter::block_bits, cache_line_filter::max_k);
-    s.fpr = cache_line_filter::fpr_for(dn, s.m);
-    s.more = {{"block_bits", cache_line_filter::block_bits}, {"blocks", s.m / cache_line_filter::block_bits}};
+  sized size(std::type_identity<cache_line_filter> t) const {
+    sized s = from_rate(t);
     s.lines.push_back(fmt::format("{} blocks of {} bits; a key's {} bits anywhere in its block (RocksDB's layout)",
                                   thousands(s.m / cache_line_filter::block_bits), cache_line_filter::block_bits,
                                   *s.k));
     return s;
   }
-  sized size(std::type_identity<parquet_filter>) const {
-    sized s;
-    s.m = parquet_filter::bits_for(dn, *p);
-    s.k = parquet_filter::k();
-    s.fpr = parquet_filter::fpr_for(dn, s.m);
-    s.more = {{"block_bits", parquet_filter::block_bits},
-              {"blocks", s.m / parquet_filter::block_bits},
-              {"bytes", s.m / 8}};
+  sized size(std::type_identity<parquet_filter> t) const {
+    sized s = from_rate(t);
     s.lines.push_back(fmt::format("{} blocks of {} bits ({} bytes, Arrow's sizing: a power of two); one bit in each "
                                   "of a block's 8 words",
                                   thousands(s.m / parquet_filter::block_bits), parquet_filter::block_bits,
                                   thousands(s.m / 8)));
     return s;
   }
-  // RocksDB's FastLocalBloom: the least bits a key (in thousandths) whose k
-  // meets p, then RocksDB's own sizing for n keys at those bits a key.
-  sized size(std::type_identity<rocksdb_filter>) const {
-    using F = rocksdb_filter;
-    sized s;
-    s.m = F::bits_for(dn, *p);
-    const double bpk = F::bits_per_key_for(*p);
-    const int millibits = F::millibits_per_key(bpk);
-    s.k = F::probes_for(millibits);
-    s.fpr = fpr_block_k(static_cast<double>(s.m), dn, F::block_bits, *s.k);
-    s.more = {{"block_bits", F::block_bits},
-              {"blocks", s.m / F::block_bits},
-              {"bytes", s.m / 8},
-              {"bits_per_key_asked", bpk},
-              {"fpr_rocksdb_estimate", F::rocksdb_fpr_estimate(dn, s.m / 8, *s.k)}};
+  sized size(std::type_identity<rocksdb_filter> t) const {
+    sized s = from_rate(t);
     s.lines.push_back(fmt::format("RocksDB's NewBloomFilterPolicy({:g}): {} blocks of {} bits ({} bytes), k = {} from "
                                   "RocksDB's table; RocksDB's own estimate of the rate {}",
-                                  bpk, thousands(s.m / F::block_bits), F::block_bits, thousands(s.m / 8), *s.k,
-                                  percent_sig(F::rocksdb_fpr_estimate(dn, s.m / 8, *s.k))));
+                                  s.more["bits_per_key_asked"].get<double>(), thousands(s.m / rocksdb_filter::block_bits),
+                                  rocksdb_filter::block_bits, thousands(s.m / 8), *s.k,
+                                  percent_sig(s.more["fpr_rocksdb_estimate"].get<double>())));
     return s;
   }
-  sized size(std::type_identity<guava_filter>) const {
-    sized s;
-    const std::uint64_t requested = guava_filter::requested_bits(dn, *p);
-    s.m = guava_filter::bits_for(dn, *p);
-    s.k = guava_filter::k_for(dn, requested);
-    s.fpr = guava_filter::fpr_for(dn, s.m, *s.k);
-    s.more = {{"requested_bits", requested}, {"longs", s.m / 64}};
+  sized size(std::type_identity<guava_filter> t) const {
+    sized s = from_rate(t);
     s.lines.push_back(fmt::format("{} bits asked for (Guava's optimalNumOfBits), {} longs of 64 bits; k from the "
                                   "bits asked for (optimalNumOfHashFunctions)",
-                                  thousands(requested), thousands(s.m / 64)));
+                                  thousands(s.more["requested_bits"].get<std::uint64_t>()), thousands(s.m / 64)));
     return s;
   }
-  sized size(std::type_identity<cuckoo_filter>) const {
-    sized s;
-    s.fingerprint_bits = cuckoo_filter::fingerprint_bits_for(*p);
-    s.m = cuckoo_filter::bits_for(dn, *p);
-    s.fpr = cuckoo_filter::fpr_for(dn, s.m);
+  sized size(std::type_identity<cuckoo_filter> t) const {
+    sized s = from_rate(t);
     s.rate_note = " (expected at this load)";
-    const std::uint64_t buckets = cuckoo_filter::buckets_for(n);
-    s.more = {{"buckets", buckets}, {"slots_per_bucket", cuckoo_slots_default}};
     s.lines.push_back(fmt::format("{} buckets of {} slots, fingerprints of {} bits (as a packed table stores them)",
-                                  thousands(buckets), cuckoo_slots_default, *s.fingerprint_bits));
+                                  thousands(s.more["buckets"].get<std::uint64_t>()), cuckoo_slots_default,
+                                  *s.fingerprint_bits));
     return s;
   }
   template <class F>
@@ -233,7 +203,7 @@ struct sizer {
   sized bip37() const {
     const bip37_size b = bip37_sizing(dn, *p);
     sized s;
-    s.m = bip37_filter::bits_for(dn, *p);
+    s.m = s.bits = bip37_filter::bits_for(dn, *p);
     s.k = b.n_hash_funcs;
     s.fpr = bip37_filter::fpr_for(dn, s.m);
     s.more = {{"size_bytes", b.bytes}, {"capped_size", b.bytes == bip37_max_bytes},
@@ -284,9 +254,9 @@ int run_size_kind(const size_args& a) {
     lab::refuse("--p", a.p, fmt::format("is out of reach for --kind {} at --n {}: {}", kind, a.n, e.what()));
   }
 
-  const double per_item = static_cast<double>(s.m) / dn;
+  const double per_item = static_cast<double>(s.bits) / dn;
   if (a.json) {
-    json j = {{"kind", kind}, {"n", n}, {"p", p ? json(*p) : json(nullptr)}, {"m", s.m}};
+    json j = {{"kind", kind}, {"n", n}, {"p", p ? json(*p) : json(nullptr)}, {"m", s.m}, {"bits", s.bits}};
     if (s.k) j["k"] = *s.k;
     if (s.fingerprint_bits) j["fingerprint_bits"] = *s.fingerprint_bits;
     j["bits_per_item"] = per_item;
@@ -297,7 +267,10 @@ int run_size_kind(const size_args& a) {
     return 0;
   }
   fmt::print("For n = {} items{}, --kind {}:\n", thousands(n), p ? " at p = " + percent_short(*p) : "", kind);
-  fmt::print("  m = {} bits ({} bytes)\n", thousands(s.m), thousands((s.m + 7) / 8));
+  if (s.m == s.bits)
+    fmt::print("  m = {} bits ({} bytes)\n", thousands(s.m), thousands((s.bits + 7) / 8));
+  else  // a counting filter: m counters
+    fmt::print("  m = {} counters: {} bits ({} bytes)\n", thousands(s.m), thousands(s.bits), thousands((s.bits + 7) / 8));
   if (s.k) fmt::print("  k = {} hashes\n", *s.k);
   if (s.fingerprint_bits) fmt::print("  fingerprint bits: {}\n", *s.fingerprint_bits);
   for (const std::string& line : s.lines) fmt::print("  {}\n", line);

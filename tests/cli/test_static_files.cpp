@@ -287,8 +287,12 @@ TEST(SizeKinds, EveryKindSizedByItsEngineHelpers) {
   EXPECT_FALSE(cu.contains("k"));
   EXPECT_DOUBLE_EQ(cu["fpr"].get<double>(), cuckoo_filter::fpr_for(1000, cuckoo_filter::bits_for(1000, 0.002)));
   const json co = run_json({"size", "--kind", "counting", "--n", "1000", "--p", "0.01", "--json"});
-  EXPECT_EQ(co["m"], counting_filter::bits_for(1000, 0.01));
-  EXPECT_EQ(co["counters"], bloom_filter::bits_for(1000, 0.01));
+  EXPECT_EQ(co["m"], bloom_filter::bits_for(1000, 0.01));  // counters, as build --m takes them
+  EXPECT_EQ(co["bits"], counting_filter::bits_for(1000, 0.01));
+  EXPECT_EQ(co["width"], counter_width_default);
+  EXPECT_DOUBLE_EQ(co["bits_per_item"].get<double>(), static_cast<double>(counting_filter::bits_for(1000, 0.01)) / 1000);
+  EXPECT_EQ(cu["bits"], cu["m"]);
+  EXPECT_EQ(bl["bits"], bl["m"]);
   const json bi = run_json({"size", "--kind", "bip37", "--n", "20000", "--p", "0.001", "--json"});
   EXPECT_EQ(bi["m"], bip37_filter::bits_for(20000, 0.001));
   EXPECT_EQ(bi["k"], bip37_sizing(20000, 0.001).n_hash_funcs);
