@@ -463,6 +463,9 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* name, const char* 
   using H = handle<F>;
   py::class_<H> c(m, name, doc);
   bind_fast<F>(c);
+  // k, in every kind whose engine type has k(): the bits a key sets or probes.
+  if constexpr (requires(const F& f) { f.k(); })
+    c.def_property_readonly("k", [](const H& h) { return h.f().k(); }, "The bits a key sets or probes (k).");
   c.def(
           "add_many",
           [](H& h, const py_keys& keys) -> py::object {
@@ -1002,7 +1005,6 @@ void bind(py::module_& m) {
            }),
            "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<bloom_filter>& h) { return h.f().m(); })
-      .def_property_readonly("k", [](const handle<bloom_filter>& h) { return h.f().k(); })
       .def_property_readonly("hash", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().hash)); })
       .def_property_readonly("scheme", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().kind)); })
       .def("bits_set", [](const handle<bloom_filter>& h) { return h.f().bits_set(); }, "Bits set to 1 (X).")
@@ -1031,7 +1033,6 @@ void bind(py::module_& m) {
            }),
            "m"_a, "k"_a, "width"_a = py::int_(counter_width_default), py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<counting_filter>& h) { return h.f().m(); })
-      .def_property_readonly("k", [](const handle<counting_filter>& h) { return h.f().k(); })
       .def_property_readonly("width", [](const handle<counting_filter>& h) { return h.f().width(); })
       .def("__repr__", [](const handle<counting_filter>& h) {
         return "CountingFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
@@ -1091,7 +1092,6 @@ void bind(py::module_& m) {
            }),
            "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<cache_line_filter>& h) { return h.f().m(); })
-      .def_property_readonly("k", [](const handle<cache_line_filter>& h) { return h.f().k(); })
       .def_property_readonly("blocks", [](const handle<cache_line_filter>& h) { return h.f().blocks(); })
       .def_property_readonly_static("block_bits", [](const py::object&) { return cache_line_filter::block_bits; })
       .def("bits_set", [](const handle<cache_line_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
@@ -1140,7 +1140,6 @@ void bind(py::module_& m) {
           },
           "The bitset as a Parquet file stores it: the 32-bit words, each little-endian.")
       .def_property_readonly("m", [](const handle<parquet_filter>& h) { return h.f().m(); })
-      .def_property_readonly("k", [](const handle<parquet_filter>&) { return parquet_filter::k(); })
       .def_property_readonly("blocks", [](const handle<parquet_filter>& h) { return h.f().blocks(); })
       .def_property_readonly_static("block_bits", [](const py::object&) { return parquet_filter::block_bits; })
       .def("bits_set", [](const handle<parquet_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
@@ -1209,7 +1208,6 @@ void bind(py::module_& m) {
           "hash", [](const py::bytes& b) { return rocksdb_filter::hash(std::string_view(b)); }, "key"_a,
           "RocksDB's Hash64 of the bytes (the preview XXH3, seed 0).")
       .def_property_readonly("m", [](const handle<rocksdb_filter>& h) { return h.f().m(); })
-      .def_property_readonly("k", [](const handle<rocksdb_filter>& h) { return h.f().k(); })
       .def_property_readonly("blocks", [](const handle<rocksdb_filter>& h) { return h.f().blocks(); })
       .def_property_readonly_static("block_bits", [](const py::object&) { return rocksdb_filter::block_bits; })
       .def("bits_set", [](const handle<rocksdb_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
@@ -1246,7 +1244,6 @@ void bind(py::module_& m) {
            }),
            "m"_a, "k"_a, "funnel"_a = "string", py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<guava_filter>& h) { return h.f().m(); })
-      .def_property_readonly("k", [](const handle<guava_filter>& h) { return h.f().k(); })
       .def_property_readonly("funnel", [](const handle<guava_filter>& h) { return guava_funnel_name(h.f().funnel()); })
       .def("bits_set", [](const handle<guava_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
       .def(

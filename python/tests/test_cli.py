@@ -232,3 +232,20 @@ def test_size_is_the_same_in_the_cli_and_the_module(cli, kind):
         assert f.m == s["m"]
     if "width" in s:  # counting: m counters of 4 bits
         assert (s["m"], s["bits"], s["width"]) == (958506, 4 * 958506, 4)
+
+
+# k, where a kind has one, is the same in the module and in `bloomlab info`
+# (the blocked kinds' included: 8).
+@pytest.mark.parametrize("kind", CLI_KINDS + ["parquet", "rocksdb", "guava"])
+def test_k_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
+    import json
+
+    f = bloomlab.sized(kind, n=1000, p=0.01)
+    path = str(tmp_path / "f.bloom")
+    f.save(path)
+    r = run(cli, "info", path, "--json")
+    assert r.returncode == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert hasattr(f, "k") == ("k" in info), (kind, sorted(info))
+    if hasattr(f, "k"):
+        assert f.k == info["k"]
