@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "bloomlab/math.hpp"
@@ -97,12 +98,15 @@ struct sizer {
   }
   kind_size operator()(std::type_identity<cuckoo_filter>) const {
     using F = cuckoo_filter;
+    const std::uint64_t buckets = F::buckets_for(static_cast<std::uint64_t>(std::ceil(n)));
+    if (buckets > max_buckets)
+      throw std::invalid_argument("cuckoo filter: n = " + detail::number(n) + " needs " + std::to_string(buckets) +
+                                  " buckets (allowed: at most 2^32, a file's limit)");
     kind_size s;
     s.fingerprint_bits = F::fingerprint_bits_for(p);
     s.m = s.bits = F::bits_for(n, p);
     s.fpr = F::fpr_for(n, s.m);
-    s.fields = {{"buckets", F::buckets_for(static_cast<std::uint64_t>(std::ceil(n)))},
-                {"slots_per_bucket", std::uint64_t{cuckoo_slots_default}}};
+    s.fields = {{"buckets", buckets}, {"slots_per_bucket", std::uint64_t{cuckoo_slots_default}}};
     return s;
   }
   template <class F>

@@ -36,9 +36,9 @@ bool sized_from_rate(const kind_info& row);
 
 // The sizing of `row` for n keys (at least 1) at rate p (0 < p < 1); prime
 // rounds m up to a prime (the classic and counting kinds only). Throws
-// std::invalid_argument when p is out of the kind's reach (cuckoo
-// fingerprints past 32 bits) and std::logic_error for a kind that is not
-// sized_from_rate.
+// std::invalid_argument when the pair is out of the kind's reach (cuckoo
+// fingerprints past 32 bits, or more cuckoo buckets than a file holds) and
+// std::logic_error for a kind that is not sized_from_rate.
 kind_size size_kind(const kind_info& row, double n, double p, bool prime = false);
 
 }  // namespace bloomlab::io
