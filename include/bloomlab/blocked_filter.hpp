@@ -190,6 +190,14 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
                                   " needs more than " + std::to_string(max_m) + " bits");
     return m;
   }
+  static size_report size_report_for(double n, double p) {
+    size_report r;
+    r.m = r.bits = bits_for(n, p);
+    r.k = Layout::lanes;
+    r.fpr = fpr_for(n, r.m);
+    r.fields = {{"block_bits", std::uint64_t{Layout::block_bits}}, {"blocks", r.m / Layout::block_bits}};
+    return r;
+  }
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("blocked filter", n, 0.5);
     const std::uint64_t blocks = checked_blocks(m, max_m);

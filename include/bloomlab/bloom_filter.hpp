@@ -168,6 +168,16 @@ class bloom_filter {
     const auto md = static_cast<double>(m);
     return fpr_approx(md, n, k_best(md, n));
   }
+  // size_for's m (a prime if asked) and k, and Bloom's rate at them.
+  static size_report size_report_for(double n, double p, bool prime = false) {
+    detail::check_np("bloom filter", n, p);
+    const sizing sz = size_for(n, p, prime);
+    size_report r;
+    r.m = r.bits = sz.m;
+    r.k = sz.k;
+    r.fpr = fpr_approx(static_cast<double>(sz.m), n, sz.k);
+    return r;
+  }
 
   // The filter for n keys at rate p, as `bloomlab build --kind classic`
   // makes it: bits_for()'s m at the best k, hashed as bloom_filter(m, k)

@@ -107,6 +107,14 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   // p, and the rate of n keys in m bits at the best k. Throw
   // std::invalid_argument for n < 1, p outside (0, 1), or no m up to max_m.
   static std::uint64_t bits_for(double n, double p) { return sizing_for(n, p).m; }
+  static size_report size_report_for(double n, double p) {
+    size_report r;
+    r.m = r.bits = bits_for(n, p);
+    r.k = k_best_block(static_cast<double>(r.m), n, block_bits, max_k);
+    r.fpr = fpr_for(n, r.m);
+    r.fields = {{"block_bits", std::uint64_t{block_bits}}, {"blocks", r.m / block_bits}};
+    return r;
+  }
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("cache-line filter", n, 0.5);
     const double bits = static_cast<double>(checked_blocks(m, 1, max_m) * block_bits);

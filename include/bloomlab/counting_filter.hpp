@@ -118,6 +118,15 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
   static double fpr_for(double n, std::uint64_t bits, unsigned width = counter_width_default) {
     return bloom_filter::fpr_for(n, std::max<std::uint64_t>(1, bits / check_width(width)));
   }
+  // The classic sizing's m as counters (a prime if asked) of the default
+  // width, and its k.
+  static size_report size_report_for(double n, double p, bool prime = false) {
+    size_report r = bloom_filter::size_report_for(n, p, prime);
+    r.bits = r.m * counter_width_default;
+    r.fpr = fpr_for(n, r.bits);
+    r.fields = {{"width", std::uint64_t{counter_width_default}}};
+    return r;
+  }
 
   // The filter for n keys at rate p, as `bloomlab build --kind counting`
   // makes it: the classic filter's m (as counters of `width` bits) and k.

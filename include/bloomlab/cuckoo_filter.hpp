@@ -206,6 +206,21 @@ class cuckoo_filter : public detail::one_at_a_time<cuckoo_filter> {
                                   " bits, more than 2^64 - 1 bits");
     return slots * f;
   }
+  // The default 4 slots a bucket; refuses more buckets than
+  // cuckoo_buckets_max (a file's limit).
+  static size_report size_report_for(double n, double p) {
+    detail::check_np("cuckoo filter", n, p);
+    const std::uint64_t buckets = buckets_for(static_cast<std::uint64_t>(std::ceil(n)));
+    if (buckets > cuckoo_buckets_max)
+      throw std::invalid_argument("cuckoo filter: n = " + detail::number(n) + " needs " + std::to_string(buckets) +
+                                  " buckets (allowed: at most " + std::to_string(cuckoo_buckets_max) + ")");
+    size_report r;
+    r.fingerprint_bits = fingerprint_bits_for(p);
+    r.m = r.bits = bits_for(n, p);
+    r.fpr = fpr_for(n, r.m);
+    r.fields = {{"buckets", buckets}, {"slots_per_bucket", std::uint64_t{cuckoo_slots_default}}};
+    return r;
+  }
   static double fpr_for(double n, std::uint64_t bits, unsigned b = cuckoo_slots_default) {
     detail::check_np("cuckoo filter", n, 0.5);
     const std::uint64_t slots = buckets_for(static_cast<std::uint64_t>(std::ceil(n)), b) * b;

@@ -28,7 +28,9 @@
 //                               the filter's own state (its set bits or load)
 //   words()                     the raw array, as a span
 //   clear(), ==, and |= / &= where union and intersection are defined
-//   static bits_for(n, p), fpr_for(n, bits)     sizing
+//   static bits_for(n, p), fpr_for(n, bits)     sizing; and size_report_for(n,
+//                               p), its figures (below), on the kinds sized
+//                               from (n, p)
 //
 // Errors: constructors, loaders and combinations check their arguments and
 // throw std::invalid_argument naming the field, the value and the allowed
@@ -42,15 +44,32 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace bloomlab {
+
+// What sizing a kind for n keys at rate p gives: each kind sized from (n, p)
+// has a static size_report_for(n, p) (the classic and counting kinds take a
+// third argument, prime, to round m up to a prime), built from its own
+// bits_for and fpr_for. `bloomlab size --kind` and Python's size() print it
+// (io::size_kind picks the kind's).
+struct size_report {
+  std::uint64_t m = 0;     // the kind's m: counters for a counting filter, bits for every other
+  std::uint64_t bits = 0;  // the array in bits (a cuckoo filter's: its slots times f, packed)
+  std::optional<unsigned> k;                 // where the kind has one
+  std::optional<unsigned> fingerprint_bits;  // a cuckoo filter's f
+  double fpr = 0;                            // the kind's rate for n keys in that array
+  // The kind's own figures (block_bits, blocks, width, buckets, ...), in order.
+  std::vector<std::pair<std::string, std::variant<std::uint64_t, double>>> fields;
+};
 
 // A filter that answers lookups: every kind, static ones included.
 template <class F>

@@ -143,6 +143,16 @@ class guava_filter : public detail::one_at_a_time<guava_filter> {
   }
   // The storage Guava allocates for n keys at p: requested bits up to longs.
   static std::uint64_t bits_for(double n, double p) { return (requested_bits(n, p) + 63) / 64 * 64; }
+  static size_report size_report_for(double n, double p) {
+    const std::uint64_t requested = requested_bits(n, p);
+    size_report r;
+    r.m = r.bits = bits_for(n, p);
+    const unsigned k = k_for(n, requested);
+    r.k = k;
+    r.fpr = fpr_for(n, r.m, k);
+    r.fields = {{"requested_bits", requested}, {"longs", r.m / 64}};
+    return r;
+  }
   // The rate of n keys in m bits at k positions: (1 - (1 - 1/m)^(kn))^k.
   static double fpr_for(double n, std::uint64_t m, unsigned k) {
     detail::check_np(kind_name, n, 0.5);

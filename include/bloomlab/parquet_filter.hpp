@@ -173,6 +173,14 @@ class parquet_filter : public detail::hashed_batches<parquet_filter> {
     return std::clamp<std::uint64_t>(std::bit_ceil(static_cast<std::uint64_t>(b)), min_bytes, max_bytes);
   }
   static std::uint64_t bits_for(double n, double p) { return bytes_for(n, p) * 8; }
+  static size_report size_report_for(double n, double p) {
+    size_report r;
+    r.m = r.bits = bits_for(n, p);
+    r.k = k();
+    r.fpr = fpr_for(n, r.m);
+    r.fields = {{"block_bits", std::uint64_t{block_bits}}, {"blocks", r.m / block_bits}, {"bytes", r.m / 8}};
+    return r;
+  }
   // The rate of n values in m bits (a whole number of blocks; else throws).
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np(kind_name, n, 0.5);

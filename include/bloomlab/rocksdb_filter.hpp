@@ -161,6 +161,23 @@ class rocksdb_filter : public detail::hashed_batches<rocksdb_filter> {
                                   detail::number(p) + " needs more than " + std::to_string(max_bytes) + " bytes");
     return std::max<std::uint64_t>(bytes_for_keys(checked_n(n), b), block_bytes) * 8;
   }
+  // The least bits a key (in thousandths) whose k meets p, then RocksDB's
+  // own sizing for n keys at those bits a key; the rate at that k, and
+  // RocksDB's own estimate of it.
+  static size_report size_report_for(double n, double p) {
+    size_report r;
+    r.m = r.bits = bits_for(n, p);
+    const double bpk = bits_per_key_for(p);
+    const unsigned k = probes_for(millibits_per_key(bpk));
+    r.k = k;
+    r.fpr = fpr_block_k(static_cast<double>(r.m), n, block_bits, k);
+    r.fields = {{"block_bits", std::uint64_t{block_bits}},
+                {"blocks", r.m / block_bits},
+                {"bytes", r.m / 8},
+                {"bits_per_key_asked", bpk},
+                {"fpr_rocksdb_estimate", rocksdb_fpr_estimate(n, r.m / 8, k)}};
+    return r;
+  }
   // The rate of n keys in m bits (whole 512-bit blocks, 512 to max_m; else
   // throws) with RocksDB's k for m / n bits a key.
   static double fpr_for(double n, std::uint64_t m) {

@@ -1,6 +1,6 @@
 // bloomlab size --kind K: every kind sized from the command
-// line. The figures of the kinds sized from (n, p) come from io::size_kind
-// (bloomlab/io/kind_size.hpp, which Python's size() reads too); this file
+// line. The figures of the kinds sized from (n, p) are their headers'
+// size_report_for, through io::size_kind (which Python's size() reads too); this file
 // adds their readable lines, and sizes the scalable filter's first stage,
 // the static kinds and BIP 37 from their own headers. Plain classic sizing
 // stays in cmd_formulas.cpp.

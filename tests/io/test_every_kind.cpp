@@ -4,8 +4,10 @@
 // io::any_filter itself, so a kind added there is tested here unasked.
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <filesystem>
 #include <unistd.h>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -16,6 +18,7 @@
 
 #include "bloomlab/filter_of.hpp"
 #include "bloomlab/io/filter_file.hpp"
+#include "bloomlab/io/kind_size.hpp"
 
 namespace {
 
@@ -66,6 +69,45 @@ TYPED_TEST(EveryKind, MadeFromStringsHoldsThemAtAboutTheRateAsked) {
   const TypeParam f = filter_of<TypeParam>(keys, p);
   for (const std::string& x : keys) ASSERT_TRUE(f.contains(std::string_view(x))) << x;
   EXPECT_LE(false_positives(f, 40'000), most_false(p, 40'000));
+}
+
+// A kind sized from (n, p) reports (size_report_for) the filter its
+// for_rate builds: the same m, array bits (a cuckoo filter's packed), k or
+// fingerprint bits, at a rate near p; io::size_kind picks the report by the
+// kind's row, and knows which kinds have none.
+TYPED_TEST(EveryKind, ItsSizeReportIsWhatForRateBuilds) {
+  using F = TypeParam;
+  const io::kind_info* row = nullptr;
+  for (const io::kind_info& r : io::kinds)
+    if (io::with_type(r, []<class G>(std::type_identity<G>) { return std::is_same_v<G, F>; })) row = &r;
+  ASSERT_NE(row, nullptr);
+  constexpr bool reports = requires { F::size_report_for(1.0, 0.5); };
+  ASSERT_EQ(io::sized_from_rate(*row), reports) << row->name;
+  if constexpr (reports) {
+    const double n = 5000, p = 0.01;
+    const size_report r = io::size_kind(*row, n, p);
+    const F f = F::for_rate(n, p);
+    if constexpr (requires { f.packed_bits(); }) {
+      EXPECT_EQ(r.bits, f.packed_bits());
+    } else {
+      EXPECT_EQ(r.bits, f.bits());
+    }
+    if constexpr (requires { f.m(); }) {
+      EXPECT_EQ(r.m, f.m());
+    }
+    if constexpr (requires { f.k(); }) {
+      EXPECT_EQ(r.k, std::optional<unsigned>(f.k()));
+    } else {
+      EXPECT_FALSE(r.k.has_value());
+    }
+    if constexpr (requires { f.fingerprint_bits(); }) {
+      EXPECT_EQ(r.fingerprint_bits, std::optional<unsigned>(f.fingerprint_bits()));
+    }
+    EXPECT_GT(r.fpr, 0.0);
+    EXPECT_LE(r.fpr, 1.05 * p) << row->name;
+  } else {
+    EXPECT_THROW(io::size_kind(*row, 5000, 0.01), std::logic_error);
+  }
 }
 
 TYPED_TEST(EveryKind, MadeFromIntegersHoldsThem) {
