@@ -153,24 +153,22 @@ class bloom_filter {
   // math.hpp, not rounded to a prime), and the rate of n items in m bits at
   // the best k. Both throw std::invalid_argument for n < 1 or p outside (0, 1);
   // bits_for also when the answer would pass max_m.
-  static std::uint64_t bits_for(double n, double p) {
-    detail::check_np("bloom filter", n, p);
-    const double m = n * bits_per_item(p);
-    if (!(m <= static_cast<double>(max_m)))
-      throw std::invalid_argument("bloom filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
-                                  " needs about " + detail::number(m) + " bits (allowed: up to " +
-                                  std::to_string(max_m) + ")");
-    return size_for(n, p, false).m;
-  }
+  static std::uint64_t bits_for(double n, double p) { return size_report_for(n, p).m; }
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("bloom filter", n, 0.5);
     check_mk("bloom filter", m, 1, max_m);
     const auto md = static_cast<double>(m);
     return fpr_approx(md, n, k_best(md, n));
   }
-  // size_for's m (a prime if asked) and k, and Bloom's rate at them.
+  // size_for's m (a prime if asked) and k, and Bloom's rate at them; throws
+  // as bits_for does.
   static size_report size_report_for(double n, double p, bool prime = false) {
     detail::check_np("bloom filter", n, p);
+    const double need = n * bits_per_item(p);
+    if (!(need <= static_cast<double>(max_m)))
+      throw std::invalid_argument("bloom filter: n = " + detail::number(n) + " at p = " + detail::number(p) +
+                                  " needs about " + detail::number(need) + " bits (allowed: up to " +
+                                  std::to_string(max_m) + ")");
     const sizing sz = size_for(n, p, prime);
     size_report r;
     r.m = r.bits = sz.m;

@@ -42,9 +42,9 @@ using nlohmann::json;
 // Every kind size takes: the file kinds (io::kinds), and BIP 37's.
 std::string kind_list() { return io::kind_names() + ", bip37"; }
 
-// What every kind reports: n, p as given, m in bits, k or the fingerprint
-// bits, bits per item and the rate; `more` holds the kind's own fields and
-// `lines` their readable form.
+// What every kind reports: n, p as given, m (the kind's m), the array's
+// bits, k or the fingerprint bits, bits per item and the rate; `more` holds
+// the kind's own fields and `lines` their readable form.
 struct sized {
   std::uint64_t m = 0;     // the kind's m (counters for a counting filter, else bits)
   std::uint64_t bits = 0;  // the array in bits
