@@ -514,7 +514,7 @@ inline constexpr std::size_t batch_ahead = 64;  // a power of two
 // up to 192 KiB integer rows 0.92-1.60, string rows 0.78-1.15; at 241-257
 // KiB lookups 0.88-1.13, string inserts 0.75-0.93, integer inserts
 // 0.97-1.32; at 362-385 KiB lookups 0.82-0.97, integer inserts 0.92-1.10;
-// at 483-514 KiB lookups 0.75-0.86, integer inserts 0.83-0.89 (parquet's
+// at 483-514 KiB lookups 0.75-0.86, integer inserts 0.83-1.01 (parquet's
 // 1.16-1.18); from 600 KiB to 4 MiB lookups 0.66-0.95
 // (bench/results/pipeline-threshold-2026-12-03.md). A part with a larger
 // L2 had measured the straight loop ahead at 252 KB (2.65 ns a lookup, 3.7
