@@ -101,10 +101,9 @@ int main(int argc, char** argv) {
       for (double& c : b) c = 1e18;
   // Each filter's array in KiB, printed beside n: which loop a batch takes
   // depends on it (detail::pipeline_min_bytes()).
-  const unsigned long long kib[5] = {
-      cache_line_filter::for_rate(dn, 0.01).bits() / 8192, blocked_filter::for_rate(dn, 0.01).bits() / 8192,
-      blocked_filter_256::for_rate(dn, 0.01).bits() / 8192, parquet_filter::for_rate(dn, 0.01).bits() / 8192,
-      rocksdb_filter::for_rate(dn, 0.01).bits() / 8192};
+  const unsigned long long kib[5] = {cache_line_filter::bits_for(dn, 0.01) / 8192, blocked_filter::bits_for(dn, 0.01) / 8192,
+                                     blocked_filter_256::bits_for(dn, 0.01) / 8192,
+                                     parquet_filter::bits_for(dn, 0.01) / 8192, rocksdb_filter::bits_for(dn, 0.01) / 8192};
   const auto both = [&](const auto& f, double (*row)[3]) {
     measure(f, keys, others, row[0]);
     measure(f, skeys, sothers, row[1]);

@@ -20,14 +20,21 @@ import sys
 HEAD = re.compile(r"# round \d+ (\w)")
 ROW = re.compile(r"(\w+) n=(\d+) KiB=(\d+) int add ([\d.]+) member ([\d.]+) non ([\d.]+) "
                  r"\| str add ([\d.]+) member ([\d.]+) non ([\d.]+)")
+LONGEST = 4096  # batch_ab's rows are about 120 characters
 COLUMNS = ["int add", "int member", "int non", "str add", "str member", "str non"]
 
 
 def main(path, pick):
     runs = collections.defaultdict(list)
     build = None
-    with open(path) as f:
-        for line in f:
+    try:
+        f = open(path, errors="replace")
+    except OSError as e:
+        sys.exit(f"batch_ab_table.py: {path}: {e.strerror}")
+    with f:
+        while line := f.readline(LONGEST + 1):
+            if len(line) > LONGEST:
+                sys.exit(f"batch_ab_table.py: {path}: a line longer than {LONGEST} characters is not batch_ab's")
             m = HEAD.match(line)
             if m:
                 build = m.group(1)

@@ -113,16 +113,14 @@ struct sizer {
   std::uint64_t n;
   double dn;
   std::optional<double> p;
+  const io::kind_info* row;  // nullptr for BIP 37
 
   // The kinds sized from (n, p): io::size_kind's figures, and a line of
   // their own.
-  template <class F>
-  sized from_rate(std::type_identity<F>) const {
-    return from_io(io::size_kind(*io::find_kind(kind), dn, *p, a.prime));
-  }
-  sized size(std::type_identity<bloom_filter> t) const { return from_rate(t); }  // not reached: run_size sizes it
-  sized size(std::type_identity<counting_filter> t) const {
-    sized s = from_rate(t);
+  sized from_rate() const { return from_io(io::size_kind(*row, dn, *p, a.prime)); }
+  sized size(std::type_identity<bloom_filter>) const { return from_rate(); }  // not reached: run_size sizes it
+  sized size(std::type_identity<counting_filter>) const {
+    sized s = from_rate();
     s.lines.push_back(fmt::format("{} counters of {} bits{}", thousands(s.m), counter_width_default,
                                   a.prime ? ", rounded up to a prime" : ""));
     return s;
@@ -150,29 +148,29 @@ struct sizer {
     return s;
   }
   template <class Layout>
-  sized size(std::type_identity<basic_blocked_filter<Layout>> t) const {
-    sized s = from_rate(t);
+  sized size(std::type_identity<basic_blocked_filter<Layout>>) const {
+    sized s = from_rate();
     s.lines.push_back(fmt::format("{} blocks of {} bits; one bit in each of a block's {} lanes",
                                   thousands(s.m / Layout::block_bits), Layout::block_bits, Layout::lanes));
     return s;
   }
-  sized size(std::type_identity<cache_line_filter> t) const {
-    sized s = from_rate(t);
+  sized size(std::type_identity<cache_line_filter>) const {
+    sized s = from_rate();
     s.lines.push_back(fmt::format("{} blocks of {} bits; a key's {} bits anywhere in its block (RocksDB's layout)",
                                   thousands(s.m / cache_line_filter::block_bits), cache_line_filter::block_bits,
                                   *s.k));
     return s;
   }
-  sized size(std::type_identity<parquet_filter> t) const {
-    sized s = from_rate(t);
+  sized size(std::type_identity<parquet_filter>) const {
+    sized s = from_rate();
     s.lines.push_back(fmt::format("{} blocks of {} bits ({} bytes, Arrow's sizing: a power of two); one bit in each "
                                   "of a block's 8 words",
                                   thousands(s.m / parquet_filter::block_bits), parquet_filter::block_bits,
                                   thousands(s.m / 8)));
     return s;
   }
-  sized size(std::type_identity<rocksdb_filter> t) const {
-    sized s = from_rate(t);
+  sized size(std::type_identity<rocksdb_filter>) const {
+    sized s = from_rate();
     s.lines.push_back(fmt::format("RocksDB's NewBloomFilterPolicy({:g}): {} blocks of {} bits ({} bytes), k = {} from "
                                   "RocksDB's table; RocksDB's own estimate of the rate {}",
                                   s.more["bits_per_key_asked"].get<double>(), thousands(s.m / rocksdb_filter::block_bits),
@@ -180,15 +178,15 @@ struct sizer {
                                   percent_sig(s.more["fpr_rocksdb_estimate"].get<double>())));
     return s;
   }
-  sized size(std::type_identity<guava_filter> t) const {
-    sized s = from_rate(t);
+  sized size(std::type_identity<guava_filter>) const {
+    sized s = from_rate();
     s.lines.push_back(fmt::format("{} bits asked for (Guava's optimalNumOfBits), {} longs of 64 bits; k from the "
                                   "bits asked for (optimalNumOfHashFunctions)",
                                   thousands(s.more["requested_bits"].get<std::uint64_t>()), thousands(s.m / 64)));
     return s;
   }
-  sized size(std::type_identity<cuckoo_filter> t) const {
-    sized s = from_rate(t);
+  sized size(std::type_identity<cuckoo_filter>) const {
+    sized s = from_rate();
     s.rate_note = " (expected at this load)";
     s.lines.push_back(fmt::format("{} buckets of {} slots, fingerprints of {} bits (as a packed table stores them)",
                                   thousands(s.more["buckets"].get<std::uint64_t>()), cuckoo_slots_default,
@@ -245,7 +243,7 @@ int run_size_kind(const size_args& a) {
   if (!fixed_rate && !p) throw usage_error(fmt::format("--p is required for --kind {} (the target rate)", kind));
   if (a.prime && p) lab::check_budget(lab::size_request{.n = n, .p = *p, .prime = true, .adversarial = false}, "--");
 
-  const sizer z{a, kind, n, dn, p};
+  const sizer z{a, kind, n, dn, p, row};
   sized s;
   try {
     s = row == nullptr ? z.bip37() : io::with_type(*row, [&](auto t) { return z.size(t); });

@@ -293,6 +293,10 @@ TEST(SizeKinds, EveryKindSizedByItsEngineHelpers) {
   EXPECT_DOUBLE_EQ(co["bits_per_item"].get<double>(), static_cast<double>(counting_filter::bits_for(1000, 0.01)) / 1000);
   EXPECT_EQ(cu["bits"], cu["m"]);
   EXPECT_EQ(bl["bits"], bl["m"]);
+  // The text says a counting filter's m in counters, then the bits they take.
+  const auto co_text = run({"size", "--kind", "counting", "--n", "1000", "--p", "0.01"});
+  EXPECT_EQ(co_text.rc, 0);
+  EXPECT_NE(co_text.out.find("m = 9,586 counters: 38,344 bits (4,793 bytes)"), std::string::npos) << co_text.out;
   const json bi = run_json({"size", "--kind", "bip37", "--n", "20000", "--p", "0.001", "--json"});
   EXPECT_EQ(bi["m"], bip37_filter::bits_for(20000, 0.001));
   EXPECT_EQ(bi["k"], bip37_sizing(20000, 0.001).n_hash_funcs);
