@@ -372,6 +372,13 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   }
   double fill() const { return static_cast<double>(bits_set()) / static_cast<double>(m()); }
 
+  // The distinct keys the bits imply, and the estimate's standard error. A
+  // key sets one bit in each of 8 lanes, so a bit stays 0 with chance about
+  // (1 - 8/m)^n, as in a classic filter with k = 8 (estimate_cardinality,
+  // math.hpp). Each counts the bits set: one pass over the array.
+  double estimate_n() const { return estimate_cardinality(m(), k(), bits_set()).n; }
+  double estimate_n_se() const { return estimate_cardinality(m(), k(), bits_set()).std_error; }
+
   void clear() {
     std::memset(mem_.data(), 0, word_count() * 8);
     items_ = 0;

@@ -270,7 +270,7 @@ class bloom_filter {
   double fill() const { return static_cast<double>(bits_set_) / static_cast<double>(m_); }
 
   // Keys added: every add, a repeat included (the bits cannot tell a repeat
-  // from a new key that reads present). estimate_count() estimates the
+  // from a new key that reads present). estimate_n() estimates the
   // distinct ones.
   std::uint64_t items() const { return items_; }
 
@@ -278,12 +278,11 @@ class bloom_filter {
   // fall on set bits, fill^k for positions independent and uniform.
   double fpr() const { return std::pow(fill(), static_cast<double>(k_)); }
 
-  // Swamidass and Baldi (2007): n* = -(m/k) ln(1 - X/m), X = bits set.
-  // Infinite when every bit is set (the filter no longer tells anything).
-  double estimate_count() const {
-    if (bits_set_ == m_) return std::numeric_limits<double>::infinity();
-    return -(static_cast<double>(m_) / k_) * std::log1p(-fill());
-  }
+  // The distinct keys the bits imply, n* = -(m/k) ln(1 - X/m) for X bits
+  // set, and its standard error (estimate_cardinality, math.hpp). Infinite
+  // when every bit is set (the filter no longer tells anything).
+  double estimate_n() const { return estimate_cardinality(m_, k_, bits_set_).n; }
+  double estimate_n_se() const { return estimate_cardinality(m_, k_, bits_set_).std_error; }
 
   void clear() {
     std::fill(words_.begin(), words_.end(), 0);

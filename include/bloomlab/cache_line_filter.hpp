@@ -190,6 +190,13 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   std::uint64_t bits_set() const { return detail::count_ones(words()); }
   double fill() const { return static_cast<double>(bits_set()) / static_cast<double>(m()); }
 
+  // The distinct keys the bits imply, and the estimate's standard error. A
+  // bit of the array is one of a key's k with chance about k/m (its block 1
+  // in m/512, each probe 1 in 512): the classic estimate (estimate_cardinality,
+  // math.hpp). Each counts the bits set: one pass over the array.
+  double estimate_n() const { return estimate_cardinality(m(), k_, bits_set()).n; }
+  double estimate_n_se() const { return estimate_cardinality(m(), k_, bits_set()).std_error; }
+
   void clear() {
     std::memset(mem_.data(), 0, word_count() * 8);
     items_ = 0;

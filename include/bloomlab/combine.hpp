@@ -17,17 +17,11 @@
 // names every field that differs, and the filters' own |= and &= (which do
 // the combining) refuse them with the same words.
 //
-// Cardinality (Swamidass and Baldi, 2007). With X of m bits set,
-//     n* = -(m/k) ln(1 - X/m).
-// Uncertainty by the delta method: t = kn balls in m bins leave about
-// m q empty, q = e^(-t/m), with variance m q (1 - (1 + t/m) q), and
-// dn*/dX = 1 / (k q), so
-//     se(n*) = sqrt(m (1 - (1 + t/m) q) / q) / k.
-// Check: m = 1000, k = 5, n = 100 gives q = 0.6065 and se = 2.44 items.
-// The union's n comes from the OR's fill the same way; the intersection is
-// n(A n B) = n(A) + n(B) - n(A u B), whose three terms are correlated, so
-// its uncertainty is given as the sum of their three standard errors, a
-// conservative bound rather than a standard error.
+// Cardinality: each filter's estimate_n() (math.hpp has the estimator and
+// its error). The union's n comes from the OR's fill the same way; the
+// intersection is n(A n B) = n(A) + n(B) - n(A u B), whose three terms are
+// correlated, so its uncertainty is given as the sum of their three
+// standard errors, a conservative bound rather than a standard error.
 #pragma once
 
 #include <algorithm>
@@ -55,23 +49,6 @@ inline mismatch compare(const bloom_filter& a, const bloom_filter& b) {
 
 inline mismatch compare(const counting_filter& a, const counting_filter& b) {
   return detail::compare_policy(a.m(), a.k(), a.index(), b.m(), b.k(), b.index(), a.width(), b.width());
-}
-
-// An estimate of distinct items and its uncertainty (see the top).
-struct cardinality {
-  double n = 0;
-  double std_error = 0;  // for the intersection: a conservative bound
-};
-
-// n* and se(n*) from X bits set of m with k positions an item. Every bit
-// set: both infinite (the filter no longer tells anything).
-inline cardinality estimate_cardinality(std::uint64_t m, unsigned k, std::uint64_t x) {
-  if (x >= m) return {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-  const double md = static_cast<double>(m);
-  const double q = 1 - static_cast<double>(x) / md;  // share of bits still 0
-  const double n = -(md / k) * std::log(q);
-  const double var_x = md * q * (1 - (1 - std::log(q)) * q);  // 1 + t/m = 1 - ln q
-  return {n, std::sqrt(std::max(0.0, var_x)) / (k * q)};
 }
 
 inline cardinality estimate_cardinality(const bloom_filter& f) {

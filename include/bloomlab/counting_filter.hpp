@@ -266,6 +266,11 @@ class counting_filter : public detail::one_at_a_time<counting_filter> {
   std::uint64_t saturated() const { return saturated_; }  // counters stuck at max_count()
   double fill() const { return static_cast<double>(nonzero_) / static_cast<double>(m_); }
 
+  // The distinct keys the classic view's bits imply, and the estimate's
+  // standard error (estimate_cardinality, math.hpp).
+  double estimate_n() const { return estimate_cardinality(m_, k_, nonzero_).n; }
+  double estimate_n_se() const { return estimate_cardinality(m_, k_, nonzero_).std_error; }
+
   // The rate now: that of the classic view, fill^k.
   double fpr() const { return std::pow(fill(), static_cast<double>(k_)); }
 

@@ -27,6 +27,11 @@
 //   fpr()                       the false-positive rate expected now, from
 //                               the filter's own state (its set bits or load)
 //   words()                     the raw array, as a span
+//   estimate_n(), estimate_n_se()   on every kind with a bit array (and the
+//                               scalable filter's stages): the distinct keys
+//                               its bits imply and that estimate's standard
+//                               error (math.hpp estimate_cardinality);
+//                               infinite once every bit is set
 //   clear(), ==, and |= / &= where union and intersection are defined
 //   static bits_for(n, p), fpr_for(n, bits)     sizing; and size_report_for(n,
 //                               p), its figures (below), on the kinds sized
@@ -84,6 +89,13 @@ concept filter = requires(const F& f, std::string_view s, std::uint64_t x,
   { f.items() } -> std::convertible_to<std::uint64_t>;
   { f.fpr() } -> std::convertible_to<double>;
   { f == f } -> std::same_as<bool>;
+};
+
+// A filter whose bits estimate how many distinct keys it holds.
+template <class F>
+concept estimating_filter = filter<F> && requires(const F& f) {
+  { f.estimate_n() } -> std::same_as<double>;
+  { f.estimate_n_se() } -> std::same_as<double>;
 };
 
 // A filter that takes the caller's own 64-bit hash of each key.

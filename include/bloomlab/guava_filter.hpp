@@ -168,6 +168,8 @@ class guava_filter : public detail::one_at_a_time<guava_filter> {
     return -static_cast<double>(m) * std::log1p(-fill) / k;
   }
   double estimate_n() const { return estimate_n_at(fill(), m(), k_); }
+  // Its standard error (estimate_cardinality, math.hpp: the same estimate).
+  double estimate_n_se() const { return estimate_cardinality(m(), k_, bits_set()).std_error; }
 
   std::uint64_t m() const { return words_.size() * 64; }
   std::uint64_t bits() const { return m(); }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -191,6 +192,35 @@ inline sizing_adversarial size_adversarial(double n, double p) {
     if (out.k == 0 || m < out.m) out = {m, k};
   }
   return out;
+}
+
+// Cardinality (Swamidass and Baldi, 2007): the distinct items that X of m
+// bits set imply, when each item sets k bits at positions about uniform and
+// independent,
+//     n* = -(m/k) ln(1 - X/m).
+// Uncertainty by the delta method: t = kn balls in m bins leave about
+// m q empty, q = e^(-t/m), with variance m q (1 - (1 + t/m) q), and
+// dn*/dX = 1 / (k q), so
+//     se(n*) = sqrt(m (1 - (1 + t/m) q) / q) / k.
+// Check: m = 1000, k = 5, n = 100 gives q = 0.6065 and se = 2.44 items.
+// Every kind with a bit array reports it as estimate_n() and estimate_n_se()
+// (filter_api.hpp), with its own k and its own form of n* where the system
+// it follows defines one.
+struct cardinality {
+  double n = 0;
+  double std_error = 0;
+};
+
+// n* and se(n*) from X bits set of m with k positions an item. Every bit
+// set: both infinite (the filter no longer tells anything).
+inline cardinality estimate_cardinality(std::uint64_t m, unsigned k, std::uint64_t x) {
+  if (x >= m) return {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const double md = static_cast<double>(m);
+  const double share = static_cast<double>(x) / md;
+  const double q = 1 - share;  // share of bits still 0
+  const double n = -(md / k) * std::log1p(-share);
+  const double var_x = md * q * (1 - (1 - std::log(q)) * q);  // 1 + t/m = 1 - ln q
+  return {n, std::sqrt(std::max(0.0, var_x)) / (k * q)};
 }
 
 // Blocked filters (blocked_filter.hpp): every item's bits lie in one block of

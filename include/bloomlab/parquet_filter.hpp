@@ -201,6 +201,9 @@ class parquet_filter : public detail::hashed_batches<parquet_filter> {
     return std::log1p(-fill) / std::log1p(-8.0 / static_cast<double>(m));
   }
   double estimate_n() const { return estimate_n_at(fill(), m()); }
+  // Its standard error: the classic estimate's at k = 8 (estimate_cardinality,
+  // math.hpp), whose n differs from this one by a factor 1 - O(1/m).
+  double estimate_n_se() const { return estimate_cardinality(m(), k(), bits_set()).std_error; }
 
   std::uint64_t m() const { return words_.size() * 32; }
   std::uint64_t bits() const { return m(); }

@@ -215,6 +215,9 @@ class rocksdb_filter : public detail::hashed_batches<rocksdb_filter> {
     if (f >= 1) return std::numeric_limits<double>::infinity();
     return std::log1p(-f) / (k_ * std::log1p(-1.0 / static_cast<double>(m())));
   }
+  // Its standard error: the classic estimate's (estimate_cardinality,
+  // math.hpp), whose n differs from this one by a factor 1 - O(1/m).
+  double estimate_n_se() const { return estimate_cardinality(m(), k_, bits_set()).std_error; }
 
   std::uint64_t m() const { return words_.size() * 64; }
   std::uint64_t bits() const { return m(); }

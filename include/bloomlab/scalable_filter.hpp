@@ -189,6 +189,20 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
     return m;
   }
 
+  // The distinct keys the stages' bits imply: the sum of their estimates (a
+  // key lives in one stage), and its standard error, the stages' errors
+  // taken as independent.
+  double estimate_n() const {
+    double n = 0;
+    for (const auto& s : stages_) n += s.filter.estimate_n();
+    return n;
+  }
+  double estimate_n_se() const {
+    double var = 0;
+    for (const auto& s : stages_) var += s.filter.estimate_n_se() * s.filter.estimate_n_se();
+    return std::sqrt(var);
+  }
+
   // 1 - prod (1 - p_i) over the stages made so far: the planned rate if
   // every stage were full at its target (a plan, not a bound: see above).
   double fpr_bound() const {

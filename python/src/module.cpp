@@ -466,6 +466,22 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* name, const char* 
   // k, in every kind whose engine type has k(): the bits a key sets or probes.
   if constexpr (requires(const F& f) { f.k(); })
     c.def_property_readonly("k", [](const H& h) { return h.f().k(); }, "The bits a key sets or probes (k).");
+  // bits_set, in every kind with a bit array; estimate_n and its error in
+  // every kind whose bits estimate n (filter_api.hpp).
+  if constexpr (requires(const F& f) { f.bits_set(); })
+    c.def(
+        "bits_set", [](const H& h) { return unlocked<false>(h, [&] { return h.f().bits_set(); }); },
+        "Bits set to 1 (X).");
+  if constexpr (estimating_filter<F>) {
+    c.def(
+        "estimate_n", [](const H& h) { return unlocked<false>(h, [&] { return h.f().estimate_n(); }); },
+        "The distinct keys the bits imply (Swamidass and Baldi's -(m/k) ln(1 - X/m), or the form of the system the "
+        "kind follows: Guava's approximateElementCount() before its rounding); 0 when empty, inf once every bit is "
+        "set. `bloomlab info` prints it as estimated_items.");
+    c.def(
+        "estimate_n_se", [](const H& h) { return unlocked<false>(h, [&] { return h.f().estimate_n_se(); }); },
+        "The standard error of estimate_n() (the delta method; inf once every bit is set).");
+  }
   c.def(
           "add_many",
           [](H& h, const py_keys& keys) -> py::object {
@@ -1007,7 +1023,6 @@ void bind(py::module_& m) {
       .def_property_readonly("m", [](const handle<bloom_filter>& h) { return h.f().m(); })
       .def_property_readonly("hash", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().hash)); })
       .def_property_readonly("scheme", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().kind)); })
-      .def("bits_set", [](const handle<bloom_filter>& h) { return h.f().bits_set(); }, "Bits set to 1 (X).")
       .def("__repr__", [](const handle<bloom_filter>& h) {
         return "BloomFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
                ", items=" + std::to_string(h.items()) + ")";
@@ -1058,7 +1073,6 @@ void bind(py::module_& m) {
         .def_property_readonly("m", [](const handle<F>& h) { return h.f().m(); })
         .def_property_readonly("blocks", [](const handle<F>& h) { return h.f().blocks(); })
         .def_property_readonly_static("block_bits", [](const py::object&) { return F::block_bits; })
-        .def("bits_set", [](const handle<F>& h) { return h.f().bits_set(); }, "Bits set to 1.")
         .def("__repr__", [](const handle<F>& h) {
           return kind_label<F>() + "(m=" + std::to_string(h.f().m()) + ", items=" + std::to_string(h.items()) + ")";
         });
@@ -1094,7 +1108,6 @@ void bind(py::module_& m) {
       .def_property_readonly("m", [](const handle<cache_line_filter>& h) { return h.f().m(); })
       .def_property_readonly("blocks", [](const handle<cache_line_filter>& h) { return h.f().blocks(); })
       .def_property_readonly_static("block_bits", [](const py::object&) { return cache_line_filter::block_bits; })
-      .def("bits_set", [](const handle<cache_line_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
       .def("__repr__", [](const handle<cache_line_filter>& h) {
         return "CacheLineFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
                ", items=" + std::to_string(h.items()) + ")";
@@ -1142,10 +1155,6 @@ void bind(py::module_& m) {
       .def_property_readonly("m", [](const handle<parquet_filter>& h) { return h.f().m(); })
       .def_property_readonly("blocks", [](const handle<parquet_filter>& h) { return h.f().blocks(); })
       .def_property_readonly_static("block_bits", [](const py::object&) { return parquet_filter::block_bits; })
-      .def("bits_set", [](const handle<parquet_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
-      .def(
-          "estimate_n", [](const handle<parquet_filter>& h) { return h.f().estimate_n(); },
-          "The distinct values the fill implies: ln(1 - fill) / ln(1 - 8/m).")
       .def("__repr__", [](const handle<parquet_filter>& h) {
         return "ParquetFilter(nbytes=" + std::to_string(h.f().bytes_size()) +
                ", items=" + std::to_string(h.items()) + ")";
@@ -1210,10 +1219,6 @@ void bind(py::module_& m) {
       .def_property_readonly("m", [](const handle<rocksdb_filter>& h) { return h.f().m(); })
       .def_property_readonly("blocks", [](const handle<rocksdb_filter>& h) { return h.f().blocks(); })
       .def_property_readonly_static("block_bits", [](const py::object&) { return rocksdb_filter::block_bits; })
-      .def("bits_set", [](const handle<rocksdb_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
-      .def(
-          "estimate_n", [](const handle<rocksdb_filter>& h) { return h.f().estimate_n(); },
-          "The keys the fill implies: ln(1 - fill) / (k ln(1 - 1/m)).")
       .def("__repr__", [](const handle<rocksdb_filter>& h) {
         return "RocksDBFilter(nbytes=" + std::to_string(h.f().bytes_size()) + ", k=" + std::to_string(h.f().k()) +
                ", items=" + std::to_string(h.items()) + ")";
@@ -1245,10 +1250,6 @@ void bind(py::module_& m) {
            "m"_a, "k"_a, "funnel"_a = "string", py::kw_only(), "key"_a = py::none())
       .def_property_readonly("m", [](const handle<guava_filter>& h) { return h.f().m(); })
       .def_property_readonly("funnel", [](const handle<guava_filter>& h) { return guava_funnel_name(h.f().funnel()); })
-      .def("bits_set", [](const handle<guava_filter>& h) { return h.f().bits_set(); }, "Bits set to 1.")
-      .def(
-          "estimate_n", [](const handle<guava_filter>& h) { return h.f().estimate_n(); },
-          "Guava's approximateElementCount() before its rounding: -m ln(1 - fill) / k.")
       .def("__repr__", [](const handle<guava_filter>& h) {
         return "GuavaFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) + ", funnel='" +
                guava_funnel_name(h.f().funnel()) + "', items=" + std::to_string(h.items()) + ")";

@@ -249,3 +249,25 @@ def test_k_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
     assert hasattr(f, "k") == ("k" in info), (kind, sorted(info))
     if hasattr(f, "k"):
         assert f.k == info["k"]
+
+
+# The distinct keys a filter's bits imply: the module's estimate_n() and
+# estimate_n_se() are `bloomlab info`'s estimated_items and its error, on
+# every kind that has them, and a kind has them in both or in neither.
+@pytest.mark.parametrize("kind", CLI_KINDS + ["parquet", "rocksdb", "guava"])
+def test_estimate_n_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
+    import json
+
+    f = bloomlab.sized(kind, n=1000, p=0.01) if kind != "scalable" else bloomlab.ScalableFilter(n0=300)
+    if hasattr(f, "add_many"):
+        f.add_many([f"estimate-{i}" for i in range(900)])
+    path = str(tmp_path / "f.bloom")
+    f.save(path)
+    r = run(cli, "info", path, "--json")
+    assert r.returncode == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert hasattr(f, "estimate_n") == ("estimated_items" in info), (kind, sorted(info))
+    if hasattr(f, "estimate_n"):
+        assert info["estimated_items"] == pytest.approx(f.estimate_n(), rel=1e-12)
+        assert info["estimated_items_se"] == pytest.approx(f.estimate_n_se(), rel=1e-12)
+        assert f.estimate_n() == pytest.approx(900, abs=4 * f.estimate_n_se() + 18)

@@ -44,9 +44,6 @@ json summary(const filter_file& file) {
             j["scheme"] = scheme_name(f.index());
             j["bits_set"] = f.bits_set();
             j["fill"] = f.fill();
-            const cardinality c = estimate_cardinality(f);
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const counting_filter& f) {
@@ -58,9 +55,6 @@ json summary(const filter_file& file) {
             j["nonzero"] = f.nonzero();
             j["saturated"] = f.saturated();
             j["fill"] = f.fill();
-            const cardinality c = estimate_cardinality(f.m(), f.k(), f.nonzero());
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const cuckoo_filter& f) {
@@ -84,17 +78,15 @@ json summary(const filter_file& file) {
             j["hash"] = hash_name(sp.idx);
             j["scheme"] = scheme_name(sp.idx);
             json stages = json::array();
-            double est = 0, set = 0;
+            double set = 0;
             for (const scalable_stage& s : f.stages()) {
               stages.push_back({{"m", s.filter.m()}, {"k", s.filter.k()}, {"capacity", s.capacity},
                                 {"p", s.p}, {"n", s.n}, {"fill", s.filter.fill()}});
-              est += estimate_cardinality(s.filter).n;
               set += static_cast<double>(s.filter.bits_set());
             }
             j["stages"] = stages;
             j["m"] = f.bits();
             j["fill"] = set / static_cast<double>(f.bits());
-            j["estimated_items"] = est;
             j["fpr_bound"] = f.fpr_bound();
             j["fpr_limit"] = f.fpr_limit();
             j["fpr_expected"] = f.fpr_expected();
@@ -124,14 +116,8 @@ json summary(const filter_file& file) {
             j["m"] = f.m();
             j["k"] = f.k();
             j["hash"] = strings_name(f);
-            const std::uint64_t set = f.bits_set();
-            j["bits_set"] = set;
+            j["bits_set"] = f.bits_set();
             j["fill"] = f.fill();
-            // A bit of the array is one of an item's k with chance about k/m
-            // (its block 1 in m/512, each probe 1 in 512): the classic estimate.
-            const cardinality c = estimate_cardinality(f.m(), f.k(), set);
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const parquet_filter& f) {
@@ -141,11 +127,8 @@ json summary(const filter_file& file) {
             j["m"] = f.m();
             j["k"] = parquet_filter::k();
             j["hash"] = f.keyed() ? "siphash" : "xxh64";
-            const std::uint64_t set = f.bits_set();
-            j["bits_set"] = set;
+            j["bits_set"] = f.bits_set();
             j["fill"] = f.fill();
-            // A bit stays 0 with chance (1 - 8/m)^n: parquet_filter.hpp.
-            j["estimated_items"] = f.estimate_n();
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const rocksdb_filter& f) {
@@ -155,11 +138,8 @@ json summary(const filter_file& file) {
             j["m"] = f.m();
             j["k"] = f.k();
             j["hash"] = f.keyed() ? "siphash" : "rocksdb-hash64";
-            const std::uint64_t set = f.bits_set();
-            j["bits_set"] = set;
+            j["bits_set"] = f.bits_set();
             j["fill"] = f.fill();
-            // A bit stays 0 with chance (1 - 1/m)^(k n): rocksdb_filter.hpp.
-            j["estimated_items"] = f.estimate_n();
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
             j["fpr_rocksdb_estimate"] = rocksdb_filter::rocksdb_fpr_estimate(static_cast<double>(items),
                                                                              f.bytes_size(), f.k());
@@ -172,8 +152,6 @@ json summary(const filter_file& file) {
             j["hash"] = f.keyed() ? "siphash" : "murmur3_x64_128";
             j["bits_set"] = f.bits_set();
             j["fill"] = f.fill();
-            // Guava's approximateElementCount, -m ln(1 - fill) / k: guava_filter.hpp.
-            j["estimated_items"] = f.estimate_n();
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
@@ -182,14 +160,8 @@ json summary(const filter_file& file) {
             j["m"] = f.m();
             j["k"] = L::lanes;
             j["hash"] = strings_name(f);
-            const std::uint64_t set = f.bits_set();
-            j["bits_set"] = set;
+            j["bits_set"] = f.bits_set();
             j["fill"] = f.fill();
-            // Each item sets one bit in 8 of the m / lane_bits lanes, so a bit
-            // stays 0 with chance (1 - 8/m)^n, as in a classic filter with k = 8.
-            const cardinality c = estimate_cardinality(f.m(), L::lanes, set);
-            j["estimated_items"] = c.n;
-            j["estimated_items_se"] = c.std_error;
             j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           }},
       file.filter);
@@ -199,6 +171,11 @@ json summary(const filter_file& file) {
       [&](const auto& f) {
         j["memory_bits"] = f.bits();
         j["fpr_current"] = f.fpr();
+        // The distinct items the bits imply (each kind's estimate_n).
+        if constexpr (estimating_filter<std::decay_t<decltype(f)>>) {
+          j["estimated_items"] = f.estimate_n();
+          j["estimated_items_se"] = f.estimate_n_se();
+        }
       },
       file.filter);
   j["items"] = items;

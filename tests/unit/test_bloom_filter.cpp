@@ -165,26 +165,26 @@ TEST(BloomFilter, EstimateCountTracksDistinctItems) {
   // O(1) bias.
   bloom_filter f(10000, 7);
   for (int i = 0; i < 700; ++i) f.add("item-" + std::to_string(i));
-  EXPECT_NEAR(f.estimate_count(), 700.0, 10.0);
+  EXPECT_NEAR(f.estimate_n(), 700.0, 10.0);
   // Repeats add nothing: the estimate counts distinct items.
   for (int i = 0; i < 700; ++i) f.add("item-" + std::to_string(i));
-  EXPECT_NEAR(f.estimate_count(), 700.0, 10.0);
+  EXPECT_NEAR(f.estimate_n(), 700.0, 10.0);
   for (int i = 700; i < 1400; ++i) f.add("item-" + std::to_string(i));
-  EXPECT_NEAR(f.estimate_count(), 1400.0, 60.0);
+  EXPECT_NEAR(f.estimate_n(), 1400.0, 60.0);
   // The formula itself, from the bit count.
   const double x = static_cast<double>(f.bits_set());
-  EXPECT_DOUBLE_EQ(f.estimate_count(), -(10000.0 / 7.0) * std::log(1.0 - x / 10000.0));
+  EXPECT_DOUBLE_EQ(f.estimate_n(), -(10000.0 / 7.0) * std::log(1.0 - x / 10000.0));
 }
 
 TEST(BloomFilter, EstimateIsZeroWhenEmptyAndInfiniteWhenFull) {
   bloom_filter empty(100, 3);
-  EXPECT_EQ(empty.estimate_count(), 0.0);
+  EXPECT_EQ(empty.estimate_n(), 0.0);
   EXPECT_EQ(empty.fill(), 0.0);
 
   bloom_filter one(1, 4);
   one.add("x");
   EXPECT_EQ(one.fill(), 1.0);
-  EXPECT_EQ(one.estimate_count(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(one.estimate_n(), std::numeric_limits<double>::infinity());
   EXPECT_TRUE(one.contains("anything at all"));
 
   bloom_filter f(64, 3);
@@ -192,8 +192,8 @@ TEST(BloomFilter, EstimateIsZeroWhenEmptyAndInfiniteWhenFull) {
   while (f.bits_set() < 64 && added < 100000) f.add("fill-" + std::to_string(added++));
   ASSERT_EQ(f.bits_set(), 64u);
   EXPECT_EQ(f.fill(), 1.0);
-  EXPECT_TRUE(std::isinf(f.estimate_count()));
-  EXPECT_GT(f.estimate_count(), 0.0);
+  EXPECT_TRUE(std::isinf(f.estimate_n()));
+  EXPECT_GT(f.estimate_n(), 0.0);
   EXPECT_TRUE(f.contains("never added"));
 }
 
@@ -204,7 +204,7 @@ TEST(BloomFilter, ClearEmptiesTheFilter) {
   f.clear();
   EXPECT_EQ(f.bits_set(), 0u);
   EXPECT_EQ(f.fill(), 0.0);
-  EXPECT_EQ(f.estimate_count(), 0.0);
+  EXPECT_EQ(f.estimate_n(), 0.0);
   for (std::uint64_t w : f.words()) EXPECT_EQ(w, 0u);
   for (int i = 0; i < 100; ++i) EXPECT_FALSE(f.contains("item-" + std::to_string(i)));
   // The filter works again after clearing.

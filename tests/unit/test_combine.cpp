@@ -179,7 +179,7 @@ TEST(Combine, CardinalityOfAFilterAUnionAndAnIntersection) {
   const bloom_filter b = build(bloom_filter(9587, 7), list_b);
   const auto r = bloomlab::estimate_pair(a, b);
   ASSERT_FALSE(r.differs.any());
-  EXPECT_DOUBLE_EQ(r.a.n, a.estimate_count());
+  EXPECT_DOUBLE_EQ(r.a.n, a.estimate_n());
   // Each within 4 of its own standard errors of the truth (600, 600, 1000, 200).
   EXPECT_NEAR(r.a.n, 600, 4 * r.a.std_error);
   EXPECT_NEAR(r.b.n, 600, 4 * r.b.std_error);
