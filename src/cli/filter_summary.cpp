@@ -29,6 +29,29 @@ std::string strings_name(const F& f) {
   return f.keyed() ? "siphash" : string_hash_name(f.strings());
 }
 
+// The fields each kind that has them reports alike, read from the engine's
+// names (filter_api.hpp): the per-kind part of summary() adds the rest.
+template <class F>
+void shared_fields(json& j, const F& f, std::uint64_t items) {
+  if constexpr (requires { F::block_bits; }) j["block_bits"] = F::block_bits;
+  if constexpr (requires { f.blocks(); }) j["blocks"] = f.blocks();
+  if constexpr (requires { f.bytes_size(); }) j["bytes"] = f.bytes_size();
+  if constexpr (requires { f.m(); }) j["m"] = f.m();
+  if constexpr (requires { f.k(); }) j["k"] = f.k();
+  if constexpr (requires { f.strings(); }) j["hash"] = strings_name(f);  // kinds that hash byte strings themselves
+  if constexpr (requires { f.bits_set(); }) j["bits_set"] = f.bits_set();
+  if constexpr (requires { f.fill(); }) j["fill"] = f.fill();
+  // The kind's formula at the recorded item count.
+  if constexpr (requires { f.fpr_expected(1.0); }) j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
+  j["memory_bits"] = f.bits();
+  j["fpr_current"] = f.fpr();  // the rate its bits (or load) give now
+  // The distinct items the bits imply (each kind's estimate_n).
+  if constexpr (estimating_filter<F>) {
+    j["estimated_items"] = f.estimate_n();
+    j["estimated_items_se"] = f.estimate_n_se();
+  }
+}
+
 }  // namespace
 
 json summary(const filter_file& file) {
@@ -38,24 +61,15 @@ json summary(const filter_file& file) {
   std::visit(
       overload{
           [&](const bloom_filter& f) {
-            j["m"] = f.m();
-            j["k"] = f.k();
             j["hash"] = hash_name(f.index());
             j["scheme"] = scheme_name(f.index());
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const counting_filter& f) {
-            j["m"] = f.m();
-            j["k"] = f.k();
             j["hash"] = hash_name(f.index());
             j["scheme"] = scheme_name(f.index());
             j["width"] = f.width();
             j["nonzero"] = f.nonzero();
             j["saturated"] = f.saturated();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const cuckoo_filter& f) {
             j["packed_bits"] = f.packed_bits();
@@ -104,80 +118,27 @@ json summary(const filter_file& file) {
               j["segment_count"] = 3;
             }
             j["seed"] = fmt::format("{:016x}", f.seed());
-            j["hash"] = strings_name(f);
             // n = 0 has no bits per item: null, as JSON says "no number".
             j["bits_per_item"] = items == 0 ? json(nullptr)
                                             : json(static_cast<double>(f.bits()) / static_cast<double>(items));
             j["fpr_expected"] = F::fpr_for();  // 2^-f, whatever n
           },
-          [&](const cache_line_filter& f) {
-            j["block_bits"] = cache_line_filter::block_bits;
-            j["blocks"] = f.blocks();
-            j["m"] = f.m();
-            j["k"] = f.k();
-            j["hash"] = strings_name(f);
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
-          },
           [&](const parquet_filter& f) {
-            j["block_bits"] = parquet_filter::block_bits;
-            j["blocks"] = f.blocks();
-            j["bytes"] = f.bytes_size();
-            j["m"] = f.m();
-            j["k"] = parquet_filter::k();
             j["hash"] = f.keyed() ? "siphash" : "xxh64";
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
           [&](const rocksdb_filter& f) {
-            j["block_bits"] = rocksdb_filter::block_bits;
-            j["blocks"] = f.blocks();
-            j["bytes"] = f.bytes_size();
-            j["m"] = f.m();
-            j["k"] = f.k();
             j["hash"] = f.keyed() ? "siphash" : "rocksdb-hash64";
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
             j["fpr_rocksdb_estimate"] = rocksdb_filter::rocksdb_fpr_estimate(static_cast<double>(items),
                                                                              f.bytes_size(), f.k());
           },
           [&](const guava_filter& f) {
-            j["m"] = f.m();
-            j["k"] = f.k();
             j["longs"] = f.words().size();
             j["funnel"] = guava_funnel_name(f.funnel());
             j["hash"] = f.keyed() ? "siphash" : "murmur3_x64_128";
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
           },
-          [&]<class L>(const basic_blocked_filter<L>& f) {  // blocked, either layout
-            j["block_bits"] = L::block_bits;
-            j["blocks"] = f.blocks();
-            j["m"] = f.m();
-            j["k"] = L::lanes;
-            j["hash"] = strings_name(f);
-            j["bits_set"] = f.bits_set();
-            j["fill"] = f.fill();
-            j["fpr_expected"] = f.fpr_expected(static_cast<double>(items));
-          }},
+          [](const auto&) {}},  // a kind with no fields past shared_fields'
       file.filter);
-  // What every kind says of itself (filter_api.hpp): its storage and the
-  // rate its bits (or load) give now.
-  std::visit(
-      [&](const auto& f) {
-        j["memory_bits"] = f.bits();
-        j["fpr_current"] = f.fpr();
-        // The distinct items the bits imply (each kind's estimate_n).
-        if constexpr (estimating_filter<std::decay_t<decltype(f)>>) {
-          j["estimated_items"] = f.estimate_n();
-          j["estimated_items_se"] = f.estimate_n_se();
-        }
-      },
-      file.filter);
+  std::visit([&](const auto& f) { shared_fields(j, f, items); }, file.filter);
   j["items"] = items;
   j["items_saturated"] = items == io::items_max;
   // What the kind can do after it is built (io::kinds).
