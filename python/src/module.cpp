@@ -457,7 +457,13 @@ void bind_fast(py::class_<handle<F>>& c) {
   }
 }
 
-// The verbs every kind has.
+template <class F>
+void bind_combine(py::class_<handle<F>>& c);
+template <class F>
+void bind_clear(py::class_<handle<F>>& c);
+
+// The verbs every kind has, and those a kind has by its engine type's names
+// (filter_api.hpp): a kind's own class adds its constructor and its own.
 template <class F>
 py::class_<handle<F>> bind_common(py::module_& m, const char* name, const char* doc, const char* fpr_doc) {
   using H = handle<F>;
@@ -466,6 +472,18 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* name, const char* 
   // k, in every kind whose engine type has k(): the bits a key sets or probes.
   if constexpr (requires(const F& f) { f.k(); })
     c.def_property_readonly("k", [](const H& h) { return h.f().k(); }, "The bits a key sets or probes (k).");
+  if constexpr (requires(const F& f) { f.m(); })
+    c.def_property_readonly("m", [](const H& h) { return h.f().m(); }, "m: bits (counters for a counting filter).");
+  if constexpr (requires(const F& f) { f.blocks(); }) {
+    c.def_property_readonly("blocks", [](const H& h) { return h.f().blocks(); }, "Blocks of block_bits bits.");
+    c.def_property_readonly_static("block_bits", [](const py::object&) { return F::block_bits; });
+  }
+  if constexpr (dynamic_filter<F>) bind_clear(c);
+  if constexpr (requires(F& a, const F& b) {
+                  a |= b;
+                  a &= b;
+                })
+    bind_combine(c);
   // bits_set, in every kind with a bit array; estimate_n and its error in
   // every kind whose bits estimate n (filter_api.hpp).
   if constexpr (requires(const F& f) { f.bits_set(); })
@@ -1020,15 +1038,12 @@ void bind(py::module_& m) {
                  bloom_filter(mm, k, secret ? indexer::siphash(*secret) : indexer::for_size(mm, k)));
            }),
            "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
-      .def_property_readonly("m", [](const handle<bloom_filter>& h) { return h.f().m(); })
       .def_property_readonly("hash", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().hash)); })
       .def_property_readonly("scheme", [](const handle<bloom_filter>& h) { return std::string(name(h.f().index().kind)); })
       .def("__repr__", [](const handle<bloom_filter>& h) {
         return "BloomFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
                ", items=" + std::to_string(h.items()) + ")";
       });
-  bind_combine(classic);
-  bind_clear(classic);
 
   // counting
   auto counting = bind_common<counting_filter>(
@@ -1047,14 +1062,11 @@ void bind(py::module_& m) {
                  counting_filter(mm, k, width, secret ? indexer::siphash(*secret) : indexer::for_size(mm, k)));
            }),
            "m"_a, "k"_a, "width"_a = py::int_(counter_width_default), py::kw_only(), "key"_a = py::none())
-      .def_property_readonly("m", [](const handle<counting_filter>& h) { return h.f().m(); })
       .def_property_readonly("width", [](const handle<counting_filter>& h) { return h.f().width(); })
       .def("__repr__", [](const handle<counting_filter>& h) {
         return "CountingFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
                ", width=" + std::to_string(h.f().width()) + ", items=" + std::to_string(h.items()) + ")";
       });
-  bind_combine(counting);
-  bind_clear(counting);
   bind_remove(counting,
               "Decrements the key's counters. False (and nothing changes) when one is zero: the key was certainly "
               "never added. Remove only keys that were added.");
@@ -1070,14 +1082,9 @@ void bind(py::module_& m) {
             return std::make_unique<handle<F>>(F(whole("m", m_in, 1, filter_max_m), {}, key_arg(key)));
           }),
           "m"_a, py::kw_only(), "key"_a = py::none())
-        .def_property_readonly("m", [](const handle<F>& h) { return h.f().m(); })
-        .def_property_readonly("blocks", [](const handle<F>& h) { return h.f().blocks(); })
-        .def_property_readonly_static("block_bits", [](const py::object&) { return F::block_bits; })
         .def("__repr__", [](const handle<F>& h) {
           return kind_label<F>() + "(m=" + std::to_string(h.f().m()) + ", items=" + std::to_string(h.items()) + ")";
         });
-    bind_combine(c);
-    bind_clear(c);
     bind_slices<F>(c);
   };
   bind_blocked(blocked_filter(1), "BlockedFilter",
@@ -1105,15 +1112,10 @@ void bind(py::module_& m) {
                  cache_line_filter(whole("m", m_in, 1, filter_max_m), whole32("k", k_in, 1, cache_line_max_k), key_arg(key)));
            }),
            "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
-      .def_property_readonly("m", [](const handle<cache_line_filter>& h) { return h.f().m(); })
-      .def_property_readonly("blocks", [](const handle<cache_line_filter>& h) { return h.f().blocks(); })
-      .def_property_readonly_static("block_bits", [](const py::object&) { return cache_line_filter::block_bits; })
       .def("__repr__", [](const handle<cache_line_filter>& h) {
         return "CacheLineFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
                ", items=" + std::to_string(h.items()) + ")";
       });
-  bind_combine(cache_line);
-  bind_clear(cache_line);
 
   // parquet
   auto parquet = bind_common<parquet_filter>(
@@ -1152,15 +1154,10 @@ void bind(py::module_& m) {
             return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
           },
           "The bitset as a Parquet file stores it: the 32-bit words, each little-endian.")
-      .def_property_readonly("m", [](const handle<parquet_filter>& h) { return h.f().m(); })
-      .def_property_readonly("blocks", [](const handle<parquet_filter>& h) { return h.f().blocks(); })
-      .def_property_readonly_static("block_bits", [](const py::object&) { return parquet_filter::block_bits; })
       .def("__repr__", [](const handle<parquet_filter>& h) {
         return "ParquetFilter(nbytes=" + std::to_string(h.f().bytes_size()) +
                ", items=" + std::to_string(h.items()) + ")";
       });
-  bind_combine(parquet);
-  bind_clear(parquet);
 
   // rocksdb
   auto rocks = bind_common<rocksdb_filter>(
@@ -1216,15 +1213,10 @@ void bind(py::module_& m) {
       .def_static(
           "hash", [](const py::bytes& b) { return rocksdb_filter::hash(std::string_view(b)); }, "key"_a,
           "RocksDB's Hash64 of the bytes (the preview XXH3, seed 0).")
-      .def_property_readonly("m", [](const handle<rocksdb_filter>& h) { return h.f().m(); })
-      .def_property_readonly("blocks", [](const handle<rocksdb_filter>& h) { return h.f().blocks(); })
-      .def_property_readonly_static("block_bits", [](const py::object&) { return rocksdb_filter::block_bits; })
       .def("__repr__", [](const handle<rocksdb_filter>& h) {
         return "RocksDBFilter(nbytes=" + std::to_string(h.f().bytes_size()) + ", k=" + std::to_string(h.f().k()) +
                ", items=" + std::to_string(h.items()) + ")";
       });
-  bind_combine(rocks);
-  bind_clear(rocks);
 
   // guava
   auto guava = bind_common<guava_filter>(
@@ -1248,14 +1240,11 @@ void bind(py::module_& m) {
                               static_cast<unsigned>(whole("k", k_in, 1, guava_filter::max_k)), *f, key_arg(key)));
            }),
            "m"_a, "k"_a, "funnel"_a = "string", py::kw_only(), "key"_a = py::none())
-      .def_property_readonly("m", [](const handle<guava_filter>& h) { return h.f().m(); })
       .def_property_readonly("funnel", [](const handle<guava_filter>& h) { return guava_funnel_name(h.f().funnel()); })
       .def("__repr__", [](const handle<guava_filter>& h) {
         return "GuavaFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) + ", funnel='" +
                guava_funnel_name(h.f().funnel()) + "', items=" + std::to_string(h.items()) + ")";
       });
-  bind_combine(guava);
-  bind_clear(guava);
 
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(

@@ -561,3 +561,24 @@ def test_the_type_hints_defaults_are_the_modules():
         in_module = re.search(rf"{name}: float = ([0-9.]+)", doc).group(1)
         in_hints = re.search(rf"{name}: float = ([0-9.]+)", hints).group(1)
         assert float(in_hints) == float(in_module), name
+
+
+# clear() on every kind that takes keys after it is made (the engine's
+# dynamic_filter): no key left, no item counted, no key type recorded, the
+# same parameters, and the filter takes keys again.
+@pytest.mark.parametrize("kind", KINDS)
+def test_clear_empties_every_kind_that_takes_keys(kind):
+    f = make(kind)
+    assert hasattr(f, "clear") == hasattr(f, "add"), kind
+    if not hasattr(f, "clear"):
+        return
+    empty = make(kind)
+    keys = words(500, "clear")
+    f.add_many(keys)
+    assert f.contains_many(keys).all() and len(f) == 500
+    f.clear()
+    assert len(f) == 0 and f.key_type == "none yet"
+    assert f == empty
+    assert not f.contains_many(keys).any()
+    f.add("again")
+    assert "again" in f and len(f) == 1
