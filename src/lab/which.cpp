@@ -58,14 +58,16 @@ void measure_row(which_row& row, const Filter& f, const std::vector<std::string_
   row.high = iv.high;
 }
 
-which_row start(std::string_view kind, std::string sizing, bool add_later, bool remove, bool merge, bool grow) {
+// A kind's row: its name and what it can do after the build, from its row
+// of io::kinds.
+which_row start(const io::kind_info& kind, std::string sizing) {
   which_row r{};
-  r.kind = std::string(kind);
+  r.kind = std::string(kind.name);
   r.sizing = std::move(sizing);
-  r.add_later = add_later;
-  r.remove = remove;
-  r.merge = merge;
-  r.grow = grow;
+  r.add_later = kind.adds;
+  r.remove = kind.removes;
+  r.merge = kind.combines;
+  r.grow = kind.grows;
   return r;
 }
 
@@ -197,11 +199,11 @@ struct kind_run {
   }
 };
 
-// measure_kind(type, run, name): one kind's row, sized for run.p as that
+// measure_kind(type, run, kind): one kind's row, sized for run.p as that
 // kind's own users size it. io::with_type picks the overload from a row of
 // io::kinds, so a kind without one fails to compile.
-void measure_kind(std::type_identity<bloom_filter>, kind_run& x, std::string_view name) {
-  which_row row = start(name, "m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k), true, false, true, false);
+void measure_kind(std::type_identity<bloom_filter>, kind_run& x, const io::kind_info& kind) {
+  which_row row = start(kind, "m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k));
   const auto t0 = clock_type::now();
   bloom_filter f(x.s.m, x.s.k);
   f.add_many(x.items);
@@ -211,17 +213,16 @@ void measure_kind(std::type_identity<bloom_filter>, kind_run& x, std::string_vie
 }
 
 template <class L>
-void measure_kind(std::type_identity<basic_blocked_filter<L>>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<basic_blocked_filter<L>>, kind_run& x, const io::kind_info& kind) {
   const std::uint64_t m = size_split_block(x.dn, x.p, L::lanes, L::lane_bits, filter_max_m);
   if (m == 0) {
     const std::string floor =
         detail::number(fpr_split_block(static_cast<double>(filter_max_m), x.dn, L::lanes, L::lane_bits));
-    throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(name) +
+    throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(kind.name) +
                        " filter: at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
                        floor + "; allowed: p from " + floor + " (a larger p), or fewer items");
   }
-  which_row row = start(name, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) + "-bit block",
-                        true, false, true, false);
+  which_row row = start(kind, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) + "-bit block");
   const auto t0 = clock_type::now();
   basic_blocked_filter<L> f(m);
   f.add_many(x.items);
@@ -230,14 +231,13 @@ void measure_kind(std::type_identity<basic_blocked_filter<L>>, kind_run& x, std:
   x.finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), x.dn, L::lanes, L::lane_bits), t);
 }
 
-void measure_kind(std::type_identity<parquet_filter>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<parquet_filter>, kind_run& x, const io::kind_info& kind) {
   // Parquet's split-block filter at the writers' sizing (Arrow's and
   // parquet-java's: a power of two of bytes), the one a Parquet file holds.
   const std::uint64_t bytes = parquet_filter::bytes_for(x.dn, x.p);
-  which_row row = start(name,
+  which_row row = start(kind,
                         thousands(bytes) + " bytes as Parquet writers size it (a power of two), 8 bits in one "
-                                           "256-bit block",
-                        true, false, true, false);
+                                           "256-bit block");
   const auto t0 = clock_type::now();
   parquet_filter f(bytes);
   for (std::string_view v : x.items) f.add(v);
@@ -246,19 +246,18 @@ void measure_kind(std::type_identity<parquet_filter>, kind_run& x, std::string_v
   x.finish(row, f.m(), f.fpr_expected(x.dn), t);
 }
 
-void measure_kind(std::type_identity<cache_line_filter>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<cache_line_filter>, kind_run& x, const io::kind_info& kind) {
   const std::uint64_t m = [&] {
     try {
       return cache_line_filter::bits_for(x.dn, x.p);
     } catch (const std::invalid_argument&) {  // no m up to its largest reaches p
-      throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(name) +
+      throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(kind.name) +
                          " filter: it would need more than " + thousands(cache_line_filter::max_m) +
                          " bits; allowed: a larger p, or fewer items");
     }
   }();
   const unsigned k = k_best_block(static_cast<double>(m), x.dn, cache_line_filter::block_bits, cache_line_max_k);
-  which_row row = start(name, "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block",
-                        true, false, true, false);
+  which_row row = start(kind, "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block");
   const auto t0 = clock_type::now();
   cache_line_filter f(m, k);
   f.add_many(x.items);
@@ -267,15 +266,14 @@ void measure_kind(std::type_identity<cache_line_filter>, kind_run& x, std::strin
   x.finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), x.dn, cache_line_filter::block_bits, f.k()), t);
 }
 
-void measure_kind(std::type_identity<rocksdb_filter>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<rocksdb_filter>, kind_run& x, const io::kind_info& kind) {
   // RocksDB's NewBloomFilterPolicy at the least bits a key (in thousandths)
   // whose k from its table meets p: the filter a table file holds.
   const double bpk = rocksdb_filter::bits_per_key_for(x.p);
   const rocksdb_filter planned = rocksdb_filter::for_rate(x.dn, x.p);
-  which_row row = start(name,
+  which_row row = start(kind,
                         detail::number(bpk) + " bits a key as RocksDB sizes it (" + thousands(planned.bytes_size()) +
-                            " bytes), k = " + std::to_string(planned.k()) + " in one 512-bit block",
-                        true, false, true, false);
+                            " bytes), k = " + std::to_string(planned.k()) + " in one 512-bit block");
   const auto t0 = clock_type::now();
   rocksdb_filter f = rocksdb_filter::for_rate(x.dn, x.p);
   for (std::string_view v : x.items) f.add(v);
@@ -284,14 +282,13 @@ void measure_kind(std::type_identity<rocksdb_filter>, kind_run& x, std::string_v
   x.finish(row, f.m(), f.fpr_expected(x.dn), t);
 }
 
-void measure_kind(std::type_identity<guava_filter>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<guava_filter>, kind_run& x, const io::kind_info& kind) {
   // Guava's BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.
   const std::uint64_t requested = guava_filter::requested_bits(x.dn, x.p);
   const unsigned k = guava_filter::k_for(x.dn, requested);
-  which_row row = start(name,
+  which_row row = start(kind,
                         thousands(requested) + " bits asked for, in " + thousands((requested + 63) / 64) +
-                            " longs, k = " + std::to_string(k) + " (Guava's BloomFilter.create)",
-                        true, false, true, false);
+                            " longs, k = " + std::to_string(k) + " (Guava's BloomFilter.create)");
   const auto t0 = clock_type::now();
   guava_filter f(requested, k);
   f.add_many(std::span<const std::string_view>(x.items));
@@ -300,10 +297,9 @@ void measure_kind(std::type_identity<guava_filter>, kind_run& x, std::string_vie
   x.finish(row, f.m(), f.fpr_expected(x.dn), t);
 }
 
-void measure_kind(std::type_identity<counting_filter>, kind_run& x, std::string_view name) {
-  which_row row = start(name, "the classic m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k) +
-                                  ", 4-bit counters",
-                        true, true, true, false);
+void measure_kind(std::type_identity<counting_filter>, kind_run& x, const io::kind_info& kind) {
+  which_row row = start(kind, "the classic m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k) +
+                                  ", 4-bit counters");
   const auto t0 = clock_type::now();
   counting_filter f(x.s.m, x.s.k, 4);
   for (std::string_view v : x.items) f.add(v);
@@ -312,7 +308,7 @@ void measure_kind(std::type_identity<counting_filter>, kind_run& x, std::string_
   x.finish(row, x.s.m * 4, fpr_approx(static_cast<double>(x.s.m), x.dn, x.s.k), t);
 }
 
-void measure_kind(std::type_identity<cuckoo_filter>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<cuckoo_filter>, kind_run& x, const io::kind_info& kind) {
   // The smallest f whose expected rate at this load meets p.
   const std::uint64_t buckets = cuckoo_filter::buckets_for(x.items.size());
   const double load = x.dn / static_cast<double>(buckets * cuckoo_slots_default);
@@ -322,8 +318,7 @@ void measure_kind(std::type_identity<cuckoo_filter>, kind_run& x, std::string_vi
     return -std::expm1(2.0 * cuckoo_slots_default * load * std::log1p(-q));
   };
   while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > x.p) ++f_bits;
-  which_row row = start(name, thousands(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints",
-                        true, true, false, false);
+  which_row row = start(kind, thousands(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints");
   const auto t0 = clock_type::now();
   cuckoo_filter f(buckets, f_bits);
   std::uint64_t failed = 0;
@@ -334,16 +329,15 @@ void measure_kind(std::type_identity<cuckoo_filter>, kind_run& x, std::string_vi
   x.finish(row, buckets * cuckoo_slots_default * f_bits, expected(f_bits), t);
 }
 
-void measure_kind(std::type_identity<scalable_filter>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<scalable_filter>, kind_run& x, const io::kind_info& kind) {
   scalable_params sp;
   sp.n0 = std::max(1.0, std::floor(x.dn / 4));
   sp.p0 = x.p * (1 - sp.tighten);
   sp.prime = false;
-  which_row row = start(name,
+  which_row row = start(kind,
                         "stage 0 for " + thousands(static_cast<std::uint64_t>(sp.n0)) + " items, capacity x" +
                             detail::number(scalable_growth_default) + " and rate x" +
-                            detail::number(scalable_tighten_default) + " a stage",
-                        true, false, false, true);
+                            detail::number(scalable_tighten_default) + " a stage");
   const auto t0 = clock_type::now();
   scalable_filter f(sp);
   for (std::string_view v : x.items) f.add(v);
@@ -354,11 +348,10 @@ void measure_kind(std::type_identity<scalable_filter>, kind_run& x, std::string_
 }
 
 template <class Fp, class G>
-void measure_kind(std::type_identity<basic_static_filter<Fp, G>>, kind_run& x, std::string_view name) {
+void measure_kind(std::type_identity<basic_static_filter<Fp, G>>, kind_run& x, const io::kind_info& kind) {
   using F = basic_static_filter<Fp, G>;
-  which_row row = start(name, std::to_string(F::fingerprint_bits) + "-bit fingerprints, rate 2^-" +
-                                  std::to_string(F::fingerprint_bits),
-                        false, false, false, false);
+  which_row row = start(kind, std::to_string(F::fingerprint_bits) + "-bit fingerprints, rate 2^-" +
+                                  std::to_string(F::fingerprint_bits));
   const auto t0 = clock_type::now();
   const F f{std::span<const std::string_view>(x.items)};
   const double t = ns_since(t0);
@@ -427,10 +420,13 @@ which_report measure_rows(const which_request& r) {
                        " built here; allowed: a larger p, or fewer items");
   for (const io::kind_info& row : io::kinds)
     if (wanted(row.name) && io::with_type(row, [&](auto t) { return reaches(t, r.p); }))
-      io::with_type(row, [&](auto t) { measure_kind(t, x, row.name); });
+      io::with_type(row, [&](auto t) { measure_kind(t, x, row); });
   if (wanted(exact_set)) {
     // The exact set: the items' own bytes, no table around them.
-    which_row row = start(exact_set, "the items' bytes, stored whole", true, true, true, true);
+    which_row row{};
+    row.kind = exact_set;
+    row.sizing = "the items' bytes, stored whole";
+    row.add_later = row.remove = row.merge = row.grow = true;  // a set does all four
     std::uint64_t bytes = 0;
     for (std::string_view v : items) bytes += v.size();
     const auto t0 = clock_type::now();
