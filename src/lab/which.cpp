@@ -20,6 +20,7 @@
 #include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
+#include "bloomlab/filter_of.hpp"
 #include "bloomlab/guava_filter.hpp"
 #include "bloomlab/io/filter_file.hpp"
 #include "bloomlab/math.hpp"
@@ -82,6 +83,16 @@ struct out_of_reach : std::runtime_error {
 // of the registry (io::kinds), whose rows give the others in their order.
 constexpr const char* exact_set = "exact set";
 
+// The cuckoo filter's sizing reaches p within its 32-bit fingerprints.
+bool cuckoo_reaches(double p) {
+  try {
+    cuckoo_filter::fingerprint_bits_for(p);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
 // RocksDB's sizing reaches p within its 100 bits a key.
 bool rocksdb_reaches(double p) {
   try {
@@ -111,6 +122,11 @@ std::string reach_need(std::type_identity<basic_static_filter<Fp, G>> t) {
 bool reaches(std::type_identity<guava_filter>, double p) { return p <= guava_most_p; }
 std::string reach_need(std::type_identity<guava_filter>) { return "p <= " + detail::number(guava_most_p); }
 bool reaches(std::type_identity<rocksdb_filter>, double p) { return rocksdb_reaches(p); }
+bool reaches(std::type_identity<cuckoo_filter>, double p) { return cuckoo_reaches(p); }
+std::string reach_need(std::type_identity<cuckoo_filter>) {
+  // f = ceil(log2(2b / p)) bits fit in cuckoo_fingerprint_max: p >= 2b / 2^max.
+  return "p >= " + detail::number(std::ldexp(2.0 * cuckoo_slots_default, -static_cast<int>(cuckoo_fingerprint_max)));
+}
 std::string reach_need(std::type_identity<rocksdb_filter>) { return "p within 100 bits a key"; }
 
 // "xor8 needs p >= 2^-8, ...": the kinds that some p leaves out.
@@ -199,134 +215,83 @@ struct kind_run {
   }
 };
 
+// How a kind was sized, in the words of its own users: one line for the
+// row. A kind with no line of its own gets its m and k.
+template <class F>
+std::string describe(std::type_identity<F>, const F& f, const kind_run&) {
+  std::string out = "m = " + thousands(f.m());
+  if constexpr (requires { f.k(); }) out += ", k = " + std::to_string(f.k());
+  return out;
+}
+std::string describe(std::type_identity<counting_filter>, const counting_filter& f, const kind_run&) {
+  return "the classic m = " + thousands(f.m()) + ", k = " + std::to_string(f.k()) + ", " +
+         std::to_string(f.width()) + "-bit counters";
+}
+template <class L>
+std::string describe(std::type_identity<basic_blocked_filter<L>>, const basic_blocked_filter<L>& f, const kind_run&) {
+  return "m = " + thousands(f.m()) + ", 8 bits in one " + std::to_string(L::block_bits) + "-bit block";
+}
+std::string describe(std::type_identity<cache_line_filter>, const cache_line_filter& f, const kind_run&) {
+  return "m = " + thousands(f.m()) + ", k = " + std::to_string(f.k()) + " bits anywhere in one 512-bit block";
+}
+std::string describe(std::type_identity<parquet_filter>, const parquet_filter& f, const kind_run&) {
+  // The writers' sizing (Arrow's and parquet-java's: a power of two of bytes).
+  return thousands(f.bytes_size()) + " bytes as Parquet writers size it (a power of two), 8 bits in one 256-bit block";
+}
+std::string describe(std::type_identity<rocksdb_filter>, const rocksdb_filter& f, const kind_run& x) {
+  // NewBloomFilterPolicy at the least bits a key (in thousandths) whose k
+  // from RocksDB's table meets p.
+  return detail::number(rocksdb_filter::bits_per_key_for(x.p)) + " bits a key as RocksDB sizes it (" +
+         thousands(f.bytes_size()) + " bytes), k = " + std::to_string(f.k()) + " in one 512-bit block";
+}
+std::string describe(std::type_identity<guava_filter>, const guava_filter& f, const kind_run& x) {
+  // BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.
+  return thousands(guava_filter::requested_bits(x.dn, x.p)) + " bits asked for, in " + thousands(f.words().size()) +
+         " longs, k = " + std::to_string(f.k()) + " (Guava's BloomFilter.create)";
+}
+std::string describe(std::type_identity<cuckoo_filter>, const cuckoo_filter& f, const kind_run&) {
+  return thousands(f.buckets()) + " buckets of " + std::to_string(f.slots_per_bucket()) + ", " +
+         std::to_string(f.fingerprint_bits()) + "-bit fingerprints";
+}
+
 // measure_kind(type, run, kind): one kind's row, sized for run.p as that
 // kind's own users size it. io::with_type picks the overload from a row of
-// io::kinds, so a kind without one fails to compile.
-void measure_kind(std::type_identity<bloom_filter>, kind_run& x, const io::kind_info& kind) {
-  which_row row = start(kind, "m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k));
-  const auto t0 = clock_type::now();
-  bloom_filter f(x.s.m, x.s.k);
-  f.add_many(x.items);
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, x.s.m, fpr_approx(static_cast<double>(x.s.m), x.dn, x.s.k), t);
-}
-
-template <class L>
-void measure_kind(std::type_identity<basic_blocked_filter<L>>, kind_run& x, const io::kind_info& kind) {
-  const std::uint64_t m = size_split_block(x.dn, x.p, L::lanes, L::lane_bits, filter_max_m);
-  if (m == 0) {
-    const std::string floor =
-        detail::number(fpr_split_block(static_cast<double>(filter_max_m), x.dn, L::lanes, L::lane_bits));
-    throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(kind.name) +
-                       " filter: at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
-                       floor + "; allowed: p from " + floor + " (a larger p), or fewer items");
-  }
-  which_row row = start(kind, "m = " + thousands(m) + ", 8 bits in one " + std::to_string(L::block_bits) + "-bit block");
-  const auto t0 = clock_type::now();
-  basic_blocked_filter<L> f(m);
-  f.add_many(x.items);
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, f.m(), fpr_split_block(static_cast<double>(f.m()), x.dn, L::lanes, L::lane_bits), t);
-}
-
-void measure_kind(std::type_identity<parquet_filter>, kind_run& x, const io::kind_info& kind) {
-  // Parquet's split-block filter at the writers' sizing (Arrow's and
-  // parquet-java's: a power of two of bytes), the one a Parquet file holds.
-  const std::uint64_t bytes = parquet_filter::bytes_for(x.dn, x.p);
-  which_row row = start(kind,
-                        thousands(bytes) + " bytes as Parquet writers size it (a power of two), 8 bits in one "
-                                           "256-bit block");
-  const auto t0 = clock_type::now();
-  parquet_filter f(bytes);
-  for (std::string_view v : x.items) f.add(v);
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, f.m(), f.fpr_expected(x.dn), t);
-}
-
-void measure_kind(std::type_identity<cache_line_filter>, kind_run& x, const io::kind_info& kind) {
-  const std::uint64_t m = [&] {
+// io::kinds, so a kind with none fails to compile.
+//
+// A kind sized from (n, p) (filter_of.hpp sized_kind): made by its own
+// for_rate, as `bloomlab build --n --p` and Python's sized() make it, with
+// the array and rate its size report gives (`bloomlab size --kind`), so the
+// three agree. A p past the kind's reach, or past the largest filter it
+// builds, is refused with its lowest rate where the kind states one.
+template <sized_kind F>
+void measure_kind(std::type_identity<F> type, kind_run& x, const io::kind_info& kind) {
+  auto [f, report] = [&] {
     try {
-      return cache_line_filter::bits_for(x.dn, x.p);
-    } catch (const std::invalid_argument&) {  // no m up to its largest reaches p
-      throw out_of_reach("is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(kind.name) +
-                         " filter: it would need more than " + thousands(cache_line_filter::max_m) +
-                         " bits; allowed: a larger p, or fewer items");
+      return std::pair{F::for_rate(x.dn, x.p), F::size_report_for(x.dn, x.p)};
+    } catch (const std::invalid_argument& e) {
+      const std::string at = "is out of reach for " + thousands(x.items.size()) + " items in the " +
+                             std::string(kind.name) + " filter: ";
+      if constexpr (requires { F::fpr_for(x.dn, filter_max_m); }) {
+        const double floor = F::fpr_for(x.dn, filter_max_m);
+        if (floor > x.p)
+          throw out_of_reach(at + "at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
+                             detail::number(floor) + "; allowed: p from " + detail::number(floor) +
+                             " (a larger p), or fewer items");
+      }
+      throw out_of_reach(at + e.what() + "; allowed: a larger p, or fewer items");
     }
   }();
-  const unsigned k = k_best_block(static_cast<double>(m), x.dn, cache_line_filter::block_bits, cache_line_max_k);
-  which_row row = start(kind, "m = " + thousands(m) + ", k = " + std::to_string(k) + " bits anywhere in one 512-bit block");
+  which_row row = start(kind, describe(type, f, x));
   const auto t0 = clock_type::now();
-  cache_line_filter f(m, k);
-  f.add_many(x.items);
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, f.m(), fpr_block_k(static_cast<double>(f.m()), x.dn, cache_line_filter::block_bits, f.k()), t);
-}
-
-void measure_kind(std::type_identity<rocksdb_filter>, kind_run& x, const io::kind_info& kind) {
-  // RocksDB's NewBloomFilterPolicy at the least bits a key (in thousandths)
-  // whose k from its table meets p: the filter a table file holds.
-  const double bpk = rocksdb_filter::bits_per_key_for(x.p);
-  const rocksdb_filter planned = rocksdb_filter::for_rate(x.dn, x.p);
-  which_row row = start(kind,
-                        detail::number(bpk) + " bits a key as RocksDB sizes it (" + thousands(planned.bytes_size()) +
-                            " bytes), k = " + std::to_string(planned.k()) + " in one 512-bit block");
-  const auto t0 = clock_type::now();
-  rocksdb_filter f = rocksdb_filter::for_rate(x.dn, x.p);
-  for (std::string_view v : x.items) f.add(v);
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, f.m(), f.fpr_expected(x.dn), t);
-}
-
-void measure_kind(std::type_identity<guava_filter>, kind_run& x, const io::kind_info& kind) {
-  // Guava's BloomFilter.create(funnel, n, p): its bits, rounded up to longs, and its k.
-  const std::uint64_t requested = guava_filter::requested_bits(x.dn, x.p);
-  const unsigned k = guava_filter::k_for(x.dn, requested);
-  which_row row = start(kind,
-                        thousands(requested) + " bits asked for, in " + thousands((requested + 63) / 64) +
-                            " longs, k = " + std::to_string(k) + " (Guava's BloomFilter.create)");
-  const auto t0 = clock_type::now();
-  guava_filter f(requested, k);
-  f.add_many(std::span<const std::string_view>(x.items));
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, f.m(), f.fpr_expected(x.dn), t);
-}
-
-void measure_kind(std::type_identity<counting_filter>, kind_run& x, const io::kind_info& kind) {
-  which_row row = start(kind, "the classic m = " + thousands(x.s.m) + ", k = " + std::to_string(x.s.k) +
-                                  ", 4-bit counters");
-  const auto t0 = clock_type::now();
-  counting_filter f(x.s.m, x.s.k, 4);
-  for (std::string_view v : x.items) f.add(v);
-  const double t = ns_since(t0);
-  x.measure(row, f);
-  x.finish(row, x.s.m * 4, fpr_approx(static_cast<double>(x.s.m), x.dn, x.s.k), t);
-}
-
-void measure_kind(std::type_identity<cuckoo_filter>, kind_run& x, const io::kind_info& kind) {
-  // The smallest f whose expected rate at this load meets p.
-  const std::uint64_t buckets = cuckoo_filter::buckets_for(x.items.size());
-  const double load = x.dn / static_cast<double>(buckets * cuckoo_slots_default);
-  unsigned f_bits = cuckoo_fingerprint_min;
-  const auto expected = [&](unsigned f) {
-    const double q = (std::ldexp(1.0, static_cast<int>(f)) + 2) / std::ldexp(1.0, 2 * static_cast<int>(f));
-    return -std::expm1(2.0 * cuckoo_slots_default * load * std::log1p(-q));
-  };
-  while (f_bits < cuckoo_fingerprint_max && expected(f_bits) > x.p) ++f_bits;
-  which_row row = start(kind, thousands(buckets) + " buckets of 4, " + std::to_string(f_bits) + "-bit fingerprints");
-  const auto t0 = clock_type::now();
-  cuckoo_filter f(buckets, f_bits);
   std::uint64_t failed = 0;
-  for (std::string_view v : x.items) failed += !f.add(v);
+  if constexpr (fallible_filter<F>)  // a full table stores fewer than it was given
+    failed = x.items.size() - f.add_many(std::span<const std::string_view>(x.items));
+  else
+    f.add_many(std::span<const std::string_view>(x.items));
   const double t = ns_since(t0);
   x.measure(row, f);
   row.missed = std::max(row.missed, failed);
-  x.finish(row, buckets * cuckoo_slots_default * f_bits, expected(f_bits), t);
+  x.finish(row, report.bits, report.fpr, t);
 }
 
 void measure_kind(std::type_identity<scalable_filter>, kind_run& x, const io::kind_info& kind) {
