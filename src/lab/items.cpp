@@ -4,6 +4,8 @@
 
 #include "bloomlab/detail/key_hashing.hpp"
 #include "bloomlab/hash.hpp"
+#include "bloomlab/parquet_filter.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/siphash.hpp"
 #include "parse.hpp"
 #include "lab.hpp"
@@ -52,6 +54,8 @@ std::vector<hash_entry> hash(const hash_request& r) {
       case digest_fn::fnv1a_64: d = hex(fnv1a_64(t), 16); break;
       case digest_fn::xxh3_64: d = hex(detail::xxh3_64(t), 16); break;
       case digest_fn::hash64: d = hex(detail::hash64(t), 16); break;
+      case digest_fn::xxh64: d = hex(parquet_filter::hash(std::string_view(t)), 16); break;
+      case digest_fn::rocksdb_hash64: d = hex(rocksdb_filter::hash(std::string_view(t)), 16); break;
       case digest_fn::siphash24: d = hex(siphash24(t, *r.key), 16); break;
       case digest_fn::siphash24_128: {
         const hash128 h = siphash24_128(t, *r.key);

@@ -162,8 +162,21 @@ trials_report trials(const trials_request& r);
 // Every hash the engine has for byte strings: MurmurHash3 and FNV-1a (the
 // classic, counting and scalable filters' positions), XXH3 and hash64 (the
 // blocked, cache-line and static filters' string hash; hash64 only for old
-// files), SipHash-2-4 (every keyed filter; 64- and 128-bit outputs).
-enum class digest_fn { murmur3_x86_32, murmur3_x64_128, fnv1a_32, fnv1a_64, xxh3_64, hash64, siphash24, siphash24_128 };
+// files), XXH64 (Parquet's), RocksDB's Hash64 (the preview XXH3; the rocksdb
+// kind's), SipHash-2-4 (every keyed filter; 64- and 128-bit outputs). The
+// guava kind's is MurmurHash3_x64_128.
+enum class digest_fn {
+  murmur3_x86_32,
+  murmur3_x64_128,
+  fnv1a_32,
+  fnv1a_64,
+  xxh3_64,
+  hash64,
+  xxh64,
+  rocksdb_hash64,
+  siphash24,
+  siphash24_128
+};
 struct digest_info {
   digest_fn fn;
   std::string_view name;
@@ -177,6 +190,8 @@ inline constexpr digest_info digests[] = {
     {digest_fn::fnv1a_64, "fnv1a_64", false, false},
     {digest_fn::xxh3_64, "xxh3_64", false, false},
     {digest_fn::hash64, "hash64", false, false},
+    {digest_fn::xxh64, "xxh64", false, false},
+    {digest_fn::rocksdb_hash64, "rocksdb_hash64", false, false},
     {digest_fn::siphash24, "siphash24", false, true},
     {digest_fn::siphash24_128, "siphash24_128", false, true},
 };

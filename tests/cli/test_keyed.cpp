@@ -269,6 +269,18 @@ TEST(KeyedHash, SipHashUnderAKeyFileGivesTheReferenceVectors) {
   EXPECT_EQ(r.out, "2d06800538d394c2  \n78af5f94892f3950  abc\n");
 }
 
+// The hashes of the kinds that follow another system: XXH64 (seed 0, the
+// Parquet kind's: xxHash's own test values for "" and "abc") and RocksDB's
+// Hash64 (check values from Debian's librocksdb, as python/tests/test_rocksdb.py).
+TEST(KeyedHash, TheHashesOfParquetAndRocksDBGiveTheirSystemsValues) {
+  auto r = run({"hash", "--fn", "xxh64", "", "abc"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "ef46db3751d8e999  \n44bc2cf5ad770999  abc\n");
+  r = run({"hash", "--fn", "rocksdb_hash64", "", "key1"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "5342c3010fe1dd04  \n656809c4f775fbc3  key1\n");
+}
+
 TEST(KeyedHash, SipHashWithoutAKeyOrAKeyForAnotherHashIsRefused) {
   temp_dir dir;
   const std::string key = dir / "a.key";
