@@ -234,18 +234,23 @@ def test_size_is_the_same_in_the_cli_and_the_module(cli, kind):
         assert (s["m"], s["bits"], s["width"]) == (958506, 4 * 958506, 4)
 
 
-# k, where a kind has one, is the same in the module and in `bloomlab info`
-# (the blocked kinds' included: 8).
-@pytest.mark.parametrize("kind", CLI_KINDS + ["parquet", "rocksdb", "guava"])
-def test_k_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
+# `bloomlab info --json` of a filter the module saved.
+def info_of(cli, f, tmp_path):
     import json
 
-    f = bloomlab.sized(kind, n=1000, p=0.01)
     path = str(tmp_path / "f.bloom")
     f.save(path)
     r = run(cli, "info", path, "--json")
     assert r.returncode == 0, r.stderr
-    info = json.loads(r.stdout)
+    return json.loads(r.stdout)
+
+
+# k, where a kind has one, is the same in the module and in `bloomlab info`
+# (the blocked kinds' included: 8).
+@pytest.mark.parametrize("kind", CLI_KINDS + ["parquet", "rocksdb", "guava"])
+def test_k_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
+    f = bloomlab.sized(kind, n=1000, p=0.01)
+    info = info_of(cli, f, tmp_path)
     assert hasattr(f, "k") == ("k" in info), (kind, sorted(info))
     if hasattr(f, "k"):
         assert f.k == info["k"]
@@ -256,16 +261,10 @@ def test_k_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
 # every kind that has them, and a kind has them in both or in neither.
 @pytest.mark.parametrize("kind", CLI_KINDS + ["parquet", "rocksdb", "guava"])
 def test_estimate_n_is_the_same_in_the_module_and_info(cli, kind, tmp_path):
-    import json
-
     f = bloomlab.sized(kind, n=1000, p=0.01) if kind != "scalable" else bloomlab.ScalableFilter(n0=300)
     if hasattr(f, "add_many"):
         f.add_many([f"estimate-{i}" for i in range(900)])
-    path = str(tmp_path / "f.bloom")
-    f.save(path)
-    r = run(cli, "info", path, "--json")
-    assert r.returncode == 0, r.stderr
-    info = json.loads(r.stdout)
+    info = info_of(cli, f, tmp_path)
     assert hasattr(f, "estimate_n") == ("estimated_items" in info), (kind, sorted(info))
     if hasattr(f, "estimate_n"):
         assert info["estimated_items"] == pytest.approx(f.estimate_n(), rel=1e-12)

@@ -83,20 +83,13 @@ struct out_of_reach : std::runtime_error {
 // of the registry (io::kinds), whose rows give the others in their order.
 constexpr const char* exact_set = "exact set";
 
-// The cuckoo filter's sizing reaches p within its 32-bit fingerprints.
-bool cuckoo_reaches(double p) {
+// Whether a kind's sizing call takes p: it throws std::invalid_argument
+// past the kind's reach (RocksDB's 100 bits a key, the cuckoo filter's
+// 32-bit fingerprints).
+template <class Size>
+bool sizes(Size size) {
   try {
-    cuckoo_filter::fingerprint_bits_for(p);
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
-}
-
-// RocksDB's sizing reaches p within its 100 bits a key.
-bool rocksdb_reaches(double p) {
-  try {
-    rocksdb_filter::bits_per_key_for(p);
+    size();
     return true;
   } catch (const std::invalid_argument&) {
     return false;
@@ -121,8 +114,12 @@ std::string reach_need(std::type_identity<basic_static_filter<Fp, G>> t) {
 }
 bool reaches(std::type_identity<guava_filter>, double p) { return p <= guava_most_p; }
 std::string reach_need(std::type_identity<guava_filter>) { return "p <= " + detail::number(guava_most_p); }
-bool reaches(std::type_identity<rocksdb_filter>, double p) { return rocksdb_reaches(p); }
-bool reaches(std::type_identity<cuckoo_filter>, double p) { return cuckoo_reaches(p); }
+bool reaches(std::type_identity<rocksdb_filter>, double p) {
+  return sizes([p] { rocksdb_filter::bits_per_key_for(p); });
+}
+bool reaches(std::type_identity<cuckoo_filter>, double p) {
+  return sizes([p] { cuckoo_filter::fingerprint_bits_for(p); });
+}
 std::string reach_need(std::type_identity<cuckoo_filter>) {
   // f = ceil(log2(2b / p)) bits fit in cuckoo_fingerprint_max: p >= 2b / 2^max.
   return "p >= " + detail::number(std::ldexp(2.0 * cuckoo_slots_default, -static_cast<int>(cuckoo_fingerprint_max)));
@@ -254,44 +251,62 @@ std::string describe(std::type_identity<cuckoo_filter>, const cuckoo_filter& f, 
          std::to_string(f.fingerprint_bits()) + "-bit fingerprints";
 }
 
+// The refusal of a p a kind's sizing cannot reach for these items: its
+// lowest rate at the largest filter it builds where that is above p, else
+// the kind's own reason.
+[[noreturn]] void refuse_reach(const kind_run& x, const io::kind_info& kind, double floor, const char* why) {
+  const std::string at =
+      "is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(kind.name) + " filter: ";
+  if (floor > x.p)
+    throw out_of_reach(at + "at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
+                       detail::number(floor) + "; allowed: p from " + detail::number(floor) +
+                       " (a larger p), or fewer items");
+  throw out_of_reach(at + why + "; allowed: a larger p, or fewer items");
+}
+
 // measure_kind(type, run, kind): one kind's row, sized for run.p as that
 // kind's own users size it. io::with_type picks the overload from a row of
 // io::kinds, so a kind with none fails to compile.
 //
 // A kind sized from (n, p) (filter_of.hpp sized_kind): made by its own
 // for_rate, as `bloomlab build --n --p` and Python's sized() make it, with
-// the array and rate its size report gives (`bloomlab size --kind`), so the
-// three agree. A p past the kind's reach, or past the largest filter it
+// its bits_for and its formula's rate at n: the figures its size report
+// gives `bloomlab size --kind` (the report itself stays out of the page's
+// engine, for its size), so the three agree. A p past the kind's reach, or past the largest filter it
 // builds, is refused with its lowest rate where the kind states one.
 template <sized_kind F>
 void measure_kind(std::type_identity<F> type, kind_run& x, const io::kind_info& kind) {
-  auto [f, report] = [&] {
+  F f = [&] {
     try {
-      return std::pair{F::for_rate(x.dn, x.p), F::size_report_for(x.dn, x.p)};
+      return F::for_rate(x.dn, x.p);
     } catch (const std::invalid_argument& e) {
-      const std::string at = "is out of reach for " + thousands(x.items.size()) + " items in the " +
-                             std::string(kind.name) + " filter: ";
-      if constexpr (requires { F::fpr_for(x.dn, filter_max_m); }) {
-        const double floor = F::fpr_for(x.dn, filter_max_m);
-        if (floor > x.p)
-          throw out_of_reach(at + "at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
-                             detail::number(floor) + "; allowed: p from " + detail::number(floor) +
-                             " (a larger p), or fewer items");
-      }
-      throw out_of_reach(at + e.what() + "; allowed: a larger p, or fewer items");
+      double floor = 0;  // the kind's lowest rate for these items, where it states one
+      if constexpr (requires { F::fpr_for(x.dn, filter_max_m); }) floor = F::fpr_for(x.dn, filter_max_m);
+      refuse_reach(x, kind, floor, e.what());
     }
   }();
   which_row row = start(kind, describe(type, f, x));
   const auto t0 = clock_type::now();
+  // One key at a time, as most users add (the batch calls' kernels would
+  // add several kilobytes to the page's engine for this one row).
   std::uint64_t failed = 0;
-  if constexpr (fallible_filter<F>)  // a full table stores fewer than it was given
-    failed = x.items.size() - f.add_many(std::span<const std::string_view>(x.items));
-  else
-    f.add_many(std::span<const std::string_view>(x.items));
+  for (std::string_view v : x.items) {
+    if constexpr (fallible_filter<F>)  // a full table stores fewer than it was given
+      failed += !f.add(v);
+    else
+      f.add(v);
+  }
   const double t = ns_since(t0);
   x.measure(row, f);
   row.missed = std::max(row.missed, failed);
-  x.finish(row, report.bits, report.fpr, t);
+  // The array bits_for sizes (a cuckoo filter's packed: slots times f), and
+  // the kind's formula at n (a cuckoo filter's at the load the keys give).
+  double expected;
+  if constexpr (requires { f.fpr_expected(x.dn); })
+    expected = f.fpr_expected(x.dn);
+  else
+    expected = f.fpr_expected();
+  x.finish(row, F::bits_for(x.dn, x.p), expected, t);
 }
 
 void measure_kind(std::type_identity<scalable_filter>, kind_run& x, const io::kind_info& kind) {
