@@ -283,11 +283,12 @@ void print_summary(const json& j) {
     fmt::print("items: {}\n", num(j["items"]));
   print_keys(j);
   fmt::print("{}: {}\n", row->fills_up ? "load" : "fill", percent(j["fill"].get<double>(), 1));
-  if (j.contains("estimated_items")) {
-    if (j.contains("estimated_items_se") && j["estimated_items_se"].is_number())
-      fmt::print("estimated items: {} ± {}\n", num(j["estimated_items"]), num(j["estimated_items_se"]));
+  if (j.contains("estimated_items")) {  // with its standard error (shared_fields)
+    const json& n = j["estimated_items"];
+    if (n.is_number() && std::isfinite(n.get<double>()))
+      fmt::print("estimated items: {} ± {}\n", num(n), num(j["estimated_items_se"]));
     else
-      fmt::print("estimated items: {}\n", num(j["estimated_items"]));
+      fmt::print("estimated items: n/a (every bit is set)\n");
   }
   fmt::print("expected rate: {} (formula at {} items)\n", pct(j["fpr_expected"]), num(j["items"]));
   fmt::print("current rate: {} (from the bits as they are)\n", pct(j["fpr_current"]));

@@ -272,8 +272,9 @@ std::string describe(std::type_identity<cuckoo_filter>, const cuckoo_filter& f, 
 // for_rate, as `bloomlab build --n --p` and Python's sized() make it, with
 // its bits_for and its formula's rate at n: the figures its size report
 // gives `bloomlab size --kind` (the report itself stays out of the page's
-// engine, for its size), so the three agree. A p past the kind's reach, or past the largest filter it
-// builds, is refused with its lowest rate where the kind states one.
+// engine, for its size), so the three agree. A p past the kind's reach, or
+// past the largest filter it builds, is refused with its lowest rate where
+// the kind states one.
 template <sized_kind F>
 void measure_kind(std::type_identity<F> type, kind_run& x, const io::kind_info& kind) {
   F f = [&] {

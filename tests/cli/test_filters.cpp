@@ -62,8 +62,12 @@ TEST(Files, BuildQueryInfoEveryKind) {
     EXPECT_EQ(j["items"], 200u);
     EXPECT_EQ(j["fill"], built["fill"]);
     EXPECT_TRUE(j.contains("fpr_current"));
-    if (kind != "cuckoo" && kind != "scalable") {
+    // Every kind with bits estimates its distinct items (the cuckoo filter
+    // counts its fingerprints instead).
+    EXPECT_EQ(j.contains("estimated_items"), kind != "cuckoo") << kind;
+    if (j.contains("estimated_items")) {
       EXPECT_NEAR(j["estimated_items"].get<double>(), 200, 20) << kind;
+      EXPECT_GT(j["estimated_items_se"].get<double>(), 0.0) << kind;
     }
 
     // Every member answers maybe: no false negatives, exit 0.
@@ -79,6 +83,24 @@ TEST(Files, BuildQueryInfoEveryKind) {
     EXPECT_NE(text.out.find("kind: " + kind), std::string::npos);
     EXPECT_NE(text.out.find("expected rate"), std::string::npos);
   }
+}
+
+// A filter whose every bit is set no longer tells how many items it holds:
+// info says so in words, and its JSON has null for the estimate and its error.
+TEST(Files, AFullFilterHasNoEstimateOfItsItems) {
+  const temp_dir dir;
+  const std::string f = dir / "full.blf";
+  std::string list;
+  for (int i = 0; i < 200; ++i) list += "item-" + std::to_string(i) + "\n";
+  ASSERT_EQ(run({"build", "-", "--kind", "classic", "--m", "16", "--k", "3", "-o", f}, list).rc, 0);
+  const auto r = run({"info", f, "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["fill"], 1.0);
+  EXPECT_TRUE(j["estimated_items"].is_null());
+  EXPECT_TRUE(j["estimated_items_se"].is_null());
+  const auto text = run({"info", f});
+  EXPECT_NE(text.out.find("estimated items: n/a (every bit is set)\n"), std::string::npos) << text.out;
 }
 
 TEST(Files, QueryExitCodesAndJson) {
