@@ -193,7 +193,7 @@ struct kind_run {
   const std::vector<std::string_view>& items;
   const std::vector<std::string>& probes;
   double p, dn;
-  sizing s;  // the classic filter's m and k, which counting shares
+  sizing s;  // the classic sizing, which bounds the scalable filter (measure_rows)
   which_report& rep;
 
   // Lookups of every member and probe of f into row.
@@ -252,13 +252,13 @@ std::string describe(std::type_identity<cuckoo_filter>, const cuckoo_filter& f, 
 }
 
 // The refusal of a p a kind's sizing cannot reach for these items: its
-// lowest rate at the largest filter it builds where that is above p, else
-// the kind's own reason.
+// lowest rate at the largest filter built here (max_m_built) where that is
+// above p, else the kind's own reason.
 [[noreturn]] void refuse_reach(const kind_run& x, const io::kind_info& kind, double floor, const char* why) {
   const std::string at =
       "is out of reach for " + thousands(x.items.size()) + " items in the " + std::string(kind.name) + " filter: ";
   if (floor > x.p)
-    throw out_of_reach(at + "at its largest, " + thousands(filter_max_m) + " bits, it gets no lower than " +
+    throw out_of_reach(at + "at the largest built here, " + thousands(max_m_built) + " bits, it gets no lower than " +
                        detail::number(floor) + "; allowed: p from " + detail::number(floor) +
                        " (a larger p), or fewer items");
   throw out_of_reach(at + why + "; allowed: a larger p, or fewer items");
@@ -273,16 +273,21 @@ std::string describe(std::type_identity<cuckoo_filter>, const cuckoo_filter& f, 
 // its bits_for and its formula's rate at n: the figures its size report
 // gives `bloomlab size --kind` (the report itself stays out of the page's
 // engine, for its size), so the three agree. A p past the kind's reach, or
-// past the largest filter it builds, is refused with its lowest rate where
-// the kind states one.
+// one that needs more than max_m_built bits, is refused before anything is
+// allocated, with its lowest rate there where the kind states one.
 template <sized_kind F>
 void measure_kind(std::type_identity<F> type, kind_run& x, const io::kind_info& kind) {
   F f = [&] {
     try {
+      // Its size first, so that nothing past max_m_built is allocated.
+      const std::uint64_t bits = F::bits_for(x.dn, x.p);
+      if (bits > max_m_built)
+        throw std::invalid_argument("it needs " + thousands(bits) + " bits, past the " + thousands(max_m_built) +
+                                    " built here");
       return F::for_rate(x.dn, x.p);
     } catch (const std::invalid_argument& e) {
       double floor = 0;  // the kind's lowest rate for these items, where it states one
-      if constexpr (requires { F::fpr_for(x.dn, filter_max_m); }) floor = F::fpr_for(x.dn, filter_max_m);
+      if constexpr (requires { F::fpr_for(x.dn, max_m_built); }) floor = F::fpr_for(x.dn, max_m_built);
       refuse_reach(x, kind, floor, e.what());
     }
   }();
@@ -394,7 +399,8 @@ which_report measure_rows(const which_request& r) {
   rep.kinds = kinds;
 
   kind_run x{items, probes, r.p, dn, size_for(dn, r.p, false), rep};
-  // The classic sizing bounds every kind's items (counting shares it).
+  // The classic sizing bounds the scalable filter, whose stages grow from
+  // it; each kind sized from (n, p) checks its own size (measure_kind).
   if (x.s.m > max_m_built)
     throw out_of_reach("is out of reach for " + thousands(n) + " items here: the classic filter would take " +
                        thousands(x.s.m) + " bits, past the " + thousands(max_m_built) +

@@ -179,6 +179,14 @@ TEST(Which, RefusesOutOfRange) {
   // A rate some kind cannot reach for these items names p and how low that kind gets.
   expect_refused({"which", "--p", "1e-300"}, {"--p", "'1e-300'", "out of reach for 10,000 items", "no lower than", "a larger p"});
   expect_refused({"which", "--p", "1e-20", "--n", "100"}, {"--p", "'1e-20'", "out of reach for 100 items", "blocked"});
+  // A kind whose filter would pass the 2^32 bits built here is refused
+  // before it is allocated (it had taken 1.5 GB and ended "not enough
+  // memory"), naming its lowest rate at that size.
+  expect_refused({"which", "--n", "1000000", "--p", "1e-15", "--kind", "blocked"},
+                 {"--p", "'1e-15'", "blocked filter", "4,294,967,296 bits", "no lower than 1.25669e-14"});
+  // The cuckoo filter is left out below the reach of its 32-bit fingerprints, 8 / 2^32.
+  expect_refused({"which", "--n", "100", "--p", "1e-10", "--kind", "cuckoo"},
+                 {"--kind", "'cuckoo'", "not measured at this p", "cuckoo needs p >= 1.86265e-09"});
   expect_refused({"which", "--n", "0"}, {"--n", "'0'", "1 to 1000000"});
   expect_refused({"which", "--n", "1000001"}, {"--n", "'1000001'"});
   expect_refused({"which", "--probes", "0"}, {"--probes", "'0'"});
