@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "file_parts.hpp"
+#include "kind_codecs.hpp"
 
 // Encoding, kind names, the checksum, load and save; decoding is in
 // filter_decode.cpp.
@@ -82,125 +82,14 @@ class byte_sink {
   std::uint32_t crc_ = 0;
 };
 
-// The parameters of each kind into w, and the payload's length.
-struct params_writer {
-  writer& w;
-  const filter_file& file;
-
-  std::uint64_t operator()(const bloom_filter& f) {
-    w.u64(f.m());
-    w.u8(f.k());
-    w.u8(hash_code(f.index().hash));
-    w.u8(scheme_code(f.index().kind));
-    return f.words().size() * 8;
-  }
-  std::uint64_t operator()(const counting_filter& f) {
-    w.u64(f.m());
-    w.u8(f.k());
-    w.u8(hash_code(f.index().hash));
-    w.u8(scheme_code(f.index().kind));
-    w.u8(f.width());
-    return f.words().size() * 8;
-  }
-  std::uint64_t operator()(const cuckoo_filter& f) {
-    w.u64(f.buckets());
-    w.u8(f.fingerprint_bits());
-    w.u8(f.slots_per_bucket());
-    w.u32(f.max_kicks());
-    w.u64(file.kick_seed);
-    return f.words().size() * 4;
-  }
-  std::uint64_t operator()(const scalable_filter& f) {
-    const scalable_params& sp = f.params();
-    w.f64(sp.n0);
-    w.f64(sp.p0);
-    w.f64(sp.growth);
-    w.f64(sp.tighten);
-    w.u8(sp.prime ? 1 : 0);
-    w.u8(hash_code(sp.idx.hash));
-    w.u8(scheme_code(sp.idx.kind));
-    w.u32(f.stages().size());
-    std::uint64_t bytes = 0;
-    for (const scalable_stage& s : f.stages()) {
-      w.u64(s.filter.m());
-      w.u8(s.filter.k());
-      w.u64(s.capacity);
-      w.f64(s.p);
-      w.u64(s.n);
-      bytes += s.filter.words().size() * 8;
-    }
-    return bytes;
-  }
-  template <class Layout>
-  std::uint64_t operator()(const basic_blocked_filter<Layout>& f) {
-    w.u16(Layout::block_bits);
-    w.u64(f.blocks());
-    w.u8(string_hash_code(f));
-    return f.words().size() * 8;
-  }
-  std::uint64_t operator()(const cache_line_filter& f) {
-    w.u64(f.blocks());
-    w.u8(f.k());
-    w.u8(string_hash_code(f));
-    return f.words().size() * 8;
-  }
-  std::uint64_t operator()(const parquet_filter& f) {
-    w.u64(f.blocks());
-    return f.bytes_size();
-  }
-  std::uint64_t operator()(const rocksdb_filter& f) {
-    w.u64(f.blocks());
-    w.u8(f.k());
-    return f.bytes_size();
-  }
-  std::uint64_t operator()(const guava_filter& f) {
-    w.u64(f.words().size());
-    w.u8(f.k());
-    w.u8(static_cast<std::uint8_t>(f.funnel()));
-    return f.words().size() * 8;
-  }
-  template <class Fp, class Geometry>
-  std::uint64_t operator()(const basic_static_filter<Fp, Geometry>& f) {
-    const static_shape s = shape_of(f);
-    w.u64(f.seed());
-    w.u64(s.array_length);
-    w.u64(s.segment_length);
-    w.u64(s.segment_count);
-    w.u8(string_hash_code(f));
-    return f.array_length() * sizeof(Fp);
-  }
-};
-
-// The payload of each kind into the sink.
-struct payload_writer {
-  byte_sink& out;
-
-  void operator()(const bloom_filter& f) { out.little(std::span(f.words())); }
-  void operator()(const counting_filter& f) { out.little(std::span(f.words())); }
-  void operator()(const cuckoo_filter& f) { out.little(std::span(f.words())); }
-  void operator()(const scalable_filter& f) {
-    for (const scalable_stage& s : f.stages()) out.little(std::span(s.filter.words()));
-  }
-  template <class Layout>
-  void operator()(const basic_blocked_filter<Layout>& f) {
-    out.little(f.words());
-  }
-  void operator()(const cache_line_filter& f) { out.little(f.words()); }
-  void operator()(const parquet_filter& f) { out.little(f.words()); }  // the bitset as Parquet stores it
-  void operator()(const rocksdb_filter& f) { out.little(f.words()); }  // the bitset as an SST file stores it
-  void operator()(const guava_filter& f) { out.little(f.words()); }    // Guava's longs, little-endian here
-  template <class Fp, class Geometry>
-  void operator()(const basic_static_filter<Fp, Geometry>& f) {
-    out.little(f.fingerprints());
-  }
-};
-
 void encode_to(byte_sink& out, const filter_file& f) {
   writer w;
   for (char c : magic) w.u8(static_cast<unsigned char>(c));
   w.u16(format_version);
   w.u8(static_cast<std::uint8_t>(kind_of(f.filter)));
-  const std::uint64_t length = std::visit(params_writer{w, f}, f.filter);
+  // The kind's parameters (kind_codecs.hpp), and the payload's length.
+  const std::uint64_t length =
+      std::visit([&](const auto& g) { return codec<std::decay_t<decltype(g)>>::write(w, g, f); }, f.filter);
   const std::optional<std::uint64_t> id = key_id_of(f.filter);
   w.u8(id ? 1 : 0);
   w.u64(id.value_or(0));
@@ -208,7 +97,7 @@ void encode_to(byte_sink& out, const filter_file& f) {
   w.u64(item_count(f));
   w.u64(length);
   out.put(w.out);
-  std::visit(payload_writer{out}, f.filter);
+  std::visit([&](const auto& g) { codec<std::decay_t<decltype(g)>>::payload(out, g); }, f.filter);
   out.finish();
 }
 
@@ -360,13 +249,16 @@ static_assert(all_rows_match(static_cast<any_filter*>(nullptr)), "io::kinds disa
 }  // namespace
 
 const sip_key* key_of(const any_filter& f) {
+  // An indexer's key (the indexed kinds: index(), or a scalable filter's
+  // params().idx), or the kind's own secret_key().
   const auto of = [](const indexer& i) { return i.keyed() ? &i.key : nullptr; };
-  if (const auto* g = std::get_if<bloom_filter>(&f)) return of(g->index());
-  if (const auto* g = std::get_if<counting_filter>(&f)) return of(g->index());
-  if (const auto* g = std::get_if<scalable_filter>(&f)) return of(g->params().idx);
   return std::visit(
-      [](const auto& g) -> const sip_key* {
-        if constexpr (requires { g.secret_key(); })
+      [&](const auto& g) -> const sip_key* {
+        if constexpr (requires { g.index(); })
+          return of(g.index());
+        else if constexpr (requires { g.params().idx; })
+          return of(g.params().idx);
+        else if constexpr (requires { g.secret_key(); })
           return g.secret_key() ? &*g.secret_key() : nullptr;
         else
           return nullptr;

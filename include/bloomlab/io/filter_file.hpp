@@ -74,7 +74,8 @@ using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, sc
 // --kind and its help, `info`, the rules of merge, intersect and remove,
 // and the Python module's list of kinds. A new kind adds its engine type to
 // any_filter, a row here, a kind_code and a with_type case below, and its
-// codec (filter_file.cpp, filter_decode.cpp); filter_file.cpp checks at
+// codec<F> (src/io/kind_codecs.hpp; the encoder and decoder reach it through
+// the type and name no kind); filter_file.cpp checks at
 // compile time that each row's abilities match its type's API, and
 // docs/embedding.md ("Adding a filter kind") lists the rest.
 struct kind_info {
