@@ -32,8 +32,14 @@ npm: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json | deps
 	@$(STEP) "npm ci" npm ci --no-audit --no-fund --loglevel=error
 
+# The release tree builds the lab, and its tests only for the goals that
+# install deps-test: the tests' programs (wrk, sqlite3, redis-cli, a JVM,
+# RocksDB) come with it, so `make run` on a new machine neither needs nor
+# installs them. Switching between the two reconfigures the tree and keeps
+# what was built (ccache holds the rest).
+RELEASE_TESTS := $(if $(filter test bench-gate bench-resp bench-rocksdb,$(MAKECMDGOALS)),ON,OFF)
 build: deps
-	@$(STEP) "configure release" cmake --preset release >/dev/null
+	@$(STEP) "configure release" cmake --preset release -DBLOOMLAB_BUILD_TESTS=$(RELEASE_TESTS) >/dev/null
 	@$(STEP) "build release" cmake --build --preset release
 
 build-asan: deps
