@@ -74,9 +74,11 @@ run: build site
 test: deps-test build build-asan site
 	@./scripts/test-all.sh
 
-# Saves screenshots of each section under docs/screenshots/.
-screenshots: build site
-	@$(BLOOMLAB) serve --port 18091 >/dev/null & pid=$$!; sleep 1; \
+# Saves screenshots of each section under docs/screenshots/ (in Debian's
+# Chromium, which deps-test installs).
+screenshots: build site deps-test
+	@$(BLOOMLAB) serve --port 18091 >/dev/null & pid=$$!; \
+	for i in $$(seq 100); do node -e "fetch('http://127.0.0.1:18091/').then(()=>process.exit(0),()=>process.exit(1))" 2>/dev/null && break; done; \
 	node web/screenshots.mjs http://127.0.0.1:18091/; status=$$?; kill $$pid; exit $$status
 
 # Builds the benchmarks (not part of `make build` or `make test`: no test runs
