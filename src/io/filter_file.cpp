@@ -185,7 +185,7 @@ const kind_info& row_of(const any_filter& f) {
       [](const auto& g) -> const kind_info& {
         using F = std::decay_t<decltype(g)>;
         for (const kind_info& i : kinds)
-          if (i.code == kind_code<F> && i.block_bits == block_bits_of<F>) return i;
+          if (is_row_of<F>(i)) return i;
         throw std::logic_error("a kind with no row in io::kinds");
       },
       f);
@@ -229,7 +229,7 @@ template <class F>
 constexpr bool row_matches() {
   constexpr kind_info row = [] {
     for (const kind_info& i : kinds)
-      if (i.code == kind_code<F> && i.block_bits == block_bits_of<F>) return i;
+      if (is_row_of<F>(i)) return i;
     return kind_info{};
   }();
   return row.name.size() > 0 && filter<F> && row.adds == dynamic_filter<F> &&
