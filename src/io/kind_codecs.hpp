@@ -10,7 +10,9 @@
 //   read(reader, version)          reads them (the fields of older versions too)
 //   write(writer, F, file)         writes them; returns the payload's length
 //   payload(out, F)                the payload, as out.little(span) of words
+//                                  (words_payload: the kind's one array)
 //   check_keying(params, header)   the hash code agrees with the keying byte
+//                                  (one of the three bases below)
 //   check(params, header)          every value against what the engine takes,
 //                                  and the payload length they need (from the
 //                                  header alone: nothing is allocated yet)
@@ -77,11 +79,33 @@ inline void check_string_code(unsigned strings, const header_common& h) {
                       : std::string("string hash code 2 (siphash) in a filter that does not say it is keyed"));
 }
 
-// The kinds that hash as their own systems do (or with SipHash-2-4 when
-// keyed) carry no hash code: nothing to agree with the keying byte.
+// How a codec's hash code meets the keying byte, as a base it takes: a hash
+// code (classic, counting, scalable), a string-hash code (blocked,
+// cache-line, static), or none: the kinds that hash as their own systems do
+// (or with SipHash-2-4 when keyed).
+struct hash_code_keying {
+  template <class P>
+  static void check_keying(const P& p, const header_common& h) {
+    check_hash_keying(p.hash, h);
+  }
+};
+struct string_code_keying {
+  template <class P>
+  static void check_keying(const P& p, const header_common& h) {
+    check_string_code(p.strings, h);
+  }
+};
 struct own_hash {
   template <class P>
   static void check_keying(const P&, const header_common&) {}
+};
+
+// The payload of a kind that holds one array: its words, little-endian.
+struct words_payload {
+  template <class Out, class F>
+  static void payload(Out& out, const F& f) {
+    out.little(std::span(f.words()));
+  }
 };
 
 // m, k, the hash code and the scheme code: the classic and counting kinds.
@@ -120,18 +144,13 @@ filter_file restored(F f, std::span<const std::uint8_t> payload, std::uint64_t i
 // ---- classic and counting --------------------------------------------------------
 
 template <>
-struct codec<bloom_filter> {
+struct codec<bloom_filter> : hash_code_keying, words_payload {
   struct params : indexed_params {};
   static params read(reader& r, unsigned) { return {read_indexed(r)}; }
   static std::uint64_t write(writer& w, const bloom_filter& f, const filter_file&) {
     write_indexed(w, f.m(), f.k(), f.index());
     return f.words().size() * 8;
   }
-  template <class Out>
-  static void payload(Out& out, const bloom_filter& f) {
-    out.little(std::span(f.words()));
-  }
-  static void check_keying(const params& p, const header_common& h) { check_hash_keying(p.hash, h); }
   static payload_need check(const params& p, const header_common&) {
     check_indexed(p);
     return {(p.m + 63) / 64 * 8, "m = " + n(p.m) + " bits"};
@@ -144,7 +163,7 @@ struct codec<bloom_filter> {
 };
 
 template <>
-struct codec<counting_filter> {
+struct codec<counting_filter> : hash_code_keying, words_payload {
   struct params : indexed_params {
     unsigned width = 0;
   };
@@ -158,11 +177,6 @@ struct codec<counting_filter> {
     w.u8(f.width());
     return f.words().size() * 8;
   }
-  template <class Out>
-  static void payload(Out& out, const counting_filter& f) {
-    out.little(std::span(f.words()));
-  }
-  static void check_keying(const params& p, const header_common& h) { check_hash_keying(p.hash, h); }
   static payload_need check(const params& p, const header_common&) {
     check_indexed(p);
     if (p.width < 1 || p.width > counter_width_max)
@@ -195,7 +209,7 @@ struct codec<counting_filter> {
 // ---- cuckoo -----------------------------------------------------------------------
 
 template <>
-struct codec<cuckoo_filter> : own_hash {
+struct codec<cuckoo_filter> : own_hash, words_payload {
   struct params {
     std::uint64_t buckets = 0, kick_seed = 0;
     unsigned fingerprint = 0, slots = 0;
@@ -217,10 +231,6 @@ struct codec<cuckoo_filter> : own_hash {
     w.u32(f.max_kicks());
     w.u64(file.kick_seed);
     return f.words().size() * 4;
-  }
-  template <class Out>
-  static void payload(Out& out, const cuckoo_filter& f) {
-    out.little(std::span(f.words()));
   }
   static payload_need check(const params& p, const header_common&) {
     if (p.buckets < 1 || p.buckets > max_buckets || !std::has_single_bit(p.buckets))
@@ -256,7 +266,7 @@ struct codec<cuckoo_filter> : own_hash {
 // ---- scalable -----------------------------------------------------------------------
 
 template <>
-struct codec<scalable_filter> {
+struct codec<scalable_filter> : hash_code_keying {
   struct stage {
     std::uint64_t m, capacity, n;
     unsigned k;
@@ -317,7 +327,6 @@ struct codec<scalable_filter> {
   static void payload(Out& out, const scalable_filter& f) {
     for (const scalable_stage& s : f.stages()) out.little(std::span(s.filter.words()));
   }
-  static void check_keying(const params& p, const header_common& h) { check_hash_keying(p.hash, h); }
   static payload_need check(const params& p, const header_common&) {
     if (!(p.n0 >= 1 && p.n0 <= max_n0) || p.n0 != std::floor(p.n0))
       fail("first capacity n0 is not a whole number from 1 to 1e15");
@@ -376,7 +385,7 @@ struct codec<scalable_filter> {
 // ---- blocked (512- and 256-bit blocks: one kind byte, the block size tells them apart) ----
 
 template <class Layout>
-struct codec<basic_blocked_filter<Layout>> {
+struct codec<basic_blocked_filter<Layout>> : string_code_keying, words_payload {
   struct params {
     unsigned block_bits = 0, strings = 0;
     std::uint64_t blocks = 0;
@@ -398,11 +407,6 @@ struct codec<basic_blocked_filter<Layout>> {
     w.u8(string_hash_code(f));
     return f.words().size() * 8;
   }
-  template <class Out>
-  static void payload(Out& out, const basic_blocked_filter<Layout>& f) {
-    out.little(f.words());
-  }
-  static void check_keying(const params& p, const header_common& h) { check_string_code(p.strings, h); }
   static payload_need check(const params& p, const header_common&) {
     if (p.block_bits == 512) return check_as<split_block_512>(p);
     if (p.block_bits == 256) return check_as<split_block_256>(p);
@@ -431,7 +435,7 @@ struct codec<basic_blocked_filter<Layout>> {
 // ---- cache-line -----------------------------------------------------------------------
 
 template <>
-struct codec<cache_line_filter> {
+struct codec<cache_line_filter> : string_code_keying, words_payload {
   struct params {
     std::uint64_t blocks = 0;
     unsigned k = 0, strings = 0;
@@ -449,11 +453,6 @@ struct codec<cache_line_filter> {
     w.u8(string_hash_code(f));
     return f.words().size() * 8;
   }
-  template <class Out>
-  static void payload(Out& out, const cache_line_filter& f) {
-    out.little(f.words());
-  }
-  static void check_keying(const params& p, const header_common& h) { check_string_code(p.strings, h); }
   static payload_need check(const params& p, const header_common&) {
     constexpr std::uint64_t b = cache_line_filter::block_bits;
     if (p.blocks < 1 || p.blocks > max_bits / b)
@@ -472,7 +471,7 @@ struct codec<cache_line_filter> {
 // ---- Parquet, RocksDB and Guava: their hashes are their systems' (or SipHash-2-4 keyed) ----
 
 template <>
-struct codec<parquet_filter> : own_hash {
+struct codec<parquet_filter> : own_hash, words_payload {  // the bitset as Parquet stores it
   struct params {
     std::uint64_t blocks = 0;
   };
@@ -480,10 +479,6 @@ struct codec<parquet_filter> : own_hash {
   static std::uint64_t write(writer& w, const parquet_filter& f, const filter_file&) {
     w.u64(f.blocks());
     return f.bytes_size();
-  }
-  template <class Out>
-  static void payload(Out& out, const parquet_filter& f) {
-    out.little(f.words());  // the bitset as Parquet stores it
   }
   static payload_need check(const params& p, const header_common&) {
     constexpr std::uint64_t most = parquet_filter::max_bytes / parquet_filter::block_bytes;
@@ -499,7 +494,7 @@ struct codec<parquet_filter> : own_hash {
 };
 
 template <>
-struct codec<rocksdb_filter> : own_hash {
+struct codec<rocksdb_filter> : own_hash, words_payload {  // the bitset as an SST file stores it
   struct params {
     std::uint64_t blocks = 0;
     unsigned k = 0;
@@ -515,10 +510,6 @@ struct codec<rocksdb_filter> : own_hash {
     w.u8(f.k());
     return f.bytes_size();
   }
-  template <class Out>
-  static void payload(Out& out, const rocksdb_filter& f) {
-    out.little(f.words());  // the bitset as an SST file stores it
-  }
   static payload_need check(const params& p, const header_common&) {
     constexpr std::uint64_t most = rocksdb_filter::max_bytes / rocksdb_filter::block_bytes;
     if (p.blocks < 1 || p.blocks > most)
@@ -533,7 +524,7 @@ struct codec<rocksdb_filter> : own_hash {
 };
 
 template <>
-struct codec<guava_filter> : own_hash {
+struct codec<guava_filter> : own_hash, words_payload {  // Guava's longs, little-endian here
   struct params {
     std::uint64_t words = 0;  // the count of 64-bit longs
     unsigned k = 0, funnel = 0;
@@ -550,10 +541,6 @@ struct codec<guava_filter> : own_hash {
     w.u8(f.k());
     w.u8(static_cast<std::uint8_t>(f.funnel()));
     return f.words().size() * 8;
-  }
-  template <class Out>
-  static void payload(Out& out, const guava_filter& f) {
-    out.little(f.words());  // Guava's longs, little-endian here
   }
   static payload_need check(const params& p, const header_common&) {
     if (p.words < 1 || p.words > guava_filter::max_words)
@@ -574,7 +561,7 @@ struct codec<guava_filter> : own_hash {
 // ---- the static kinds: built once from a whole set ----------------------------------------
 
 template <class Fp, class Geometry>
-struct codec<basic_static_filter<Fp, Geometry>> {
+struct codec<basic_static_filter<Fp, Geometry>> : string_code_keying {
   using F = basic_static_filter<Fp, Geometry>;
   struct params {
     std::uint64_t seed = 0;  // the seed the array was solved with
@@ -603,7 +590,6 @@ struct codec<basic_static_filter<Fp, Geometry>> {
   static void payload(Out& out, const F& f) {
     out.little(f.fingerprints());
   }
-  static void check_keying(const params& p, const header_common& h) { check_string_code(p.strings, h); }
   static payload_need check(const params& p, const header_common& h) {
     const std::string name(F::name);
     if (h.items > static_filter_max_items)
