@@ -74,11 +74,10 @@ using any_filter = std::variant<bloom_filter, counting_filter, cuckoo_filter, sc
 // --kind and its help, `info`, the rules of merge, intersect and remove,
 // and the Python module's list of kinds. A new kind adds its engine type to
 // any_filter, a row here and a kind_code below (with_type finds its type
-// from the two), and its
-// codec<F> (src/io/kind_codecs.hpp; the encoder and decoder reach it through
-// the type and name no kind); filter_file.cpp checks at
-// compile time that each row's abilities match its type's API, and
-// docs/embedding.md ("Adding a filter kind") lists the rest.
+// from the two), and its codec<F> (src/io/kind_codecs.hpp; the encoder and
+// decoder reach it through the type and name no kind); filter_file.cpp
+// checks at compile time that each row's abilities match its type's API,
+// and docs/embedding.md ("Adding a filter kind") lists the rest.
 struct kind_info {
   kind code;
   std::string_view name;     // as --kind, info and Python's kind_of spell it
