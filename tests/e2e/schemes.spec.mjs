@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { open } from './open.mjs';
 import { cli } from './cli.mjs';
+import { domText } from './dom_text.mjs';
 
 test('the seeded trials show what bloomlab trials gives', async ({ page }) => {
   await open(page, '/#schemes');
@@ -23,13 +24,16 @@ test('the trials answered ahead are the ones the page computes itself', async ({
     await page.locator('#schemes').scrollIntoViewIfNeeded();
     await expect(page.locator('#schemes-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
     await expect(page.locator('#schemes-small-table tbody tr')).toHaveCount(6, { timeout: 90_000 });
-    return [await page.locator('#schemes-table tbody').innerText(), await page.locator('#schemes-small-table tbody').innerText(),
-      await page.locator('#schemes-small').innerText()];
+    return [await page.locator('#schemes-table tbody').evaluate(domText),
+      await page.locator('#schemes-small-table tbody').evaluate(domText), await page.locator('#schemes-small').evaluate(domText)];
   };
   const asked = [];
   page.on('request', (r) => { if (r.url().endsWith('/answers.json')) asked.push(r.url()); });
   await open(page, '/');
   const ahead = await tables();
+  expect(ahead[0]).toContain('plain double hashing');
+  expect(ahead[1]).toContain('101 bits, 10 keys');
+  expect(ahead[2]).toContain('With 101 bits, 10 keys and k = 7');
   expect(asked).toHaveLength(1);
   await expect(page.locator('#schemes-progress')).toBeEmpty();
   await page.route('**/answers.json', (route) => route.abort());
