@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <type_traits>
 
 #include "kind_codecs.hpp"
@@ -15,12 +16,6 @@ namespace bloomlab::io {
 using namespace file_parts;
 
 namespace {
-
-bool known_kind(unsigned code) {
-  for (const kind_info& i : kinds)
-    if (static_cast<unsigned>(i.code) == code) return true;
-  return false;
-}
 
 // "1 classic, 2 counting, ..." from the registry.
 std::string kind_codes() {
@@ -34,7 +29,7 @@ std::string kind_codes() {
 // The first 11 bytes: the magic, the format version and the kind byte.
 struct opening {
   unsigned version = 0;
-  const kind_info* row = nullptr;  // the kind byte's first row (blocked's for either block size)
+  const kind_info* row = nullptr;  // the kind byte's first row
 };
 
 opening read_opening(reader& r) {
@@ -48,11 +43,12 @@ opening read_opening(reader& r) {
   if (version < 1 || version > format_version)
     fail("unsupported format version " + n(version) + "; this bloomlab reads versions 1 to " + n(format_version));
   const unsigned code = r.u8("the kind");
-  if (!known_kind(code)) fail("unknown kind code " + n(code) + " (known: " + kind_codes() + ")");
+  const auto row = std::find_if(std::begin(kinds), std::end(kinds),
+                                [code](const kind_info& i) { return static_cast<unsigned>(i.code) == code; });
+  if (row == std::end(kinds)) fail("unknown kind code " + n(code) + " (known: " + kind_codes() + ")");
   if (version == 1 && code > 5)
-    fail("a " + std::string(kind_name(static_cast<kind>(code))) + " filter of format version 1: that version had "
-         "only kinds 1 to 5");
-  return {version, &info(static_cast<kind>(code))};
+    fail("a " + std::string(row->name) + " filter of format version 1: that version had only kinds 1 to 5");
+  return {version, row};  // the code's first row: blocked's for either block size
 }
 
 template <class F>

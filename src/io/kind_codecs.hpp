@@ -55,13 +55,13 @@ struct codec;
 
 // ---- shared by several kinds ---------------------------------------------------
 
-// The classic, counting and scalable kinds: hash code 2 (SipHash-2-4) if and
-// only if the filter is keyed.
-inline void check_hash_keying(unsigned hash, const header_common& h) {
-  if ((hash == 2) != (h.keyed == 1))
-    fail(h.keyed == 1 ? "the filter says it is keyed but its hash code is " + n(hash) +
+// A hash code (`what`: "hash code", "string hash code") is 2, SipHash-2-4,
+// if and only if the filter is keyed.
+inline void check_code_keyed(const char* what, unsigned code, const header_common& h) {
+  if ((code == 2) != (h.keyed == 1))
+    fail(h.keyed == 1 ? "the filter says it is keyed but its " + std::string(what) + " is " + n(code) +
                             " (a keyed filter hashes with code 2, siphash)"
-                      : std::string("hash code 2 (siphash) in a filter that does not say it is keyed"));
+                      : std::string(what) + " 2 (siphash) in a filter that does not say it is keyed");
 }
 
 // The blocked, cache-line and static kinds: a string-hash code closes their
@@ -73,10 +73,8 @@ inline void check_string_code(unsigned strings, const header_common& h) {
   if (h.version < 3) return;
   if (strings > string_hash_code_max)
     fail("unknown string hash code " + n(strings) + " (known: " + string_hash_codes + ")");
-  if ((strings == keyed_string_hash_code) != (h.keyed == 1))
-    fail(h.keyed == 1 ? "the filter says it is keyed but its string hash code is " + n(strings) +
-                            " (a keyed filter hashes with code 2, siphash)"
-                      : std::string("string hash code 2 (siphash) in a filter that does not say it is keyed"));
+  static_assert(keyed_string_hash_code == 2);
+  check_code_keyed("string hash code", strings, h);
 }
 
 // How a codec's hash code meets the keying byte, as a base it takes: a hash
@@ -86,7 +84,7 @@ inline void check_string_code(unsigned strings, const header_common& h) {
 struct hash_code_keying {
   template <class P>
   static void check_keying(const P& p, const header_common& h) {
-    check_hash_keying(p.hash, h);
+    check_code_keyed("hash code", p.hash, h);
   }
 };
 struct string_code_keying {

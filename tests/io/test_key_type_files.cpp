@@ -22,6 +22,7 @@ using io::key_type;
 // scheme (3), the keying byte and the key id (9).
 constexpr std::size_t classic_keys_at = 11 + 8 + 3 + 9;
 
+using bloomlab::test::expect_refused;
 using bloomlab::test::resealed;
 
 io::filter_file classic(key_type keys) {
@@ -32,15 +33,6 @@ io::filter_file classic(key_type keys) {
     f.add("apple");
   }
   return {f, 1, io::layout::bloomlab, keys};
-}
-
-void expect_refused(const std::vector<std::uint8_t>& bytes, const std::string& why) {
-  try {
-    io::decode(bytes);
-    ADD_FAILURE() << "accepted; expected: " << why;
-  } catch (const io::format_error& e) {
-    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-  }
 }
 
 TEST(KeyTypeFiles, EachTypeRoundTrips) {
