@@ -18,9 +18,10 @@
 //     32-bit lanes, one vpmulld; the block as two registers of eight 32-bit
 //     words, each probe's word picked from both with vpermd and the one
 //     holding it kept by the sign bit of g_i (bit 3 of its word index);
-//   - AVX-512: 16 probes a register, the whole block one register, one
-//     vpermd picks every probe's word; run for k > 8 (below 9 probes the
-//     AVX2 kernel measured faster, see wide_probes).
+//   - AVX-512: up to 8 probes, the AVX2 kernel's round with AVX-512VL's
+//     two-table vpermt2d in place of two vpermd and a blend, and a rotate
+//     for the bit (no mask of its count); past 8, 16 probes a register, the
+//     whole block one register, one vpermd picks every probe's word.
 // Inserts run the scalar kernel on every path: a vector makes 8 or 16
 // probes at once but cannot OR them into their words (two probes may share
 // a word, so a scatter would lose one), and the ways round that measured
@@ -139,7 +140,22 @@ struct probe_avx512_kernel {
     const __m512i count = _mm512_maskz_and_epi32(all, _mm512_maskz_srli_epi32(all, g, 23), _mm512_set1_epi32(31));
     return _mm512_maskz_sllv_epi32(live, _mm512_set1_epi32(1), count);
   }
+  // k <= 8: the 8 probes in 256-bit registers (AVX-512VL). vpermt2d picks
+  // each probe's word from the block's two halves by all 4 bits of its
+  // index, where AVX2 needs two vpermd and a blend; vprolvd makes
+  // 1 << (g >> 23) mod 32 with no mask of the count; vptestnmd marks a live
+  // probe whose bit is 0.
+  BLOOMLAB_TARGET_AVX512 static bool test8(const std::uint64_t* block, std::uint32_t g0, unsigned k) {
+    const auto* v = reinterpret_cast<const __m256i*>(block);
+    const __m256i g = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(g0)),
+                                         _mm256_load_si256(reinterpret_cast<const __m256i*>(probe_powers.v)));
+    const __m256i picked =
+        _mm256_maskz_permutex2var_epi32(0xff, _mm256_loadu_si256(v), _mm256_srli_epi32(g, 28), _mm256_loadu_si256(v + 1));
+    const __m256i bit = _mm256_maskz_rolv_epi32(0xff, _mm256_set1_epi32(1), _mm256_srli_epi32(g, 23));
+    return _mm256_mask_testn_epi32_mask(static_cast<__mmask8>((1u << k) - 1), picked, bit) == 0;
+  }
   BLOOMLAB_TARGET_AVX512 static bool test(const std::uint64_t* block, std::uint32_t g0, unsigned k) {
+    if (k <= 8) return test8(block, g0, k);
     const __m512i b = _mm512_loadu_si512(block);
     __mmask16 missing = 0;
     for (unsigned r = 0; r < k; r += 16) {
@@ -193,24 +209,26 @@ template <class Shape, bool Add, class HashAt>
 }
 #endif
 
-// The AVX-512 kernel tests 16 probes a round, the AVX2 one 8, and for
-// k <= 8 the AVX2 kernel is the faster (1.97 vs 2.16 ns, k = 7; at k = 10
-// AVX-512 takes 2.16 where AVX2's two rounds take 3.54): so the AVX-512
-// path runs the AVX2 kernel up to 8 probes.
-inline bool wide_probes(code_path p, unsigned k) { return p == code_path::avx512 && k > 8; }
+// The AVX-512 path runs the AVX-512 kernel for every k: up to 8 probes its
+// 256-bit round (test8), past 8 its 512-bit rounds. Before test8, the path
+// ran the AVX2 kernel up to 8 probes, which beat the 512-bit round there
+// (1.97 vs 2.16 ns, k = 7; at k = 10 the 512-bit round takes 2.16 where
+// AVX2's two rounds take 3.54). test8 against the AVX2 kernel, figures at the
+// end of this file.
+inline bool wide_probes(code_path p) { return p == code_path::avx512; }
 
 // One lookup on path p (avx512, avx2 or scalar: what the CPU has). A build
 // whose target flags include AVX2 inlines the vector kernels; otherwise they
 // are out-of-line calls chosen by p.
 inline bool probe_test(code_path p, const std::uint64_t* block, std::uint32_t g0, unsigned k) {
 #if BLOOMLAB_HAVE_AVX2_PATH && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX2__)
-  if (wide_probes(p, k)) return probe_avx512_kernel::test(block, g0, k);
+  if (wide_probes(p)) return probe_avx512_kernel::test(block, g0, k);
   return probe_avx2_kernel::test(block, g0, k);
 #elif BLOOMLAB_HAVE_AVX2_PATH && defined(__AVX2__)
-  if (wide_probes(p, k)) return probe_avx512_kernel::test_one(block, g0, k);
+  if (wide_probes(p)) return probe_avx512_kernel::test_one(block, g0, k);
   return probe_avx2_kernel::test(block, g0, k);
 #elif BLOOMLAB_HAVE_AVX2_PATH
-  if (wide_probes(p, k)) return probe_avx512_kernel::test_one(block, g0, k);
+  if (wide_probes(p)) return probe_avx512_kernel::test_one(block, g0, k);
   if (p != code_path::scalar) return probe_avx2_kernel::test_one(block, g0, k);
   return probe_scalar_kernel::test(block, g0, k);
 #else
@@ -224,7 +242,7 @@ template <class Shape, bool Add, class HashAt>
 inline void probe_batch_on(code_path p, std::uint64_t* words, std::uint64_t blocks, unsigned k,
                            std::size_t count, const HashAt& hash_at, bool* out) {
 #if BLOOMLAB_HAVE_AVX2_PATH
-  if (wide_probes(p, k)) return probe_batch_avx512<Shape, Add>(words, blocks, k, count, hash_at, out);
+  if (wide_probes(p)) return probe_batch_avx512<Shape, Add>(words, blocks, k, count, hash_at, out);
   if (p != code_path::scalar) return probe_batch_avx2<Shape, Add>(words, blocks, k, count, hash_at, out);
 #endif
   (void)p;
@@ -291,6 +309,17 @@ inline void probe_batch_on(code_path p, std::uint64_t* words, std::uint64_t bloc
 // Making a run of hashes first pays because mix64's multiplies otherwise
 // stand before each key's probes: the loop from integer keys was 2 ns a key
 // slower than the one from hashes, and staged it is 0.5 ns slower.
+//
+// Lookups, k <= 8, on the AVX-512 path: test8 against the AVX2 kernel, on a
+// shared 2-core Intel Xeon with AVX-512 (a Sapphire Rapids class part),
+// 2026-12-04, 200,000 hashes made beforehand into a filter of 9.9 bits a
+// key, the two kernels in turn, the least of 15 passes, three runs, ns a key
+// (member / non-member): k = 6, AVX2 2.40-3.54 / 2.40-3.46, test8
+// 2.01-2.58 / 2.01-2.56; k = 7, 2.40-2.87 / 2.39-2.87 against
+// 2.01-2.26 / 2.01-2.11 (kept). Through the kinds' batch calls, the
+// cache-line kind's lookups took 0.77-0.82 of the time before at 200,000
+// keys and the rocksdb kind's 0.81-0.83
+// (bench/results/cache-line-avx512-2026-12-04.md).
 
 }  // namespace detail
 }  // namespace bloomlab
