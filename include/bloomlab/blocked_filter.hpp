@@ -58,7 +58,10 @@
 // guarantee (detail::inline_kernel: SSE2 in a default x86-64 build, AVX2
 // under -mavx2 or a -march that has it), with no check of the CPU and no
 // call per item: a call into a kernel compiled for another target cost
-// more than SSE2's extra steps (bench/results/boost-peer-2026-12-01.md).
+// more than SSE2's extra steps (an AMD Zen with AVX2,
+// bench/results/boost-peer-2026-12-01.md). One exception: a default build
+// on a CPU with AVX-512 calls the AVX-512 path's kernel, which measured
+// faster there than the inline SSE2 kernel (detail::singles_call_avx512).
 // A forced path runs its own kernel in single calls too. So build every
 // file of one program with the same target flags: the linker keeps one copy
 // of an inline function, and one compiled under -mavx2 would run AVX2 code
@@ -162,7 +165,8 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
         blocks_(checked_blocks(m)),
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), opts.huge_pages),
         path_(checked_path(opts.path)),
-        inline_singles_(opts.path == code_path::automatic),
+        inline_singles_(opts.path == code_path::automatic &&
+                        !(detail::singles_call_avx512 && path_ == code_path::avx512)),
         plain_(inline_singles_ && !key && strings() == string_hash::xxh3) {}
 
   basic_blocked_filter(const basic_blocked_filter& o)
@@ -220,7 +224,9 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   // The path the batch calls run (and, when forced, the single calls too).
   code_path path() const { return path_; }
   // The kernel single calls (add, contains, the *_hash calls) run: the
-  // build's inline kernel on the automatic path, else path()'s.
+  // build's inline kernel on the automatic path, else path()'s (and on the
+  // automatic path a default x86-64 build calls the AVX-512 path's kernel
+  // where the CPU has AVX-512: detail::singles_call_avx512).
   const char* single_kernel() const {
     return inline_singles_ ? detail::inline_kernel_name : code_path_name(path_);
   }
@@ -464,7 +470,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   std::uint64_t blocks_;
   detail::block_memory mem_;
   code_path path_;
-  bool inline_singles_;  // automatic: single calls inline detail::inline_kernel
+  bool inline_singles_;  // automatic (but see singles_call_avx512): single calls inline detail::inline_kernel
   bool plain_;           // inline_singles_, unkeyed, strings hashed with XXH3: hash() is item_hash()
   std::uint64_t items_ = 0;
 };

@@ -333,15 +333,25 @@ TYPED_TEST(BlockedLayouts, AutomaticSingleCallsEqualScalar) {
   }
 }
 
+// A default x86-64 build on a CPU with AVX-512 calls the AVX-512 path's
+// kernel in single calls (detail::singles_call_avx512): AVX2's for the
+// 256-bit layout, whose AVX-512 path runs it. Every other automatic filter
+// inlines the build's kernel.
 TEST(BlockedPaths, SingleCallsInlineOnTheAutomaticPath) {
   const bloomlab::blocked_filter automatic(512), scalar(512, blocked_options{false, code_path::scalar});
-  EXPECT_STREQ(automatic.single_kernel(), bloomlab::detail::inline_kernel_name);
+  const bloomlab::blocked_filter_256 automatic256(512);
+  const bool calls = bloomlab::detail::singles_call_avx512 && bloomlab::avx512_available();
+  EXPECT_STREQ(automatic.single_kernel(), calls ? "avx512" : bloomlab::detail::inline_kernel_name);
+  EXPECT_STREQ(automatic256.single_kernel(), calls ? "avx512" : bloomlab::detail::inline_kernel_name);
   EXPECT_STREQ(scalar.single_kernel(), "scalar");
   EXPECT_EQ(scalar.path(), code_path::scalar);
   const bloomlab::blocked_filter copied = automatic;
-  EXPECT_STREQ(copied.single_kernel(), bloomlab::detail::inline_kernel_name);
+  EXPECT_STREQ(copied.single_kernel(), automatic.single_kernel());
 #if defined(__x86_64__) && !defined(__AVX2__)
-  EXPECT_STREQ(automatic.single_kernel(), "sse2");
+  EXPECT_TRUE(bloomlab::detail::singles_call_avx512);
+  EXPECT_STREQ(automatic.single_kernel(), bloomlab::avx512_available() ? "avx512" : "sse2");
+#else
+  EXPECT_FALSE(bloomlab::detail::singles_call_avx512);
 #endif
 }
 

@@ -485,6 +485,20 @@ using inline_kernel = scalar_kernel<Layout>;
 inline constexpr const char* inline_kernel_name = "scalar";
 #endif
 
+// Whether single calls on the automatic path, on a CPU with AVX-512, call
+// that path's kernel (the AVX-512 one for the 512-bit layout, the AVX2 one
+// for the 256-bit layout) instead of inlining inline_kernel: in a build
+// whose inline kernel is SSE2. SSE2 makes a mask in 128-bit pieces, with two
+// pmuludq and a float conversion each (it has no 32-bit multiply-low and no
+// variable shift). On an Intel Xeon with AVX-512 the call measured 0.57-0.74
+// of the inline kernel's time for the 512-bit layout, and 0.76-0.94 for the
+// 256-bit layout (bench/results/blocked-singles-2026-12-04.md),
+// where on an AMD Zen with AVX2 a call into the AVX2 kernel had cost more
+// than the inline SSE2 kernel (boost-peer-2026-12-01.md): CPUs with AVX2 and
+// no AVX-512 keep the inline kernel. Under -mavx2 the inline AVX2 kernel
+// measured faster than the call.
+inline constexpr bool singles_call_avx512 = std::string_view(inline_kernel_name) == "sse2";
+
 // A batch as a pipeline: the hash of item i + ahead is made and its block
 // prefetched while item i is tested or set, so that up to `ahead` blocks
 // are on their way from memory at once. Items are set in order, so the
