@@ -35,8 +35,9 @@
 //
 // Code paths (detail/cache_line_kernels.hpp): lookups test 8 probes at once
 // with AVX2, or with AVX-512 8 (AVX-512VL's instructions) or 16 when k > 8,
-// where the CPU has them (found once, at construction); inserts run the scalar kernel, faster than the
-// vector ways tried. Every path sets and tests the same bits (tested word for word).
+// where the CPU has them (found once, at construction); inserts run the
+// scalar kernel, faster than the vector ways tried. Every path sets and
+// tests the same bits (tested word for word).
 // Batches (add_many, contains_many, *_hashes) hash a run of keys and
 // prefetch their blocks ahead of use, as the blocked filter's do.
 // Thread safety: const calls may run concurrently with each other; any
