@@ -22,6 +22,7 @@
 #include <cstring>
 #include <new>
 #include <string_view>
+#include <type_traits>
 
 #if __has_include(<unistd.h>)
 #include <unistd.h>  // sysconf: the L2 size, for pipeline_min_bytes()
@@ -497,7 +498,12 @@ inline constexpr const char* inline_kernel_name = "scalar";
 // than the inline SSE2 kernel (boost-peer-2026-12-01.md): CPUs with AVX2 and
 // no AVX-512 keep the inline kernel. Under -mavx2 the inline AVX2 kernel
 // measured faster than the call.
-inline constexpr bool singles_call_avx512 = std::string_view(inline_kernel_name) == "sse2";
+#if BLOOMLAB_HAVE_SSE2_KERNEL
+inline constexpr bool singles_call_avx512 =
+    std::is_same_v<inline_kernel<split_block_512>, sse2_kernel<split_block_512>>;
+#else
+inline constexpr bool singles_call_avx512 = false;
+#endif
 
 // A batch as a pipeline: the hash of item i + ahead is made and its block
 // prefetched while item i is tested or set, so that up to `ahead` blocks

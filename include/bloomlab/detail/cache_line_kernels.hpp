@@ -147,8 +147,7 @@ struct probe_avx512_kernel {
   // probe whose bit is 0.
   BLOOMLAB_TARGET_AVX512 static bool test8(const std::uint64_t* block, std::uint32_t g0, unsigned k) {
     const auto* v = reinterpret_cast<const __m256i*>(block);
-    const __m256i g = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(g0)),
-                                         _mm256_load_si256(reinterpret_cast<const __m256i*>(probe_powers.v)));
+    const __m256i g = probe_avx2_kernel::probes(g0, 0);
     const __m256i picked =
         _mm256_maskz_permutex2var_epi32(0xff, _mm256_loadu_si256(v), _mm256_srli_epi32(g, 28), _mm256_loadu_si256(v + 1));
     const __m256i bit = _mm256_maskz_rolv_epi32(0xff, _mm256_set1_epi32(1), _mm256_srli_epi32(g, 23));
