@@ -165,6 +165,11 @@ inline void keys_ahead(const std::vector<K>& keys, std::size_t i) {
     if (i + 16 < keys.size()) __builtin_prefetch(keys[i + 16].data());
 }
 
+// How a cell calls the filter.
+struct single_calls {};
+struct keys_read_ahead {};  // single calls, the keys read ahead (keys_ahead)
+struct batch_calls {};
+
 // The nine cells of one candidate on one key set.
 template <class C, class K>
 void add_cells(std::vector<cell>& cells, const char* name, const keys<K>& ks, const char* key_type) {
@@ -176,56 +181,48 @@ void add_cells(std::vector<cell>& cells, const char* name, const keys<K>& ks, co
   const auto push = [&](const char* op, std::function<double()> run) {
     cells.push_back({op, key_type, name, n, std::move(run)});
   };
+  // Each operation three ways, each way a loop compiled on its own: single
+  // calls, single calls with the keys read ahead, and batch calls.
   // Inserts repeat the whole fill until at least `probes` are timed.
   const std::uint64_t fills = std::max<std::uint64_t>(1, probes / n);
-  push("insert", [fresh, &ks, fills] {
-    double t = 0;
-    for (std::uint64_t r = 0; r < fills; ++r) {
-      fresh->clear();
-      const double t0 = thread_ns();
-      for (const K& x : ks.members) fresh->add(x);
-      t += thread_ns() - t0;
-    }
-    return t / static_cast<double>(fills * ks.members.size());
-  });
-  push("insert, keys ahead", [fresh, &ks, fills] {
-    double t = 0;
-    const std::vector<K>& all = ks.members;
-    for (std::uint64_t r = 0; r < fills; ++r) {
-      fresh->clear();
-      const double t0 = thread_ns();
-      for (std::size_t i = 0; i < all.size(); ++i) {
-        keys_ahead(all, i);
-        fresh->add(all[i]);
+  const auto inserts = [fresh, &ks, fills](auto how) {
+    return [fresh, &ks, fills] {
+      using How = decltype(how);
+      double t = 0;
+      const std::span<const K> all(ks.members);
+      for (std::uint64_t r = 0; r < fills; ++r) {
+        fresh->clear();
+        const double t0 = thread_ns();
+        if constexpr (std::is_same_v<How, batch_calls>) {
+          for (std::size_t i = 0; i < all.size(); i += batch) fresh->add_batch(all.subspan(i, std::min(batch, all.size() - i)));
+        } else {
+          for (std::size_t i = 0; i < all.size(); ++i) {
+            if constexpr (std::is_same_v<How, keys_read_ahead>) keys_ahead(ks.members, i);
+            fresh->add(all[i]);
+          }
+        }
+        t += thread_ns() - t0;
       }
-      t += thread_ns() - t0;
-    }
-    return t / static_cast<double>(fills * all.size());
-  });
-  push("insert, batched", [fresh, &ks, fills] {
-    double t = 0;
-    const std::span<const K> all(ks.members);
-    for (std::uint64_t r = 0; r < fills; ++r) {
-      fresh->clear();
-      const double t0 = thread_ns();
-      for (std::size_t i = 0; i < all.size(); i += batch) fresh->add_batch(all.subspan(i, std::min(batch, all.size() - i)));
-      t += thread_ns() - t0;
-    }
-    return t / static_cast<double>(fills * all.size());
-  });
-  const auto lookups = [filled, out](const std::vector<K>& from, bool batched) {
-    return [filled, out, &from, batched] {
+      return t / static_cast<double>(fills * all.size());
+    };
+  };
+  const auto lookups = [filled, out](const std::vector<K>& from, auto how) {
+    return [filled, out, &from] {
+      using How = decltype(how);
       std::uint64_t hits = 0, done = 0;
       const std::span<const K> all(from);
       const std::span<bool> answers(reinterpret_cast<bool*>(out->data()), out->size());
       const double t0 = thread_ns();
       while (done < probes) {
         const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(probes - done, all.size()));
-        if (batched) {
+        if constexpr (std::is_same_v<How, batch_calls>) {
           for (std::size_t i = 0; i < take; i += batch)
             hits += filled->count_batch(all.subspan(i, std::min(batch, take - i)), answers);
         } else {
-          for (std::size_t i = 0; i < take; ++i) hits += filled->has(all[i]);
+          for (std::size_t i = 0; i < take; ++i) {
+            if constexpr (std::is_same_v<How, keys_read_ahead>) keys_ahead(from, i);
+            hits += filled->has(all[i]);
+          }
         }
         done += take;
       }
@@ -234,31 +231,15 @@ void add_cells(std::vector<cell>& cells, const char* name, const keys<K>& ks, co
       return t / static_cast<double>(done);
     };
   };
-  push("lookup, member", lookups(ks.members, false));
-  push("lookup, non-member", lookups(ks.strangers, false));
-  push("lookup, member, batched", lookups(ks.members, true));
-  push("lookup, non-member, batched", lookups(ks.strangers, true));
-  // Single lookups with the keys read ahead: a loop of its own, so that the
-  // loops above are compiled as they were.
-  const auto lookups_ahead = [filled](const std::vector<K>& from) {
-    return [filled, &from] {
-      std::uint64_t hits = 0, done = 0;
-      const double t0 = thread_ns();
-      while (done < probes) {
-        const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(probes - done, from.size()));
-        for (std::size_t i = 0; i < take; ++i) {
-          keys_ahead(from, i);
-          hits += filled->has(from[i]);
-        }
-        done += take;
-      }
-      const double t = thread_ns() - t0;
-      sink = sink + hits;
-      return t / static_cast<double>(done);
-    };
-  };
-  push("lookup, member, keys ahead", lookups_ahead(ks.members));
-  push("lookup, non-member, keys ahead", lookups_ahead(ks.strangers));
+  push("insert", inserts(single_calls{}));
+  push("insert, keys ahead", inserts(keys_read_ahead{}));
+  push("insert, batched", inserts(batch_calls{}));
+  push("lookup, member", lookups(ks.members, single_calls{}));
+  push("lookup, non-member", lookups(ks.strangers, single_calls{}));
+  push("lookup, member, batched", lookups(ks.members, batch_calls{}));
+  push("lookup, non-member, batched", lookups(ks.strangers, batch_calls{}));
+  push("lookup, member, keys ahead", lookups(ks.members, keys_read_ahead{}));
+  push("lookup, non-member, keys ahead", lookups(ks.strangers, keys_read_ahead{}));
   std::printf("# %-8s %-6s n = %llu: %.2f bits a key\n", name, key_type, static_cast<unsigned long long>(n),
               static_cast<double>(filled->bits()) / static_cast<double>(n));
 }
