@@ -337,7 +337,7 @@ TYPED_TEST(BlockedLayouts, AutomaticSingleCallsEqualScalar) {
 // kernel in single calls (detail::singles_call_avx512): AVX2's for the
 // 256-bit layout, whose AVX-512 path runs it. Every other automatic filter
 // inlines the build's kernel.
-TEST(BlockedPaths, SingleCallsInlineOnTheAutomaticPath) {
+TEST(BlockedPaths, AutomaticSingleCallsInlineTheBuildsKernelOrCallAvx512s) {
   const bloomlab::blocked_filter automatic(512), scalar(512, blocked_options{false, code_path::scalar});
   const bloomlab::blocked_filter_256 automatic256(512);
   const bool calls = bloomlab::detail::singles_call_avx512 && bloomlab::avx512_available();

@@ -493,11 +493,14 @@ inline constexpr const char* inline_kernel_name = "scalar";
 // pmuludq and a float conversion each (it has no 32-bit multiply-low and no
 // variable shift). On an Intel Xeon with AVX-512 the call measured 0.57-0.74
 // of the inline kernel's time for the 512-bit layout, and 0.76-0.94 for the
-// 256-bit layout (bench/results/blocked-singles-2026-12-04.md),
-// where on an AMD Zen with AVX2 a call into the AVX2 kernel had cost more
-// than the inline SSE2 kernel (boost-peer-2026-12-01.md): CPUs with AVX2 and
-// no AVX-512 keep the inline kernel. Under -mavx2 the inline AVX2 kernel
-// measured faster than the call.
+// 256-bit layout, at 200,000 keys (bench/results/blocked-singles-2026-12-04.md).
+// Out of cache (10M keys) it measured 0.76-0.93 for the 512-bit layout but
+// 1.03-1.27 for the 256-bit one, whose inline kernel is only two 128-bit
+// pieces (peer-boost-2026-12-04.md): for that layout neither choice wins at
+// both sizes, and the rule stays the same for both. On an AMD Zen with AVX2
+// a call into the AVX2 kernel had cost more than the inline SSE2 kernel
+// (boost-peer-2026-12-01.md): CPUs with AVX2 and no AVX-512 keep the inline
+// kernel. Under -mavx2 the inline AVX2 kernel measured faster than the call.
 #if BLOOMLAB_HAVE_SSE2_KERNEL
 inline constexpr bool singles_call_avx512 =
     std::is_same_v<inline_kernel<split_block_512>, sse2_kernel<split_block_512>>;
