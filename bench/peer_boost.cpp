@@ -247,10 +247,14 @@ void add_cells(std::vector<cell>& cells, const char* name, const keys<K>& ks, co
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
-  if (reps < 1 || reps > 100) {
-    std::fprintf(stderr, "peer_boost: repetitions = %s is out of range (1 to 100)\n", argv[1]);
-    return 2;
+  long reps = 5;
+  if (argc > 1) {
+    char* end = nullptr;
+    reps = std::strtol(argv[1], &end, 10);
+    if (end == argv[1] || *end != '\0' || reps < 1 || reps > 100) {
+      std::fprintf(stderr, "peer_boost: repetitions = %s is not a whole number from 1 to 100\n", argv[1]);
+      return 2;
+    }
   }
   using namespace bloomlab;
   namespace bb = boost::bloom;
@@ -281,13 +285,13 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> order(cells.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 shuffle(20261202);
-  for (int r = 0; r < reps; ++r) {
+  for (long r = 0; r < reps; ++r) {
     std::shuffle(order.begin(), order.end(), shuffle);
     for (const std::size_t i : order) {
       evict_caches();
       times[i].push_back(cells[i].run());
     }
-    std::fprintf(stderr, "repetition %d of %d done\n", r + 1, reps);
+    std::fprintf(stderr, "repetition %ld of %ld done\n", r + 1, reps);
   }
   std::printf("n\tkeys\top\tcandidate\tmedian_cpu_ns\tmin\tmax\n");
   for (std::size_t i = 0; i < cells.size(); ++i) {
