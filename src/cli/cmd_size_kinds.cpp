@@ -105,8 +105,9 @@ sized size_static(std::uint64_t n, const std::string& kind, const std::string& p
   return s;
 }
 
-// One overload a kind, picked by io::with_type (a kind with none fails to
-// compile); BIP 37, which has no file kind, by name.
+// An overload for each kind with lines of its own, and one for the kinds
+// sized from (n, p) that have none, picked by io::with_type (a kind that is
+// neither fails to compile); BIP 37, which has no file kind, by name.
 struct sizer {
   const size_args& a;
   const std::string& kind;
@@ -147,18 +148,18 @@ struct sizer {
                                   sp.growth, sp.tighten));
     return s;
   }
-  template <class Layout>
-  sized size(std::type_identity<basic_blocked_filter<Layout>>) const {
+  // A kind with no lines of its own here (the blocked kinds, cacheline):
+  // its blocks, where it has them, and its row's line of what it is.
+  template <class F>
+    requires sized_kind<F>
+  sized size(std::type_identity<F>) const {
     sized s = from_rate();
-    s.lines.push_back(fmt::format("{} blocks of {} bits; one bit in each of a block's {} lanes",
-                                  thousands(s.m / Layout::block_bits), Layout::block_bits, Layout::lanes));
-    return s;
-  }
-  sized size(std::type_identity<cache_line_filter>) const {
-    sized s = from_rate();
-    s.lines.push_back(fmt::format("{} blocks of {} bits; a key's {} bits anywhere in its block (RocksDB's layout)",
-                                  thousands(s.m / cache_line_filter::block_bits), cache_line_filter::block_bits,
-                                  *s.k));
+    const std::string blocks =
+        s.more.contains("blocks")
+            ? fmt::format("{} blocks of {} bits: ", thousands(s.more["blocks"].get<std::uint64_t>()),
+                          s.more["block_bits"].get<std::uint64_t>())
+            : "";
+    s.lines.push_back(blocks + std::string(row->summary));
     return s;
   }
   sized size(std::type_identity<parquet_filter>) const {

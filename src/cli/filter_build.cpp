@@ -40,6 +40,8 @@ constexpr std::uint64_t max_n0_scalable = 1'000'000'000;
 constexpr double max_growth = 100;
 constexpr double max_tighten = 0.99;
 
+std::string sized_kinds_footer();
+
 }  // namespace
 
 io::layout layout_of(const build_args& a, bool keyed) {
@@ -74,8 +76,7 @@ std::string build_footer() {
       "                     is refused, and nothing is written.\n"
       "  blocked            --n N (1 to {}) --p P sized with the blocked filter's own formula,\n"
       "                     or --m M (rounded up to whole 512-bit blocks); k is always 8.\n"
-      "  cacheline          --n N (1 to {}) --p P: the least whole 512-bit blocks and the k\n"
-      "                     (1 to {}) that meet P by its own formula, or --m M --k K as given.\n"
+      "{}"  // the kinds with no flags of their own (cacheline), from their rows
       "  parquet            --n N (1 to {}) --p P sized as Arrow and parquet-java size it\n"
       "                     (-8N/ln(1-P^(1/8)) bits, up to a power of two, 32 bytes to 128 MiB),\n"
       "                     or --m M, a whole number of 256-bit blocks up to 2^30 bits; k is 8.\n"
@@ -102,7 +103,7 @@ std::string build_footer() {
       thousands(max_n_cuckoo), at_least(cuckoo_filter(1, cuckoo_fingerprint_max).fpr_bound()),
       thousands(max_n0_scalable), scalable_growth_default, max_growth, scalable_tighten_default, max_tighten,
       io::max_stages, thousands(lab::max_m_built),
-      thousands(max_n_blocked), thousands(max_n_blocked), cache_line_max_k, thousands(max_n_blocked),
+      thousands(max_n_blocked), sized_kinds_footer(), thousands(max_n_blocked),
       thousands(max_n_blocked), thousands(max_n_blocked), thousands(lab::max_m_built),
       thousands(lab::max_m_built));
 }
@@ -120,6 +121,11 @@ struct takes_bits_per_key : std::bool_constant<requires { F::bits_per_key_for(0.
 template <class F>
 struct takes_fingerprint : std::bool_constant<requires { F::fingerprint_bits_for(0.01); }> {};
 // --growth and --tighten: io::staged_trait; --funnel: io::funnelled_trait.
+// --m and --k, as given, for a kind built by make_sized(): an (m, k, key)
+// constructor, m in bits, and k's largest value.
+template <class F>
+concept takes_mk = std::is_constructible_v<F, std::uint64_t, unsigned, std::optional<sip_key>> &&
+                   requires { F::max_k; };
 
 // "only counting filters have counters": `what` said of the kinds that take the flag.
 template <template <class> class Takes>
@@ -128,9 +134,10 @@ std::string only(std::string_view what) {
 }
 
 // One build: the flags, the key, and each kind's sizing from them. make()
-// has one overload a kind (the classic and counting filters share one);
-// io::with_type picks it by the kind's type, so a kind with no overload
-// here fails to compile.
+// has an overload for each kind with flags or a sizing of its own (the
+// classic and counting filters share one); every other kind is built by
+// make_sized(), which a kind not sized from (n, p) fails to compile.
+// make_any() picks which by the kind's type, from io::with_type.
 struct builder {
   const build_args& a;
   const std::optional<sip_key>& key;
@@ -241,57 +248,56 @@ struct builder {
     return {scalable_filter(sp)};
   }
 
+  // --n and --p through F's own sizing (its bits_for and for_rate), as
+  // Python's sized() makes it. A p that needs more than max_m bits is
+  // refused with the lowest rate F reaches there. other: the other way to
+  // size F, for the message when --n is missing.
+  template <sized_kind F>
+  F for_rate(const char* other) const {
+    need(a.n, "--n", other);
+    need(a.p, "--p", "--n");
+    const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
+    const double p = parse_rate("--p", a.p), dn = static_cast<double>(n);
+    std::uint64_t bits = 0;  // 0: past the kind's own reach
+    try {
+      bits = F::bits_for(dn, p);
+    } catch (const std::invalid_argument&) {
+    }
+    if (bits == 0 || bits > max_m) {
+      const double floor = F::fpr_for(dn, max_m);
+      lab::refuse("--p", a.p,
+                  fmt::format("is out of reach for --n {}: a {} filter of at most {} bits gets no lower than {}; "
+                              "allowed: --p from {} (or a smaller --n)",
+                              thousands(n), kind, thousands(max_m), at_least(floor), at_least(floor)));
+    }
+    return F::for_rate(dn, p, key);
+  }
+
   // Either layout: 512-bit blocks (blocked) or 256-bit ones (blocked256).
   template <class Layout>
   filter_file make(std::type_identity<basic_blocked_filter<Layout>>) const {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
-    std::uint64_t m;
-    if (!a.m.empty()) {
-      m = parse_bits("--m", a.m, 1, max_m);
-    } else {
-      need(a.n, "--n", "--p (or give --m)");
-      need(a.p, "--p", "--n");
-      const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
-      const double p = parse_rate("--p", a.p);
-      constexpr unsigned lanes = Layout::lanes, lane_bits = Layout::lane_bits;
-      m = size_split_block(static_cast<double>(n), p, lanes, lane_bits, max_m);
-      if (m == 0) {
-        // No filter up to max_m bits reaches p: say how low it gets there.
-        const double floor = fpr_split_block(static_cast<double>(max_m), static_cast<double>(n), lanes, lane_bits);
-        lab::refuse("--p", a.p,
-                    fmt::format("is out of reach for --n {}: a blocked filter of at most {} bits gets no lower "
-                                "than {}; allowed: --p from {} (or a smaller --n)",
-                                thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
-      }
-    }
-    return {basic_blocked_filter<Layout>(m, {}, key)};
+    if (!a.m.empty()) return {basic_blocked_filter<Layout>(parse_bits("--m", a.m, 1, max_m), {}, key)};
+    return {for_rate<basic_blocked_filter<Layout>>("--p (or give --m)")};
   }
 
-  filter_file make(std::type_identity<cache_line_filter>) const {
-    std::uint64_t m;
-    unsigned k;
-    if (by_mk()) {
-      std::tie(m, k) = parse_mk(cache_line_max_k);
-    } else {
-      need(a.n, "--n", "--p (or give --m and --k)");
-      need(a.p, "--p", "--n");
-      const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
-      const double p = parse_rate("--p", a.p);
-      const block_sizing s = size_block_k(static_cast<double>(n), p, cache_line_block_bits, cache_line_max_k, max_m);
-      if (s.m == 0) {
-        const double bits = static_cast<double>(max_m);
-        const double floor = fpr_block_k(bits, static_cast<double>(n), cache_line_block_bits,
-                                         k_best_block(bits, static_cast<double>(n), cache_line_block_bits,
-                                                      cache_line_max_k));
-        lab::refuse("--p", a.p,
-                    fmt::format("is out of reach for --n {}: a cache-line filter of at most {} bits gets no lower "
-                                "than {}; allowed: --p from {} (or a smaller --n)",
-                                thousands(n), thousands(max_m), at_least(floor), at_least(floor)));
+  // A kind with no make() above: a sized_kind (filter_of.hpp) with no flags
+  // of its own. --n and --p through for_rate(), or --m and --k, as given,
+  // through its (m, k, key) constructor where it has one.
+  template <class F>
+  filter_file make_sized(std::type_identity<F>) const {
+    static_assert(sized_kind<F>, "a kind with no make() overload in filter_build.cpp must be sized from (n, p)");
+    if constexpr (takes_mk<F>) {
+      if (by_mk()) {
+        const auto [m, k] = parse_mk(F::max_k);
+        return {F(m, k, key)};
       }
-      m = s.m;
-      k = s.k;
+      return {for_rate<F>("--p (or give --m and --k)")};
+    } else {
+      not_for("--m", a.m, "size it with --n and --p");
+      not_for("--k", a.k, "size it with --n and --p");
+      return {for_rate<F>("--p")};
     }
-    return {cache_line_filter(m, k, key)};
   }
 
   // Parquet's split block: Arrow's sizing, or --m bits as given.
@@ -419,6 +425,25 @@ struct builder {
   }
 };
 
+// Whether F has a make() of its own (else builder::make_sized builds it).
+template <class F>
+concept own_make = requires(const builder& b) { b.make(std::type_identity<F>{}); };
+
+// The help's lines for the kinds make_sized() builds, from their rows.
+std::string sized_kinds_footer() {
+  std::string lines;
+  for (const io::kind_info& row : io::kinds)
+    io::with_type(row, [&]<class F>(std::type_identity<F>) {
+      if constexpr (!own_make<F>) {
+        lines += fmt::format("  {:<18} --n N (1 to {}) --p P sized by its own formula:\n{:21}{}", row.name,
+                             thousands(max_n_blocked), "", row.sizing);
+        if constexpr (takes_mk<F>) lines += fmt::format(",\n{:21}or --m M --k K (k 1 to {}) as given", "", F::max_k);
+        lines += ".\n";
+      }
+    });
+  return lines;
+}
+
 }  // namespace
 
 filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) {
@@ -427,7 +452,10 @@ filter_file make_filter(const build_args& a, const std::optional<sip_key>& key) 
   const builder b{a, key, a.kind};
   return io::with_type(*row, [&]<class F>(std::type_identity<F> t) {
     b.check_flags<F>();
-    return b.make(t);
+    if constexpr (own_make<F>)
+      return b.make(t);
+    else
+      return b.make_sized(t);
   });
 }
 

@@ -204,8 +204,9 @@ void print_static(const json& j, bool fuse) {
              yes_no(can["merge"]), yes_no(can["grow"]));
 }
 
-// The lines only one kind has: one overload a kind, picked by
-// io::with_type, so a kind with none fails to compile.
+// The lines only one kind has: an overload for each kind with words or
+// fields of its own, picked by io::with_type; the others share the
+// template below them.
 void print_kind(std::type_identity<bloom_filter>, const json& j) {
   fmt::print("m: {} bits, k: {}\n", num(j["m"]), num(j["k"]));
   fmt::print("positions: {} over {}\n", j["scheme"].get<std::string>(), j["hash"].get<std::string>());
@@ -231,11 +232,6 @@ void print_kind(std::type_identity<scalable_filter>, const json& j) {
     fmt::print("stage {}: m = {} bits, k = {}, {} of {} items at {}, fill {}\n", i++, num(s["m"]), num(s["k"]),
                num(s["n"]), num(s["capacity"]), pct(s["p"]), percent(s["fill"].get<double>(), 1));
 }
-void print_kind(std::type_identity<cache_line_filter>, const json& j) {
-  fmt::print("m: {} bits in {} blocks of {} bits, k: {} (anywhere in one block: RocksDB's layout)\n", num(j["m"]),
-             num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
-  fmt::print("string hash: {}\n", j["hash"].get<std::string>());
-}
 void print_kind(std::type_identity<parquet_filter>, const json& j) {
   fmt::print("m: {} bits ({} bytes) in {} blocks of {} bits, k: {} (one bit in each 32-bit word of a block)\n",
              num(j["m"]), num(j["bytes"]), num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
@@ -253,11 +249,20 @@ void print_kind(std::type_identity<guava_filter>, const json& j) {
   fmt::print("positions: Guava's MURMUR128_MITZ_64 over {}; funnel: {}\n", j["hash"].get<std::string>(),
              j["funnel"].get<std::string>());
 }
-template <class Layout>
-void print_kind(std::type_identity<basic_blocked_filter<Layout>>, const json& j) {
-  fmt::print("m: {} bits in {} blocks of {} bits, k: {} (one bit in each lane of a block)\n", num(j["m"]),
-             num(j["blocks"]), num(j["block_bits"]), num(j["k"]));
-  fmt::print("string hash: {}\n", j["hash"].get<std::string>());
+// A kind with no lines of its own above: its array from the shared fields
+// and its row's line of what it is (the blocked kinds, cacheline). One
+// with no m() or k() fails to compile without its own overload.
+template <class F>
+  requires requires(const F& f) {
+    f.m();
+    f.k();
+  }
+void print_kind(std::type_identity<F>, const json& j) {
+  std::string array = fmt::format("m: {} bits", num(j["m"]));
+  if (j.contains("blocks")) array += fmt::format(" in {} blocks of {} bits", num(j["blocks"]), num(j["block_bits"]));
+  fmt::print("{}, k: {}\n", array, num(j["k"]));
+  fmt::print("layout: {}\n", io::find_kind(j["kind"].get<std::string>())->summary);
+  if (j.contains("hash")) fmt::print("string hash: {}\n", j["hash"].get<std::string>());
 }
 template <class Fp, class Geometry>
 void print_kind(std::type_identity<basic_static_filter<Fp, Geometry>>, const json& j) {

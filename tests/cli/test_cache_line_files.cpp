@@ -67,7 +67,46 @@ TEST(CacheLineFiles, BuildQueryAndInfoAgreeWithTheEngine) {
   const auto text = run({"info", file});
   ASSERT_EQ(text.rc, 0) << text.err;
   EXPECT_NE(text.out.find("kind: cacheline"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("anywhere in one block"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("layout: k bits anywhere in one 512-bit cache line (RocksDB's layout)"), std::string::npos)
+      << text.out;
+}
+
+// The kind has no build flags or words of its own: build, size and info
+// make and describe it from its row of io::kinds and its API (the generic
+// cases of filter_build.cpp, cmd_size_kinds.cpp and filter_summary.cpp).
+TEST(CacheLineFiles, BuildSizeAndInfoDescribeItFromItsRow) {
+  const auto help = run({"build", "--help"});
+  ASSERT_EQ(help.rc, 0) << help.err;
+  EXPECT_NE(help.out.find("  cacheline          --n N (1 to 1,000,000,000) --p P sized by its own formula:\n"
+                          "                     the fewest 512-bit blocks that reach p at their best k,\n"
+                          "                     or --m M --k K (k 1 to 24) as given.\n"),
+            std::string::npos)
+      << help.out;
+
+  const auto size = run({"size", "--kind", "cacheline", "--n", "10000", "--p", "0.01"});
+  ASSERT_EQ(size.rc, 0) << size.err;
+  EXPECT_NE(size.out.find("  194 blocks of 512 bits: k bits anywhere in one 512-bit cache line (RocksDB's layout)\n"),
+            std::string::npos)
+      << size.out;
+
+  // --n and --p through cache_line_filter::for_rate, as Python's sized() makes it.
+  const temp_dir dir;
+  const std::string file = (dir.path / "ten.bl").string();
+  const auto built = run({"build", "--kind", "cacheline", "--n", "10000", "--p", "0.01", "-o", file}, names("key-", 10));
+  ASSERT_EQ(built.rc, 0) << built.err;
+  const json info = run_json({"info", file, "--json"});
+  const bloomlab::cache_line_filter f = bloomlab::cache_line_filter::for_rate(10'000, 0.01);
+  EXPECT_EQ(info["m"], f.m());
+  EXPECT_EQ(info["k"], f.k());
+  const auto text = run({"info", file});
+  EXPECT_NE(text.out.find("m: 99,328 bits in 194 blocks of 512 bits, k: 6\n"), std::string::npos) << text.out;
+
+  // Past the 2^32 bits built here: the lowest rate the kind reaches there.
+  expect_refused({"build", "--kind", "cacheline", "--n", "1000000000", "--p", "1e-6", "-o", file},
+                 {"--p", "'1e-6' is out of reach for --n 1,000,000,000: a cacheline filter of at most 4,294,967,296 "
+                  "bits gets no lower than", "allowed: --p from"}, "x\n");
+  expect_refused({"build", "--kind", "cacheline", "--n", "100", "-o", file}, {"--p is required with --n"}, "x\n");
+  expect_refused({"build", "--kind", "cacheline", "--m", "1000", "-o", file}, {"--k is required with --m"}, "x\n");
 }
 
 TEST(CacheLineFiles, SizeGivesTheEnginesFigures) {

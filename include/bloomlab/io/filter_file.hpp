@@ -110,7 +110,7 @@ inline constexpr kind_info kinds[] = {
      true, false, false, true, "",
      "the fewest 512-bit blocks whose split-block rate sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p"},
     // The same kind byte: the file's block size tells the two apart.
-    {kind::blocked, "blocked256", "", 256, "the blocked filter with 256-bit blocks (eight 32-bit lanes)", false, true,
+    {kind::blocked, "blocked256", "", 256, "all of an item's 8 bits in one 256-bit block (eight 32-bit lanes)", false, true,
      false, false, true, "", "as blocked, in 256-bit blocks of eight 32-bit lanes"},
     {kind::fuse8, "fuse8", "", 0, "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
