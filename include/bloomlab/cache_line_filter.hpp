@@ -87,6 +87,19 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
         k_(k),
         mem_(static_cast<std::size_t>(blocks_ * (block_bits / 8)), huge_pages) {}
 
+  // The most blocks a filter may have (filter_max_m bits), and a filter of
+  // `blocks` of them (how a file's parameters give it): throws
+  // std::invalid_argument for blocks outside 1 to max_blocks or k outside
+  // 1 to max_k.
+  static constexpr std::uint64_t max_blocks = filter_max_m / block_bits;
+  static cache_line_filter of_blocks(std::uint64_t blocks, unsigned k, std::optional<sip_key> key = std::nullopt,
+                                     string_hash strings = string_hash_default) {
+    if (blocks < 1 || blocks > max_blocks)
+      throw std::invalid_argument("cache-line filter: " + std::to_string(blocks) + " blocks is out of range (1 to " +
+                                  std::to_string(max_blocks) + ")");
+    return cache_line_filter(blocks * block_bits, k, key, false, strings);
+  }
+
   cache_line_filter(const cache_line_filter& o)
       : hashing(o), blocks_(o.blocks_), k_(o.k_), mem_(o.mem_.bytes(), o.mem_.huge_pages()), path_(o.path_),
         items_(o.items_) {

@@ -98,6 +98,16 @@ class rocksdb_filter : public detail::hashed_batches<rocksdb_filter> {
   // value and the range. key: a secret for keyed hashing.
   rocksdb_filter(std::uint64_t bytes, unsigned k, std::optional<sip_key> key = std::nullopt)
       : key_(key), words_(checked_words(bytes)), k_(checked_k(k)) {}
+  // The most 512-bit blocks a filter may have, and a filter of `blocks` of
+  // them (how a file's parameters give it): throws std::invalid_argument
+  // for blocks outside 1 to max_blocks or k outside 1 to max_k.
+  static constexpr std::uint64_t max_blocks = max_bytes / block_bytes;
+  static rocksdb_filter of_blocks(std::uint64_t blocks, unsigned k, std::optional<sip_key> key = std::nullopt) {
+    if (blocks < 1 || blocks > max_blocks)
+      throw std::invalid_argument(std::string(kind_name) + ": " + std::to_string(blocks) +
+                                  " blocks is out of range (1 to " + std::to_string(max_blocks) + ")");
+    return rocksdb_filter(blocks * block_bytes, k, key);
+  }
 
   // RocksDB's sizing, from bits a key (BloomFilterPolicy and
   // FastLocalBloomBitsBuilder::CalculateSpace).

@@ -3,7 +3,9 @@
 // them. One codec<F> an engine type; the encoder (filter_file.cpp) and the
 // decoder (filter_decode.cpp) reach them through the type and name no kind.
 // The primary template is declared and never defined, so a type added to
-// any_filter without a codec fails to compile. Private to src/io.
+// any_filter without a codec fails to compile, unless it is of the shape
+// one codec below serves whole (blocks_and_k: blocks with k bits a key).
+// Private to src/io.
 //
 // A codec has:
 //   params                         the parameters as the file holds them
@@ -22,9 +24,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <concepts>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -430,10 +434,28 @@ struct codec<basic_blocked_filter<Layout>> : string_code_keying, words_payload {
   }
 };
 
-// ---- cache-line -----------------------------------------------------------------------
+// ---- blocks with k bits a key: the cache-line and RocksDB kinds --------------------------
 
-template <>
-struct codec<cache_line_filter> : string_code_keying, words_payload {
+// A kind of this shape has this codec unless it has one of its own: an
+// F::of_blocks(blocks, k, key[, strings]) that makes it, F::max_blocks,
+// F::max_k and F::block_bits. Its parameters are the block count (u64) and
+// k (u8), then, where it hashes byte strings by a code of its own (the
+// cache-line kind: its strings()), that code; its payload is its words.
+template <class F>
+concept blocks_and_k = requires(const F& f) {
+  { F::of_blocks(std::uint64_t{1}, 1U) } -> std::same_as<F>;
+  F::max_blocks;
+  F::max_k;
+  F::block_bits;
+  f.blocks();
+  f.k();
+  f.words();
+};
+template <class F>
+inline constexpr bool own_string_code = requires(const F& f) { f.strings(); };
+
+template <blocks_and_k F>
+struct codec<F> : std::conditional_t<own_string_code<F>, string_code_keying, own_hash>, words_payload {
   struct params {
     std::uint64_t blocks = 0;
     unsigned k = 0, strings = 0;
@@ -442,31 +464,31 @@ struct codec<cache_line_filter> : string_code_keying, words_payload {
     params p;
     p.blocks = r.u64("the block count");
     p.k = r.u8("k");
-    p.strings = read_string_code(r, version);
+    if constexpr (own_string_code<F>) p.strings = read_string_code(r, version);
     return p;
   }
-  static std::uint64_t write(writer& w, const cache_line_filter& f, const filter_file&) {
+  static std::uint64_t write(writer& w, const F& f, const filter_file&) {
     w.u64(f.blocks());
     w.u8(f.k());
-    w.u8(string_hash_code(f));
+    if constexpr (own_string_code<F>) w.u8(string_hash_code(f));
     return f.words().size() * 8;
   }
   static payload_need check(const params& p, const header_common&) {
-    constexpr std::uint64_t b = cache_line_filter::block_bits;
-    if (p.blocks < 1 || p.blocks > max_bits / b)
-      fail("block count " + n(p.blocks) + " is out of range (1 to " + n(max_bits / b) + ")");
-    if (p.k < 1 || p.k > cache_line_filter::max_k)
-      fail("k = " + n(p.k) + " is out of range (1 to " + n(cache_line_filter::max_k) + " for a cache-line filter)");
-    return {p.blocks * (b / 8), n(p.blocks) + " blocks of " + n(b) + " bits"};
+    const std::string of = std::string(" for a ") + F::kind_name + ")";
+    if (p.blocks < 1 || p.blocks > F::max_blocks)
+      fail("block count " + n(p.blocks) + " is out of range (1 to " + n(F::max_blocks) + of);
+    if (p.k < 1 || p.k > F::max_k) fail("k = " + n(p.k) + " is out of range (1 to " + n(F::max_k) + of);
+    return {p.blocks * (F::block_bits / 8), n(p.blocks) + " blocks of " + n(F::block_bits) + " bits"};
   }
   static filter_file build(const params& p, const header_common& h, std::span<const std::uint8_t> payload) {
-    return restored(cache_line_filter(p.blocks * cache_line_filter::block_bits, p.k, h.secret(), false,
-                                      string_hash_of_code(p.strings)),
-                    payload, h.items);
+    if constexpr (own_string_code<F>)
+      return restored(F::of_blocks(p.blocks, p.k, h.secret(), string_hash_of_code(p.strings)), payload, h.items);
+    else
+      return restored(F::of_blocks(p.blocks, p.k, h.secret()), payload, h.items);
   }
 };
 
-// ---- Parquet, RocksDB and Guava: their hashes are their systems' (or SipHash-2-4 keyed) ----
+// ---- Parquet and Guava: their hashes are their systems' (or SipHash-2-4 keyed) ----
 
 template <>
 struct codec<parquet_filter> : own_hash, words_payload {  // the bitset as Parquet stores it
@@ -488,36 +510,6 @@ struct codec<parquet_filter> : own_hash, words_payload {  // the bitset as Parqu
     parquet_filter f = parquet_filter::from_bytes(payload, h.secret());
     f.set_items(h.items);
     return {std::move(f)};
-  }
-};
-
-template <>
-struct codec<rocksdb_filter> : own_hash, words_payload {  // the bitset as an SST file stores it
-  struct params {
-    std::uint64_t blocks = 0;
-    unsigned k = 0;
-  };
-  static params read(reader& r, unsigned) {
-    params p;
-    p.blocks = r.u64("the block count");
-    p.k = r.u8("k");
-    return p;
-  }
-  static std::uint64_t write(writer& w, const rocksdb_filter& f, const filter_file&) {
-    w.u64(f.blocks());
-    w.u8(f.k());
-    return f.bytes_size();
-  }
-  static payload_need check(const params& p, const header_common&) {
-    constexpr std::uint64_t most = rocksdb_filter::max_bytes / rocksdb_filter::block_bytes;
-    if (p.blocks < 1 || p.blocks > most)
-      fail("block count " + n(p.blocks) + " is out of range (1 to " + n(most) + " for a rocksdb filter)");
-    if (p.k < 1 || p.k > rocksdb_filter::max_k)
-      fail("k = " + n(p.k) + " is out of range (1 to " + n(rocksdb_filter::max_k) + " for a rocksdb filter)");
-    return {p.blocks * rocksdb_filter::block_bytes, n(p.blocks) + " blocks of 512 bits"};
-  }
-  static filter_file build(const params& p, const header_common& h, std::span<const std::uint8_t> payload) {
-    return restored(rocksdb_filter(p.blocks * rocksdb_filter::block_bytes, p.k, h.secret()), payload, h.items);
   }
 };
 

@@ -17,6 +17,7 @@
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/math.hpp"
+#include "bloomlab/rocksdb_filter.hpp"
 #include "bloomlab/scalable_filter.hpp"
 #include "support.hpp"
 
@@ -120,6 +121,32 @@ TEST(EngineLimits, CuckooBucketsForRefusesNoItemsOrTooMany) {
             "cuckoo filter: n = 2e+18 is out of range (1 to 1e18)");
   EXPECT_EQ(cuckoo_filter::buckets_for(1), 1u);
   EXPECT_EQ(cuckoo_filter::buckets_for(16'320'875'724), cuckoo_buckets_max);  // 95% of 2^32 buckets of 4
+}
+
+// of_blocks: a filter of whole blocks, as a file's parameters give it; the
+// block count is checked before it is multiplied out.
+TEST(EngineLimits, OfBlocksRefusesNoBlocksTooManyOrABadK) {
+  constexpr std::uint64_t wraps = (std::uint64_t{1} << 55) + 1;  // times 512 bits: past 2^64
+  EXPECT_EQ(refusal([] { cache_line_filter::of_blocks(0, 6); }),
+            "cache-line filter: 0 blocks is out of range (1 to 2147483648)");
+  EXPECT_EQ(refusal([] { cache_line_filter::of_blocks(wraps, 6); }),
+            "cache-line filter: " + std::to_string(wraps) + " blocks is out of range (1 to 2147483648)");
+  EXPECT_EQ(refusal([] { cache_line_filter::of_blocks(2, 25); }),
+            "cache-line filter: k = 25 is out of range (1 to 24)");
+  const cache_line_filter c = cache_line_filter::of_blocks(3, 6);
+  EXPECT_EQ(c.blocks(), 3u);
+  EXPECT_EQ(c.m(), 3u * 512);
+  EXPECT_EQ(c.k(), 6u);
+
+  EXPECT_EQ(refusal([] { rocksdb_filter::of_blocks(0, 6); }),
+            "rocksdb filter: 0 blocks is out of range (1 to 67108863)");
+  EXPECT_EQ(refusal([] { rocksdb_filter::of_blocks(wraps, 6); }),
+            "rocksdb filter: " + std::to_string(wraps) + " blocks is out of range (1 to 67108863)");
+  EXPECT_NE(refusal([] { rocksdb_filter::of_blocks(2, 31); }).find("k = 31"), std::string::npos);
+  const rocksdb_filter r = rocksdb_filter::of_blocks(3, 6);
+  EXPECT_EQ(r.blocks(), 3u);
+  EXPECT_EQ(r.bytes_size(), 3u * 64);
+  EXPECT_EQ(r.k(), 6u);
 }
 
 TEST(EngineLimits, ClassicRefusesMoreThanTheLargestFilter) {
