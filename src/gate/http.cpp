@@ -23,8 +23,8 @@
 #include "http_parse.hpp"
 #include "http_read.hpp"
 #include "listener.hpp"
-#include "parse.hpp"
 #include "report.hpp"
+#include "thousands.hpp"
 
 namespace bloomlab::gate {
 

@@ -10,7 +10,7 @@
 
 #include "db_pool.hpp"
 #include "listener.hpp"
-#include "parse.hpp"
+#include "thousands.hpp"
 
 namespace bloomlab::gate {
 

@@ -12,6 +12,7 @@
 
 #include "bloomlab/index.hpp"
 #include "lab.hpp"
+#include "thousands.hpp"
 
 namespace bloomlab::lab {
 
@@ -25,9 +26,6 @@ struct input_error : std::runtime_error {
   std::string field;
   std::string value;
 };
-
-// A count as refusals and reports write it: 10000 -> "10,000".
-std::string thousands(std::uint64_t v);
 
 // The value of one hex digit (0-9, a-f, A-F), or -1 for any other character.
 inline int hex_digit(char c) {
