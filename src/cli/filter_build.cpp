@@ -250,27 +250,38 @@ struct builder {
 
   // --n and --p through F's own sizing (its bits_for and for_rate), as
   // Python's sized() makes it. A p that needs more than max_m bits is
-  // refused with the lowest rate F reaches there. other: the other way to
-  // size F, for the message when --n is missing.
+  // refused with the lowest rate F reaches there, and one F's sizing
+  // refuses otherwise with its reason. other: the other way to size F, for
+  // the message when --n is missing.
   template <sized_kind F>
-  F for_rate(const char* other) const {
+  F by_rate(const char* other) const {
     need(a.n, "--n", other);
     need(a.p, "--p", "--n");
     const std::uint64_t n = parse_count("--n", a.n, 1, max_n_blocked);
     const double p = parse_rate("--p", a.p), dn = static_cast<double>(n);
-    std::uint64_t bits = 0;  // 0: past the kind's own reach
+    std::uint64_t bits = 0;
+    std::string why;  // the kind's own reason, where its sizing refused
     try {
       bits = F::bits_for(dn, p);
+    } catch (const std::invalid_argument& e) {
+      why = e.what();
+    }
+    if (why.empty() && bits <= max_m) return F::for_rate(dn, p, key);
+    double floor = 0;  // the lowest rate F reaches in max_m bits, where it says
+    try {
+      floor = F::fpr_for(dn, max_m);
     } catch (const std::invalid_argument&) {
     }
-    if (bits == 0 || bits > max_m) {
-      const double floor = F::fpr_for(dn, max_m);
+    if (floor > p)
       lab::refuse("--p", a.p,
                   fmt::format("is out of reach for --n {}: a {} filter of at most {} bits gets no lower than {}; "
                               "allowed: --p from {} (or a smaller --n)",
                               thousands(n), kind, thousands(max_m), at_least(floor), at_least(floor)));
-    }
-    return F::for_rate(dn, p, key);
+    lab::refuse("--p", a.p,
+                fmt::format("is out of reach for --n {}: {}; allowed: a larger --p (or a smaller --n)", thousands(n),
+                            why.empty() ? "it needs " + thousands(bits) + " bits, past the " + thousands(max_m) +
+                                              " built here"
+                                        : why));
   }
 
   // Either layout: 512-bit blocks (blocked) or 256-bit ones (blocked256).
@@ -278,11 +289,11 @@ struct builder {
   filter_file make(std::type_identity<basic_blocked_filter<Layout>>) const {
     not_for("--k", a.k, "it sets one bit in each of a block's 8 lanes");
     if (!a.m.empty()) return {basic_blocked_filter<Layout>(parse_bits("--m", a.m, 1, max_m), {}, key)};
-    return {for_rate<basic_blocked_filter<Layout>>("--p (or give --m)")};
+    return {by_rate<basic_blocked_filter<Layout>>("--p (or give --m)")};
   }
 
   // A kind with no make() above: a sized_kind (filter_of.hpp) with no flags
-  // of its own. --n and --p through for_rate(), or --m and --k, as given,
+  // of its own. --n and --p through by_rate(), or --m and --k, as given,
   // through its (m, k, key) constructor where it has one.
   template <class F>
   filter_file make_sized(std::type_identity<F>) const {
@@ -292,11 +303,11 @@ struct builder {
         const auto [m, k] = parse_mk(F::max_k);
         return {F(m, k, key)};
       }
-      return {for_rate<F>("--p (or give --m and --k)")};
+      return {by_rate<F>("--p (or give --m and --k)")};
     } else {
       not_for("--m", a.m, "size it with --n and --p");
       not_for("--k", a.k, "size it with --n and --p");
-      return {for_rate<F>("--p")};
+      return {by_rate<F>("--p")};
     }
   }
 
