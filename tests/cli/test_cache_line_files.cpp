@@ -92,7 +92,8 @@ TEST(CacheLineFiles, BuildSizeAndInfoDescribeItFromItsRow) {
   // --n and --p through cache_line_filter::for_rate, as Python's sized() makes it.
   const temp_dir dir;
   const std::string file = (dir.path / "ten.bl").string();
-  const auto built = run({"build", "--kind", "cacheline", "--n", "10000", "--p", "0.01", "-o", file}, names("key-", 10));
+  const auto built =
+      run({"build", "--kind", "cacheline", "--n", "10000", "--p", "0.01", "-o", file}, names("key-", 10));
   ASSERT_EQ(built.rc, 0) << built.err;
   const json info = run_json({"info", file, "--json"});
   const bloomlab::cache_line_filter f = bloomlab::cache_line_filter::for_rate(10'000, 0.01);

@@ -84,7 +84,7 @@ struct kind_info {
   std::string_view name;     // as --kind, info and Python's kind_of spell it
   std::string_view alias;    // another spelling --kind takes ("" for none)
   unsigned block_bits;       // its engine type's block (0: none); the two blocked layouts share a kind byte
-  std::string_view summary;  // one line for help
+  std::string_view summary;  // what it is, in a line (Python's KINDS; size and info for the kinds without their own)
   bool removes;   // remove(): counting and cuckoo filters
   bool combines;  // |= and &=: merge and intersect
   bool grows;     // takes items past its plan without its rate climbing
@@ -110,8 +110,8 @@ inline constexpr kind_info kinds[] = {
      true, false, false, true, "",
      "the fewest 512-bit blocks whose split-block rate sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p"},
     // The same kind byte: the file's block size tells the two apart.
-    {kind::blocked, "blocked256", "", 256, "all of an item's 8 bits in one 256-bit block (eight 32-bit lanes)", false, true,
-     false, false, true, "", "as blocked, in 256-bit blocks of eight 32-bit lanes"},
+    {kind::blocked, "blocked256", "", 256, "all of an item's 8 bits in one 256-bit block (eight 32-bit lanes)",
+     false, true, false, false, true, "", "as blocked, in 256-bit blocks of eight 32-bit lanes"},
     {kind::fuse8, "fuse8", "", 0, "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
      false, false, false, false, false},
     {kind::fuse16, "fuse16", "", 0,
