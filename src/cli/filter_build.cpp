@@ -122,7 +122,9 @@ template <class F>
 struct takes_fingerprint : std::bool_constant<requires { F::fingerprint_bits_for(0.01); }> {};
 // --growth and --tighten: io::staged_trait; --funnel: io::funnelled_trait.
 // --m and --k, as given, for a kind built by make_sized(): an (m, k, key)
-// constructor, m in bits, and k's largest value.
+// constructor, m in bits, and k's largest value. The shape cannot tell bits
+// from bytes: a kind whose first argument is another unit (rocksdb_filter's
+// bytes) keeps a make() of its own.
 template <class F>
 concept takes_mk = std::is_constructible_v<F, std::uint64_t, unsigned, std::optional<sip_key>> &&
                    requires { F::max_k; };

@@ -156,6 +156,8 @@ TEST(CacheLineFiles, BadFieldsAreRefusedWithAClearMessage) {
   b = good;
   put_u64(b, at_blocks, 0);
   refused(b, {"block count 0"}, "no blocks");
+  put_u64(b, at_blocks, bloomlab::cache_line_filter::max_blocks + 1);  // refused before anything is allocated
+  refused(b, {"block count 2147483649 is out of range (1 to 2147483648 for a cache-line filter)"}, "too many blocks");
   b = good;
   put_u64(b, at_blocks, 9);  // 8 blocks of payload in the file
   refused(b, {"payload"}, "a block count that disagrees with the payload");
