@@ -129,6 +129,10 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
     r.fields = {{"block_bits", std::uint64_t{block_bits}}, {"blocks", r.m / block_bits}};
     return r;
   }
+  // fpr_for's and fpr()'s formulas in words, for the front ends' help
+  // (the Python class's docstrings).
+  static constexpr const char* rate_text = "sum_i Pois(i; nB/m) (1 - (1 - 1/B)^(ik))^k, B = 512";
+  static constexpr const char* fill_rate_text = "the mean over blocks of (ones in the block / 512)^k";
   static double fpr_for(double n, std::uint64_t m) {
     detail::check_np("cache-line filter", n, 0.5);
     const double bits = static_cast<double>(checked_blocks(m, 1, max_m) * block_bits);

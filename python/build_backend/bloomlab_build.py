@@ -78,7 +78,9 @@ def _build_package():
     if not (build / "CMakeCache.txt").exists() and shutil.which("ninja"):
         configure += ["-G", "Ninja"]
     subprocess.run(configure, check=True, stdout=sys.stderr)
-    subprocess.run(["cmake", "--build", str(build), "--target", "bloomlab_python"], check=True, stdout=sys.stderr)
+    # The stubs' target builds the module first, then writes its typing.
+    subprocess.run(["cmake", "--build", str(build), "--target", "bloomlab_python_stubs"], check=True,
+                   stdout=sys.stderr)
     package = build / "python" / NAME
     if not any(package.glob("_bloomlab*.so")):
         raise RuntimeError(f"{package}: no compiled _bloomlab module (CMake said why it skipped the module)")

@@ -21,7 +21,6 @@
 
 #include "bloomlab/blocked_filter.hpp"
 #include "bloomlab/bloom_filter.hpp"
-#include "bloomlab/cache_line_filter.hpp"
 #include "bloomlab/counting_filter.hpp"
 #include "bloomlab/cuckoo_filter.hpp"
 #include "bloomlab/filter_api.hpp"

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <cstring>
 #include <cstdint>
 #include <limits>
@@ -31,6 +32,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -353,6 +355,13 @@ py::object wrap(io::filter_file f) {
       f.filter);
 }
 
+// The name of a kind's class in the module: its row's py_class (the
+// registry's strings are literals, so data() ends in a NUL).
+template <class F>
+const char* class_name() {
+  return io::row_of_type<F>().py_class.data();
+}
+
 // The Python name of a kind's class, as bind_common registered it.
 template <class F>
 std::string kind_label() {
@@ -465,9 +474,9 @@ void bind_clear(py::class_<handle<F>>& c);
 // The verbs every kind has, and those a kind has by its engine type's names
 // (filter_api.hpp): a kind's own class adds its constructor and its own.
 template <class F>
-py::class_<handle<F>> bind_common(py::module_& m, const char* name, const char* doc, const char* fpr_doc) {
+py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* fpr_doc) {
   using H = handle<F>;
-  py::class_<H> c(m, name, doc);
+  py::class_<H> c(m, class_name<F>(), doc);
   bind_fast<F>(c);
   // k, in every kind whose engine type has k(): the bits a key sets or probes.
   if constexpr (requires(const F& f) { f.k(); })
@@ -820,9 +829,9 @@ void bind_slices(py::class_<handle<F>>& c) {
 // ---- static filters (built once from a set; no add) ----------------------------
 
 template <class S>
-void bind_static(py::module_& m, const char* name, const char* doc) {
+void bind_static(py::module_& m, const char* doc) {
   using SH = static_held<S>;
-  py::class_<SH> c(m, name, doc);
+  py::class_<SH> c(m, class_name<S>(), doc);
   c.def(py::init([](const py_keys& keys, const std::optional<py::bytes>& key) {
           key_batch b = batch_of(keys);
           const auto secret = key_arg(key);
@@ -920,8 +929,9 @@ void bind_static(py::module_& m, const char* name, const char* doc) {
           "key_type", [](const SH& f) { return std::string(io::key_type_name(f.keys)); },
           "The type of the keys it was built from, as save() records it: 'strings', 'integers', 'none yet' (built "
           "from no keys) or 'not recorded'.")
-      .def("__repr__", [name](const SH& f) {
-        return std::string(name) + "(items=" + std::to_string(f.items()) + ", bits=" + std::to_string(f.bits()) + ")";
+      .def("__repr__", [](const SH& f) {
+        return std::string(class_name<S>()) + "(items=" + std::to_string(f.items()) +
+               ", bits=" + std::to_string(f.bits()) + ")";
       });
 }
 
@@ -1013,6 +1023,67 @@ py::dict analyze(std::uint64_t m, std::uint64_t n, unsigned long long k) {
   return d;
 }
 
+// ---- the kinds with no class of their own ---------------------------------------
+//
+// A kind its row and its API describe whole (blocks of k bits a key, made
+// from m and k, as the cache-line kind) gets its class here: its name from
+// its row, a docstring from its row's summary and sizing and its header's
+// rate formulas, the constructor (m, k, *, key=None), and bind_common's
+// verbs. Its typing is written at build time (python/stubs.py). The kinds
+// with a class of their own in bind() are own_classes; any other kind that
+// lacks what bind_sized needs fails to compile here.
+using own_classes = std::tuple<bloom_filter, counting_filter, cuckoo_filter, scalable_filter, blocked_filter,
+                               blocked_filter_256, fuse8_filter, fuse16_filter, xor8_filter, parquet_filter,
+                               rocksdb_filter, guava_filter>;
+template <class F, class Tuple>
+inline constexpr bool listed_in = false;
+template <class F, class... T>
+inline constexpr bool listed_in<F, std::tuple<T...>> = (std::same_as<F, T> || ...);
+
+template <class F>
+concept made_from_m_and_k = requires(std::uint64_t m, unsigned k, std::optional<sip_key> key) {
+  F(m, k, key);
+  F::max_k;
+  F::block_bits;
+  { F::rate_text } -> std::convertible_to<const char*>;
+  { F::fill_rate_text } -> std::convertible_to<const char*>;
+};
+
+template <class F>
+void bind_sized(py::module_& m) {
+  static_assert(made_from_m_and_k<F>,
+                "a kind with no Python class of its own needs a constructor (m, k, key), max_k, block_bits, "
+                "rate_text and fill_rate_text; else give it a class in bind() and a place in own_classes");
+  const io::kind_info& row = io::row_of_type<F>();
+  const std::string name(row.py_class);
+  // Kept for the module's life: pybind11 holds the docstrings' pointers.
+  static const std::string doc = "The " + std::string(row.name) + " kind: " + std::string(row.summary) + ". " +
+                                 name + "(m, k, key=None): m rounded up to whole " + std::to_string(F::block_bits) +
+                                 "-bit blocks, k from 1 to " + std::to_string(F::max_k) +
+                                 ". Rate of n random keys: " + F::rate_text + ". bloomlab.sized('" +
+                                 std::string(row.name) + "', n=N, p=P): " + std::string(row.sizing) + ".";
+  static const std::string fpr_doc = std::string("Estimated rate from the filter's state: ") + F::fill_rate_text + ".";
+  bind_common<F>(m, doc.c_str(), fpr_doc.c_str())
+      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::optional<py::bytes>& key) {
+             return std::make_unique<handle<F>>(
+                 F(whole("m", m_in, 1, filter_max_m), whole32("k", k_in, 1, F::max_k), key_arg(key)));
+           }),
+           "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
+      .def("__repr__", [name](const handle<F>& h) {
+        return name + "(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
+               ", items=" + std::to_string(h.items()) + ")";
+      });
+}
+
+template <class... F>
+void bind_the_rest(py::module_& m, std::variant<F...>*) {
+  (
+      [&] {
+        if constexpr (!listed_in<F, own_classes>) bind_sized<F>(m);
+      }(),
+      ...);
+}
+
 // ---- the module -----------------------------------------------------------------
 
 void bind(py::module_& m) {
@@ -1023,8 +1094,7 @@ void bind(py::module_& m) {
 
   // classic
   auto classic = bind_common<bloom_filter>(
-      m, "BloomFilter",
-      "The classic Bloom filter: m bits, k positions a key (enhanced double hashing over MurmurHash3: x86_32, "
+      m, "The classic Bloom filter: m bits, k positions a key (enhanced double hashing over MurmurHash3: x86_32, "
       "or x64_128 ('murmur128') where m and k make the 32-bit pair cost rate; SipHash-2-4 when keyed). BloomFilter(m, k, key=None). No false negatives; the rate of n random keys is about "
       "(1 - e^(-kn/m))^k (exact: analyze()).",
       "Estimated rate from the filter's state: (X/m)^k, X the bits set (the rate a key never added reads 'maybe', "
@@ -1047,8 +1117,7 @@ void bind(py::module_& m) {
 
   // counting
   auto counting = bind_common<counting_filter>(
-      m, "CountingFilter",
-      "The counting Bloom filter: m counters of `width` bits (1 to 8, default 4) at the classic filter's positions, "
+      m, "The counting Bloom filter: m counters of `width` bits (1 to 8, default 4) at the classic filter's positions, "
       "so keys can be removed. CountingFilter(m, k, width=4, key=None). A counter that reaches 2^width - 1 stays "
       "there. Removing a key never added (a false positive) turns other keys into false negatives.",
       "Estimated rate from the filter's state: (X/m)^k, X the counters above zero.");
@@ -1072,10 +1141,10 @@ void bind(py::module_& m) {
               "never added. Remove only keys that were added.");
 
   // blocked
-  const auto bind_blocked = [&m](auto tag, const char* name, const char* doc) {
+  const auto bind_blocked = [&m](auto tag, const char* doc) {
     using F = decltype(tag);
     auto c = bind_common<F>(
-        m, name, doc,
+        m, doc,
         "Estimated rate from the filter's state: the mean over blocks of prod_j (ones in lane j / w), w the lane's "
         "bits. For n random keys it is about sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 (bloomlab.fpr_split_block).");
     c.def(py::init([](const py_whole& m_in, const std::optional<py::bytes>& key) {
@@ -1087,40 +1156,18 @@ void bind(py::module_& m) {
         });
     bind_slices<F>(c);
   };
-  bind_blocked(blocked_filter(1), "BlockedFilter",
+  bind_blocked(blocked_filter(1),
                "The blocked (split-block) Bloom filter: all of a key's 8 bits in one 512-bit block (one cache line), "
                "one bit in each 64-bit lane. BlockedFilter(m, key=None): m rounded up to whole blocks. Integer keys "
                "are hashed with the filter's own 64-bit integer hash. Rate of n random keys: sum_i Pois(i; nB/m) "
                "(1 - (1 - 1/64)^i)^8, B = 512.");
-  bind_blocked(blocked_filter_256(1), "BlockedFilter256",
+  bind_blocked(blocked_filter_256(1),
                "The blocked filter with 256-bit blocks (eight 32-bit lanes). BlockedFilter256(m, key=None). Rate of "
                "n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/32)^i)^8, B = 256.");
 
-  // cache-line
-  static const std::string cache_line_doc =
-      "The cache-line filter (RocksDB's layout): a key's k bits anywhere in one 512-bit block. "
-      "CacheLineFilter(m, k, key=None): m rounded up to whole blocks, k from 1 to " +
-      std::to_string(cache_line_filter::max_k) +
-      ". Rate of n random keys: sum_i Pois(i; nB/m) (1 - (1 - 1/B)^(ik))^k, B = 512; size(n, p, kind='cacheline') "
-      "gives the m and the best k for n keys at rate p.";
-  auto cache_line = bind_common<cache_line_filter>(
-      m, "CacheLineFilter", cache_line_doc.c_str(),
-      "Estimated rate from the filter's state: the mean over blocks of (ones in the block / 512)^k.");
-  cache_line
-      .def(py::init([](const py_whole& m_in, const py_whole& k_in, const std::optional<py::bytes>& key) {
-             return std::make_unique<handle<cache_line_filter>>(
-                 cache_line_filter(whole("m", m_in, 1, filter_max_m), whole32("k", k_in, 1, cache_line_max_k), key_arg(key)));
-           }),
-           "m"_a, "k"_a, py::kw_only(), "key"_a = py::none())
-      .def("__repr__", [](const handle<cache_line_filter>& h) {
-        return "CacheLineFilter(m=" + std::to_string(h.f().m()) + ", k=" + std::to_string(h.f().k()) +
-               ", items=" + std::to_string(h.items()) + ")";
-      });
-
   // parquet
   auto parquet = bind_common<parquet_filter>(
-      m, "ParquetFilter",
-      "Parquet's split-block Bloom filter (apache/parquet-format BloomFilter.md): a value's 8 bits in one "
+      m, "Parquet's split-block Bloom filter (apache/parquet-format BloomFilter.md): a value's 8 bits in one "
       "256-bit block, one in each 32-bit word, placed by XXH64 (seed 0) of its plain encoding (str/bytes: the "
       "bytes; int: 8 bytes little-endian, an INT64). ParquetFilter(nbytes, key=None): nbytes a multiple of 32 "
       "from 32 to 128 MiB. size(n, p, kind='parquet') sizes as Arrow does (a power of two). bitset() gives the "
@@ -1161,8 +1208,7 @@ void bind(py::module_& m) {
 
   // rocksdb
   auto rocks = bind_common<rocksdb_filter>(
-      m, "RocksDBFilter",
-      "RocksDB's Bloom filter for its table files (FastLocalBloom, format_version 5), bit for bit: a key's k bits "
+      m, "RocksDB's Bloom filter for its table files (FastLocalBloom, format_version 5), bit for bit: a key's k bits "
       "in one 512-bit block, placed by RocksDB's Hash64 (its preview of XXH3; str/bytes: the bytes; int: its 8 "
       "little-endian bytes). RocksDBFilter(nbytes, k, key=None): nbytes a multiple of 64, k 1 to 30. "
       "RocksDBFilter.for_bits_per_key(n, bits_per_key) sizes as RocksDB's NewBloomFilterPolicy(bits_per_key) does "
@@ -1220,8 +1266,7 @@ void bind(py::module_& m) {
 
   // guava
   auto guava = bind_common<guava_filter>(
-      m, "GuavaFilter",
-      "Guava's BloomFilter (com.google.common.hash, strategy MURMUR128_MITZ_64), bit for bit: a key's k positions "
+      m, "Guava's BloomFilter (com.google.common.hash, strategy MURMUR128_MITZ_64), bit for bit: a key's k positions "
       "from the two halves of MurmurHash3_x64_128 (seed 0) of its funnelled bytes (str: UTF-8, as "
       "Funnels.stringFunnel(UTF_8); bytes as they are; int: 8 bytes little-endian, as Funnels.longFunnel() writes a "
       "Java long, so a negative long is passed as x % 2**64). GuavaFilter(m, k, funnel='string', key=None): m bits "
@@ -1248,8 +1293,7 @@ void bind(py::module_& m) {
 
   // cuckoo
   auto cuckoo = bind_common<cuckoo_filter>(
-      m, "CuckooFilter",
-      "The cuckoo filter: `buckets` (a power of two) buckets of 4 slots, each empty or an f-bit fingerprint "
+      m, "The cuckoo filter: `buckets` (a power of two) buckets of 4 slots, each empty or an f-bit fingerprint "
       "(f = fingerprint_bits, 4 to 32). CuckooFilter(buckets, fingerprint_bits=12, max_kicks=500, seed=1, key=None). "
       "add() returns False when the table is full (nothing changes). Rate bound 2*4/2^f.",
       "Estimated rate from the filter's state: 1 - (1 - q)^(2 b a), q = (2^f + 2)/4^f, b = 4 slots, a = the load.");
@@ -1287,8 +1331,7 @@ void bind(py::module_& m) {
 
   // scalable
   auto scalable = bind_common<scalable_filter>(
-      m, "ScalableFilter",
-      "The scalable Bloom filter: classic stages, stage i sized for n0*growth^i keys at p0*tighten^i, a new one "
+      m, "The scalable Bloom filter: classic stages, stage i sized for n0*growth^i keys at p0*tighten^i, a new one "
       "made when the newest is full. ScalableFilter(n0, p0, growth, tighten, prime, key): the defaults are in the "
       "signature (growth and tighten are the engine's, as `bloomlab build --kind scalable` takes them). Planned rate "
       "1 - prod_i (1 - p0 r^i) < p0 / (1 - r). add() skips a key that reads present.",
@@ -1320,14 +1363,17 @@ void bind(py::module_& m) {
                ", stages=" + std::to_string(h.f().stages().size()) + ", items=" + std::to_string(h.items()) + ")";
       });
 
+  // every other kind: from its row
+  bind_the_rest(m, static_cast<io::any_filter*>(nullptr));
+
   // static
-  bind_static<fuse8_filter>(m, "Fuse8Filter",
+  bind_static<fuse8_filter>(m,
                             "The binary fuse filter with 8-bit fingerprints (3-wise), built once from a set: 9.04 bits "
                             "a key at 10^6 keys, 9.5 at 10^5 (more for fewer keys), rate 2^-8 = 0.39%. No add; save(), to_bytes() and load() use the file format.");
-  bind_static<fuse16_filter>(m, "Fuse16Filter",
+  bind_static<fuse16_filter>(m,
                              "The binary fuse filter with 16-bit fingerprints, built once from a set: 18.1 bits "
                              "a key at 10^6 keys, 19.0 at 10^5, rate 2^-16. No add; save(), to_bytes() and load() use the file format.");
-  bind_static<xor8_filter>(m, "Xor8Filter",
+  bind_static<xor8_filter>(m,
                            "The xor filter with 8-bit fingerprints, built once from a set: 9.84 bits a key (for 10^5 keys and more), "
                            "rate 2^-8. No add; save(), to_bytes() and load() use the file format.");
 

@@ -376,6 +376,45 @@ def test_stubs_list_every_public_name():
             assert name in stub_functions, name
 
 
+def test_the_typing_of_a_kind_with_no_class_of_its_own_is_written_from_the_module():
+    # CacheLineFilter's class is made from its registry row (bind_sized), and
+    # its typing by the build (python/stubs.py), from the module's signatures.
+    import ast
+    import pathlib
+
+    tree = ast.parse((pathlib.Path(bloomlab.__file__).with_name("_bloomlab.pyi")).read_text())
+    stub = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}["CacheLineFilter"]
+    init = next(n for n in stub.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    assert ast.unparse(init.args) == "self, m: int, k: int, *, key: bytes | None=None"
+    union = next(n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "AnyFilter")
+    assert [e.id for e in union.value.slice.elts] == [cls.__name__ for _, cls, *_ in bloomlab._bloomlab._kinds]
+    assert bloomlab.CacheLineFilter.__doc__.startswith("The cacheline kind: k bits anywhere in one 512-bit cache line")
+    assert "k from 1 to 24" in bloomlab.CacheLineFilter.__doc__
+    assert repr(bloomlab.CacheLineFilter(1000, 6)) == "CacheLineFilter(m=1024, k=6, items=0)"
+
+
+def test_the_stub_writer_refuses_a_member_it_cannot_type():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "stubs.py"
+    spec = importlib.util.spec_from_file_location("stubs", path)
+    stubs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stubs)
+    assert stubs.class_stub(bloomlab.CacheLineFilter).splitlines()[:3] == [
+        "class CacheLineFilter:",
+        "    block_bits: int",
+        "    def __init__(self, m: int, k: int, *, key: bytes | None = None) -> None: ...",
+    ]
+
+    class Odd(bloomlab.CacheLineFilter):
+        def rebuild(self):
+            pass
+
+    with pytest.raises(SystemExit, match="Odd: no typing for rebuild"):
+        stubs.class_stub(Odd)
+
+
 @pytest.mark.parametrize("cls", [bloomlab.BlockedFilter, bloomlab.BlockedFilter256])
 def test_slices_make_the_whole_filter(cls):
     m = 100 * cls.block_bits

@@ -32,11 +32,18 @@ def test_pip_installs_the_checkout_offline_and_the_versions_agree(cli, tmp_path)
         "f = bloomlab.sized('blocked', n=1000, p=0.01)\n"
         "f.add_many(['a', 'b'])\n"
         "print(importlib.metadata.version('bloomlab'), bloomlab.__version__, len(f), bloomlab.__file__)\n"
+        # The typing installed beside the module has every kind's class, those
+        # the build writes from the module (python/stubs.py) included.
+        "import ast, pathlib\n"
+        "stub = ast.parse(pathlib.Path(bloomlab.__file__).with_name('_bloomlab.pyi').read_text())\n"
+        "typed = {n.name for n in stub.body if isinstance(n, ast.ClassDef)}\n"
+        "print(','.join(c.__name__ for _, c, *_ in bloomlab._bloomlab._kinds if c.__name__ not in typed) or 'none')\n"
     )
     r = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    pip_version, module_version, items, where = r.stdout.split()
+    pip_version, module_version, items, where, untyped = r.stdout.split()
     cli_version = subprocess.run([cli, "--version"], capture_output=True, text=True, timeout=60).stdout.split()[-1]
     assert pip_version == module_version == cli_version
     assert items == "2"
     assert where.startswith(str(venv))
+    assert untyped == "none", f"kinds with no class in the installed _bloomlab.pyi: {untyped}"

@@ -182,12 +182,7 @@ const kind_info* find_kind(std::string_view name) {
 
 const kind_info& row_of(const any_filter& f) {
   return std::visit(
-      [](const auto& g) -> const kind_info& {
-        using F = std::decay_t<decltype(g)>;
-        for (const kind_info& i : kinds)
-          if (is_row_of<F>(i)) return i;
-        throw std::logic_error("a kind with no row in io::kinds");
-      },
+      [](const auto& g) -> const kind_info& { return row_of_type<std::decay_t<decltype(g)>>(); },
       f);
 }
 
@@ -227,12 +222,8 @@ namespace {
 // from (n, p) says how it is sized.
 template <class F>
 constexpr bool row_matches() {
-  constexpr kind_info row = [] {
-    for (const kind_info& i : kinds)
-      if (is_row_of<F>(i)) return i;
-    return kind_info{};
-  }();
-  return row.name.size() > 0 && filter<F> && row.adds == dynamic_filter<F> &&
+  constexpr kind_info row = row_of_type<F>();
+  return filter<F> && row.adds == dynamic_filter<F> &&
          row.removes == requires(F& f, std::string_view x) { f.remove(x); } &&
          row.combines == requires(F& a, const F& b) {
            a |= b;

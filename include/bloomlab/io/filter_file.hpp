@@ -83,6 +83,7 @@ struct kind_info {
   kind code;
   std::string_view name;     // as --kind, info and Python's kind_of spell it
   std::string_view alias;    // another spelling --kind takes ("" for none)
+  std::string_view py_class;  // its class in the Python module (bloomlab.BloomFilter)
   unsigned block_bits;       // its engine type's block (0: none); the two blocked layouts share a kind byte
   std::string_view summary;  // what it is, in a line (Python's KINDS; size and info for the kinds without their own)
   bool removes;   // remove(): counting and cuckoo filters
@@ -98,40 +99,45 @@ struct kind_info {
   std::string_view sizing = "";
 };
 inline constexpr kind_info kinds[] = {
-    {kind::classic, "classic", "", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false, false, true, "",
-     "m = ceil(n * -ln(p) / (ln 2)^2), k the best whole k"},
-    {kind::counting, "counting", "", 0, "m counters in place of bits, so items can be removed", true, true, false, false,
-     true, "", "as classic: m = ceil(n * -ln(p) / (ln 2)^2) counters, k the best whole k"},
-    {kind::cuckoo, "cuckoo", "", 0, "fingerprints in buckets of 4 slots; removes, and can fill up", true, false, false,
-     true, true, "", "f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two buckets that hold n at 95% load"},
-    {kind::scalable, "scalable", "", 0, "classic stages that grow with the list", false, false, true, false, true, "",
-     "a first classic stage for n keys at p (it grows past n)"},
-    {kind::blocked, "blocked", "blocked512", 512, "all of an item's 8 bits in one 512-bit cache line (split block)", false,
-     true, false, false, true, "",
+    {kind::classic, "classic", "", "BloomFilter", 0, "m bits, k positions an item (Bloom, 1970)", false, true, false,
+     false, true, "", "m = ceil(n * -ln(p) / (ln 2)^2), k the best whole k"},
+    {kind::counting, "counting", "", "CountingFilter", 0, "m counters in place of bits, so items can be removed", true,
+     true, false, false, true, "", "as classic: m = ceil(n * -ln(p) / (ln 2)^2) counters, k the best whole k"},
+    {kind::cuckoo, "cuckoo", "", "CuckooFilter", 0, "fingerprints in buckets of 4 slots; removes, and can fill up",
+     true, false, false, true, true, "",
+     "f = ceil(log2(8 / p)) fingerprint bits, the fewest power-of-two buckets that hold n at 95% load"},
+    {kind::scalable, "scalable", "", "ScalableFilter", 0, "classic stages that grow with the list", false, false, true,
+     false, true, "", "a first classic stage for n keys at p (it grows past n)"},
+    {kind::blocked, "blocked", "blocked512", "BlockedFilter", 512,
+     "all of an item's 8 bits in one 512-bit cache line (split block)", false, true, false, false, true, "",
      "the fewest 512-bit blocks whose split-block rate sum_i Pois(i; nB/m) (1 - (1 - 1/w)^i)^8 is at most p"},
     // The same kind byte: the file's block size tells the two apart.
-    {kind::blocked, "blocked256", "", 256, "all of an item's 8 bits in one 256-bit block (eight 32-bit lanes)",
-     false, true, false, false, true, "", "as blocked, in 256-bit blocks of eight 32-bit lanes"},
-    {kind::fuse8, "fuse8", "", 0, "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list",
-     false, false, false, false, false},
-    {kind::fuse16, "fuse16", "", 0,
+    {kind::blocked, "blocked256", "", "BlockedFilter256", 256,
+     "all of an item's 8 bits in one 256-bit block (eight 32-bit lanes)", false, true, false, false, true, "",
+     "as blocked, in 256-bit blocks of eight 32-bit lanes"},
+    {kind::fuse8, "fuse8", "", "Fuse8Filter", 0,
+     "static: binary fuse, 8-bit fingerprints, rate 2^-8; built once from the whole list", false, false, false, false,
+     false},
+    {kind::fuse16, "fuse16", "", "Fuse16Filter", 0,
      "static: binary fuse, 16-bit fingerprints, rate 2^-16; built once from the whole list", false, false, false,
      false, false},
-    {kind::xor8, "xor8", "", 0, "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list",
-     false, false, false, false, false},
-    {kind::cacheline, "cacheline", "", 512, "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true,
-     false, false, true, "", "the fewest 512-bit blocks that reach p at their best k"},
-    {kind::parquet, "parquet", "sbbf", 256,
+    {kind::xor8, "xor8", "", "Xor8Filter", 0,
+     "static: xor filter, 8-bit fingerprints, rate 2^-8; built once from the whole list", false, false, false, false,
+     false},
+    {kind::cacheline, "cacheline", "", "CacheLineFilter", 512,
+     "k bits anywhere in one 512-bit cache line (RocksDB's layout)", false, true, false, false, true, "",
+     "the fewest 512-bit blocks that reach p at their best k"},
+    {kind::parquet, "parquet", "sbbf", "ParquetFilter", 256,
      "Parquet's split-block filter: 8 bits in one 256-bit block, XXH64 of the plain encoding", false, true, false,
      false, true, "parquet",
      "Arrow's sizing: m = -8 n / ln(1 - p^(1/8)) bits in whole bytes, up to a power of two (32 bytes to 128 "
      "MiB)"},
-    {kind::rocksdb, "rocksdb", "", 512,
+    {kind::rocksdb, "rocksdb", "", "RocksDBFilter", 512,
      "RocksDB's FastLocalBloom: k bits in one 512-bit block, its Hash64, sized from bits a key as RocksDB sizes it",
      false, true, false, false, true, "",
      "RocksDB's own sizing (NewBloomFilterPolicy) at the least bits a key, in thousandths, whose k from RocksDB's "
      "table reaches p"},
-    {kind::guava, "guava", "", 0,
+    {kind::guava, "guava", "", "GuavaFilter", 0,
      "Guava's BloomFilter: k bits by MurmurHash3_x64_128 double hashing, its writeTo bytes in and out", false, true,
      false, false, true, "guava",
      "as Guava's BloomFilter.create: (long)(-n ln p / (ln 2)^2) bits up to whole 64-bit longs, k = round(bits / n * "
@@ -171,6 +177,15 @@ inline constexpr unsigned block_bits_of<F> = F::block_bits;
 template <class F>
 constexpr bool is_row_of(const kind_info& row) {
   return kind_code<F> == row.code && block_bits_of<F> == row.block_bits;
+}
+
+// The row of engine type F, at compile time (a type with none fails to
+// compile: a throw in a constant expression).
+template <class F>
+constexpr const kind_info& row_of_type() {
+  for (const kind_info& row : kinds)
+    if (is_row_of<F>(row)) return row;
+  throw std::logic_error("io::row_of_type: a filter type with no row in io::kinds");
 }
 
 namespace registry_detail {
