@@ -10,8 +10,9 @@ sizes it), adds the partition's keys as one batch, then ORs the filters
 together in a tree (split_every at a time), so no worker ever holds more
 than split_every + 1 filters. The OR of filters of the same parameters is,
 bit for bit, the filter of all the keys: the result equals a serial build.
-Only kinds whose union is exact can be built this way: classic, counting
-(counters added), blocked and blocked256.
+Only kinds whose union is exact, those with |, can be built this way
+(COMBINABLE: classic, counting with its counters added, the blocked and
+cache-line kinds, and the Parquet, RocksDB and Guava filters).
 
 Keys: a partition is a numpy uint64 array (dask.array chunks, or a column
 of unsigned integers) read in place, a column of non-negative integers
@@ -30,9 +31,10 @@ import dask.bag as db
 
 import bloomlab
 
-# Kinds whose OR is the filter of the union (cuckoo and scalable filters
-# have no exact union).
-COMBINABLE = ("classic", "counting", "blocked", "blocked256", "cacheline")
+# Kinds whose OR is the filter of the union: those whose class has |, as
+# the engine's registry lists them (cuckoo and scalable filters have no
+# exact union; the static kinds take no keys after they are built).
+COMBINABLE = tuple(name for name, cls, adds, *_ in bloomlab._bloomlab._kinds if adds and "__or__" in vars(cls))
 
 
 def _partitions(collection):
@@ -138,8 +140,8 @@ def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
     the collection's shape (a bag, a column, an array of unknown chunks),
     counting it is one more pass at compute(): the counts of every
     partition come before any partition's filter, in the same graph, so
-    each partition is read once but held until its filter is made. kind: classic, counting, blocked,
-    blocked256 or cacheline. key: 16 bytes for a keyed filter.
+    each partition is read once but held until its filter is made. kind: one of
+    COMBINABLE. key: 16 bytes for a keyed filter.
 
     One filter a partition, each sized by bloomlab.sized(kind, n=n, p=p),
     combined by OR in a tree of fan-in split_every; equal bit for bit to a
@@ -158,7 +160,7 @@ def build(collection, p, kind="blocked", n=None, *, key=None, split_every=8):
     if isinstance(n, (int, float)):
         if not (n >= 1):
             raise ValueError(f"n: {n} is out of range (1 or more)")
-        bloomlab.size(n=float(n), p=float(p), kind="classic" if kind == "counting" else kind)  # refuses bad n, p early
+        bloomlab.size(n=float(n), p=float(p), kind=kind)  # refuses bad n, p early
     make = dask.delayed(_partition_filter, pure=True)
     level = [make(part, i, kind, n, float(p), key) for i, part in enumerate(parts)]
     if not level:  # no partitions: the empty filter of the plan

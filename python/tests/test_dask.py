@@ -70,6 +70,21 @@ def test_local_scheduler_build_and_errors():
             bloomlab.dask.build([1, 2, 3], p=0.01).compute()
 
 
+def test_every_kind_with_a_union_builds_as_a_serial_build():
+    # COMBINABLE is read from the module's classes (those with |): the kinds
+    # the registry says combine and take keys after they are made.
+    assert bloomlab.dask.COMBINABLE == tuple(
+        name for name, cls, adds, *_ in bloomlab._bloomlab._kinds if adds and name not in ("cuckoo", "scalable"))
+    keys = [f"user-{i}" for i in range(2000)]
+    with dask.config.set(scheduler="synchronous"):
+        for kind in bloomlab.dask.COMBINABLE:
+            built = bloomlab.dask.build(db.from_sequence(keys, npartitions=5), p=0.01, kind=kind).compute()
+            serial = bloomlab.sized(kind, n=2000, p=0.01)
+            serial.add_many(keys)
+            assert type(built) is type(serial) and built == serial, kind
+            assert built.contains_many(keys).all(), kind
+
+
 def test_build_is_lazy_and_counts_n_only_at_compute():
     calls = []
 
