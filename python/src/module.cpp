@@ -362,12 +362,6 @@ const char* class_name() {
   return io::row_of_type<F>().py_class.data();
 }
 
-// The Python name of a kind's class, as bind_common registered it.
-template <class F>
-std::string kind_label() {
-  return py::type::of<handle<F>>().attr("__name__").template cast<std::string>();
-}
-
 // ---- single-key calls without pybind11's dispatcher ----------------------------
 //
 // add(), contains() and `in` are the calls a Python loop makes one key at a
@@ -620,7 +614,7 @@ py::class_<handle<F>> bind_common(py::module_& m, const char* doc, const char* f
             io::filter_file f = from_bytes(state[0].cast<py::bytes>(), key_arg(state[1].cast<std::optional<py::bytes>>()));
                         if (!std::holds_alternative<F>(f.filter))
                           throw py::value_error("pickled data holds a " + std::string(io::kind_name(io::kind_of(f.filter))) +
-                                                " filter, not a " + kind_label<F>());
+                                                " filter, not a " + class_name<F>());
                         return std::make_unique<H>(std::move(f));
                       }))
       .def("__copy__",
@@ -1152,7 +1146,8 @@ void bind(py::module_& m) {
           }),
           "m"_a, py::kw_only(), "key"_a = py::none())
         .def("__repr__", [](const handle<F>& h) {
-          return kind_label<F>() + "(m=" + std::to_string(h.f().m()) + ", items=" + std::to_string(h.items()) + ")";
+          return class_name<F>() + std::string("(m=") + std::to_string(h.f().m()) +
+                 ", items=" + std::to_string(h.items()) + ")";
         });
     bind_slices<F>(c);
   };
