@@ -157,9 +157,7 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
   // The rate now: a non-member passes if any stage says "maybe",
   // 1 - prod (1 - fpr_i) over the stages' own rates (fill_i^k_i).
   double fpr() const {
-    double keep = 1;
-    for (const auto& s : stages_) keep *= 1 - s.filter.fpr();
-    return 1 - keep;
+    return rate_of_any([](const scalable_stage& s) { return s.filter.fpr(); });
   }
 
   // Same plan and the same stages, bit for bit.
@@ -206,9 +204,7 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
   // 1 - prod (1 - p_i) over the stages made so far: the planned rate if
   // every stage were full at its target (a plan, not a bound: see above).
   double fpr_bound() const {
-    double keep = 1;
-    for (const auto& s : stages_) keep *= 1 - s.p;
-    return 1 - keep;
+    return rate_of_any([](const scalable_stage& s) { return s.p; });
   }
 
   // p0 / (1 - r): the plan's limit, for any number of stages.
@@ -217,14 +213,22 @@ class scalable_filter : public detail::one_at_a_time<scalable_filter> {
   // 1 - prod (1 - fpr_approx(m_i, n_i, k_i)): the expected rate at the
   // stages' actual fill.
   double fpr_expected() const {
-    double keep = 1;
-    for (const auto& s : stages_)
-      keep *= 1 - fpr_approx(static_cast<double>(s.filter.m()), static_cast<double>(s.n),
-                             s.filter.k());
-    return 1 - keep;
+    return rate_of_any([](const scalable_stage& s) {
+      return fpr_approx(static_cast<double>(s.filter.m()), static_cast<double>(s.n), s.filter.k());
+    });
   }
 
  private:
+  // 1 - prod_i (1 - q_i), q_i = rate(stage i): the chance that some stage
+  // says maybe. Summed as logs, -expm1(sum log1p(-q_i)), so that rates far
+  // below 2^-53 are kept: 1 - (1 - 1e-19) is 0 in doubles.
+  template <class Rate>
+  double rate_of_any(Rate rate) const {
+    double log_none = 0;
+    for (const scalable_stage& s : stages_) log_none += std::log1p(-rate(s));
+    return -std::expm1(log_none);
+  }
+
   static scalable_params check(const scalable_params& sp) {
     const auto refuse = [](const std::string& what) {
       throw std::invalid_argument("scalable filter: " + what);

@@ -248,8 +248,8 @@ struct growing_row {
   std::uint64_t n;
   std::uint64_t stages;
   double scalable_fpr_measured;
-  double scalable_current;  // 1 - prod (1 - fill_i^k_i) over the stages so far
-  double scalable_planned;  // 1 - prod (1 - p_i) over the stages so far
+  double scalable_current;  // 1 - prod (1 - fill_i^k_i) over the stages so far: scalable_filter::fpr()
+  double scalable_planned;  // 1 - prod (1 - p_i) over the stages so far: scalable_filter::fpr_bound()
   double scalable_low, scalable_high;  // Wilson 95% interval of the measured share
   double fixed_fpr_measured;
   double fixed_fpr_approx;

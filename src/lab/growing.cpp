@@ -47,14 +47,9 @@ growing_report growing(const growing_request& r) {
       fp_grow += grow.contains(p);
       fp_fixed += fixed.contains(p);
     }
-    double keep_current = 1, keep_planned = 1;
-    for (const scalable_stage& st : grow.stages()) {
-      keep_current *= 1 - std::pow(st.filter.fill(), st.filter.k());
-      keep_planned *= 1 - st.p;
-    }
     const interval ci = wilson_interval(fp_grow, r.probes);
-    rep.rows.push_back({n, grow.stages().size(), static_cast<double>(fp_grow) / count, 1 - keep_current,
-                        1 - keep_planned, ci.low, ci.high, static_cast<double>(fp_fixed) / count,
+    rep.rows.push_back({n, grow.stages().size(), static_cast<double>(fp_grow) / count, grow.fpr(),
+                        grow.fpr_bound(), ci.low, ci.high, static_cast<double>(fp_fixed) / count,
                         fpr_approx(static_cast<double>(fixed.m()), static_cast<double>(n), fixed.k())});
   };
   row(0);

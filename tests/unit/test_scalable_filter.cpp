@@ -122,4 +122,29 @@ TEST(ScalableFilter, RebuiltFromItsStagesAnswersTheSame) {
     EXPECT_EQ(g.stages()[i].filter.bits_set(), f.stages()[i].filter.bits_set());
 }
 
+// A nearly empty filter's rates are tiny, not 0: each is 1 - prod (1 - q_i)
+// over the stages, which in doubles rounds every q_i below 2^-53 away
+// (BF.INFO's "Expected error rate" read 0 for a filter of 1000 holding 3
+// keys). One stage: each equals its stage's own rate, to 1e-12 of it.
+TEST(ScalableFilter, SmallRatesAreKeptNotRoundedToZero) {
+  scalable_filter f(scalable_params{1000, 0.01, 2, 0.85, false, {}});
+  for (const char* x : {"a", "b", "c"}) f.add(x);
+  ASSERT_EQ(f.stages().size(), 1u);
+  const auto& s = f.stages()[0];
+  const double expected =
+      bloomlab::fpr_approx(static_cast<double>(s.filter.m()), static_cast<double>(s.n), s.filter.k());
+  ASSERT_GT(expected, 0.0);
+  ASSERT_LT(expected, 1e-15);  // far below 2^-53: 1 - (1 - expected) would be 0
+  EXPECT_NEAR(f.fpr_expected(), expected, expected * 1e-12);
+  EXPECT_NEAR(f.fpr(), s.filter.fpr(), s.filter.fpr() * 1e-12);
+  EXPECT_GT(f.fpr(), 0.0);
+
+  // Several stages: 1 - prod (1 - p_i), here with no loss to compare with.
+  scalable_filter g(scalable_params{100, 0.01, 2, 0.5, false, {}});
+  for (int i = 0; i < 1000; ++i) g.add(item(i));
+  double keep = 1;
+  for (const auto& st : g.stages()) keep *= 1 - st.p;
+  EXPECT_NEAR(g.fpr_bound(), 1 - keep, 1e-15);
+}
+
 }  // namespace
