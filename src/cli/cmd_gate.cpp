@@ -233,6 +233,12 @@ int run_resp_only(const gate_args& a, const gate::front_options& front_opts, gat
 
 }  // namespace
 
+std::string gate_kind_help() {
+  return gate::kept_kind_names() + " (default " + std::string(gate::kind_name(gate::default_kind())) +
+         "; a counting filter's removals decrement it), or " + std::string(gate::no_filter_name) +
+         " (every check asks the database)";
+}
+
 int run_gate(const gate_args& a) {
   const auto port = static_cast<std::uint16_t>(parse_count("--port", a.port, 1, 65535));
   if (a.host.empty())

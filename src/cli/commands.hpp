@@ -78,5 +78,7 @@ int run_measure(const measure_args& a);
 int run_trials(const trials_args& a);
 int run_serve(const serve_args& a);
 int run_gate(const gate_args& a);
+// --kind's help: the kinds the gate keeps, its default, and none.
+std::string gate_kind_help();
 
 }  // namespace bloomlab::cli

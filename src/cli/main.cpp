@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
   c_gate->add_option("--db", gt.db, "An SQLite file, or a postgresql:// URL");
   c_gate->add_option("--table", gt.table, "The table that holds the keys");
   c_gate->add_option("--column", gt.column, "Its column of keys (text)");
-  c_gate->add_option("--kind", gt.kind, "classic, counting (removals decrement), blocked (default), or none (every check asks the database)");
+  c_gate->add_option("--kind", gt.kind, gate_kind_help());
   c_gate->add_option("--p", gt.p, "Target false-positive rate, 1e-9 to 0.5 (default 0.01)");
   c_gate->add_option("--filter", gt.filter, "Start from this saved filter file instead of building one");
   auto* gate_key = c_gate->add_option("--key-file", gt.key_file,

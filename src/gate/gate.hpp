@@ -61,16 +61,18 @@ inline constexpr double min_p = 1e-9;
 inline constexpr double max_p = 0.5;
 
 // The filter the gate keeps is a row of io::kinds: one whose engine type the
-// gate holds (classic, counting and blocked, the 512-bit layout: gate.cpp's
-// kept_filter says which), or none (a null row): no filter at all, every
-// check asks the database (the baseline the benchmarks measure the filters
-// against).
+// gate holds (every kind that takes keys after it is made and whose add
+// cannot fail, except the scalable filter: gate.cpp's keepable says which),
+// or none (a null row): no filter at all, every check asks the database (the
+// baseline the benchmarks measure the filters against).
 inline constexpr std::string_view no_filter_name = "none";
 const io::kind_info* default_kind();  // blocked
 // The row --kind names ("none": null); refuses (parse.hpp's refuse, naming
 // `field`) any other name, with the names allowed.
 const io::kind_info* kind_named(const std::string& field, const std::string& name);
 std::string_view kind_name(const io::kind_info* kind);  // the row's name, or "none"
+// The kinds it keeps, "classic, counting, blocked, ...", in the registry's order.
+std::string kept_kind_names();
 
 // Why `key` is not a key the gate takes ("" when it is): empty, longer than
 // max_key_bytes, not UTF-8, or holding a control character (a line break

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bloomlab/parquet_filter.hpp"
 #include "test_paths.hpp"
 #include "gate_process.hpp"
 
@@ -115,7 +116,11 @@ TEST_P(GateKinds, AddsAndRemovesNeverAFalseNegative) {
   EXPECT_EQ(s["keys_removed"], removed.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, GateKinds, ::testing::Values("classic", "counting", "blocked", "none"));
+// Every kind the gate keeps (each that takes keys after it is made and whose
+// add cannot fail, but the scalable filter), and none.
+INSTANTIATE_TEST_SUITE_P(Kinds, GateKinds,
+                         ::testing::Values("classic", "counting", "blocked", "blocked256", "cacheline", "parquet",
+                                           "rocksdb", "guava", "none"));
 
 // --kind none, the benchmarks' baseline: the database answers every check.
 TEST(GateSqlite, NoFilterAsksTheDatabaseForEveryCheck) {
@@ -144,6 +149,28 @@ TEST(GateSqlite, NoFilterAsksTheDatabaseForEveryCheck) {
   for (std::size_t i = 0; i < 200; ++i) ASSERT_EQ(remove(*c, keys[i]).status, 200);
   EXPECT_EQ(stats(*c)["rebuilds"], 0);
   EXPECT_EQ(stats(*c)["rebuilding"], false);
+}
+
+// A kind whose own sizing falls short of the gate's p (Arrow's sizing of a
+// Parquet filter for 1,500 keys at 1e-9: 262,144 bits, whose rate at the
+// table's 1,000 keys is 2.1e-9) is sized for more keys until it reaches p,
+// so the gate does not rebuild it after each add.
+TEST(GateSqlite, AKindWhoseSizingFallsShortIsSizedToReachP) {
+  temp_dir dir;
+  const auto start = numbered("k", 1000);
+  sqlite_table db(dir.path / "keys.sqlite", start);
+  running_gate g(gate_args(db, {"--kind", "parquet", "--p", "1e-9"}));
+  auto c = g.client();
+  const json before = stats(*c);
+  EXPECT_EQ(before["kind"], "parquet");
+  EXPECT_EQ(before["planned_n"], 1500);
+  EXPECT_LE(before["p_expected"].get<double>(), 1e-9) << before.dump();
+  EXPECT_GT(before["m"].get<std::uint64_t>(), bloomlab::parquet_filter::for_rate(1500, 1e-9).m()) << before.dump();
+  for (const auto& k : numbered("added-", 100)) ASSERT_EQ(add(*c, k).status, 201);
+  const json after = stats(*c);
+  EXPECT_EQ(after["rebuilds"], 0) << after.dump();
+  EXPECT_EQ(after["rebuilding"], false);
+  EXPECT_EQ(after["m"], before["m"]);
 }
 
 TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
@@ -554,7 +581,8 @@ TEST(GateSqlite, RefusesBadStartsWithExit2) {
   refused({"--db", f, "--table", "t", "--column", "k", "--p", "2"}, "--p: '2'");
   refused({"--db", f, "--table", "t", "--column", "k", "--p", "1e-12"}, "allowed: a rate from 1e-09 to 0.5");
   refused({"--db", f, "--table", "t", "--column", "k", "--kind", "cuckoo"},
-          "--kind: 'cuckoo' is not a kind the gate keeps; allowed: classic, counting, blocked, none");
+          "--kind: 'cuckoo' is not a kind the gate keeps; allowed: classic, counting, blocked, blocked256, "
+          "cacheline, parquet, rocksdb, guava, none");
   refused({"--table", "t", "--column", "k"}, "--db is required");
   refused({"--db", f, "--column", "k"}, "--table is required");
   refused({"--db", "postgresql://u:secret@127.0.0.1:1/db", "--table", "t", "--column", "k"}, "u:***@");
