@@ -109,19 +109,25 @@ std::uint64_t capacity_at(const kept_filter& f, double p) {
   return lo;
 }
 
-// F sized by its own rule (for_rate) for n keys at p, for more keys where
-// that rule leaves its rate at n above p: Arrow's sizing of a Parquet
-// filter, m = -8n / ln(1 - p^(1/8)) up to a power of two, falls short of
-// p at 44 of 81 targets from 0.1 to 1e-9 for n = 150,000 (75 times p at
-// 1e-9), and a filter over its target at once would be rebuilt after every
-// add. Each step doubles the keys it is sized for; past the kind's largest
-// filter for_rate refuses.
+// F sized by its own rule (for_rate) for `planned` keys at p, and for more
+// where that rule leaves its rate above p before the keys reach halfway
+// from the `held` ones to the planned ones. A filter over its target from
+// the start would be rebuilt at every add that finds no rebuild running,
+// each rebuild the same size; halfway leaves room for adds before the
+// next, as the plan's head-room does for the other kinds. Arrow's sizing
+// of a Parquet filter, m = -8n / ln(1 - p^(1/8)) up to a power of two,
+// falls short of p at 44 of 81 targets from 0.1 to 1e-9 for n = 150,000
+// (75 times p at 1e-9). A rule short of p at the planned keys only by
+// rounding (the classic filter's whole k) is under it halfway and keeps
+// its own size. Each step doubles the keys it is sized for; past the
+// kind's largest filter for_rate refuses.
 template <class F>
-F sized_to_reach(double n, double p, const std::optional<sip_key>& key) {
-  F f = F::for_rate(n, p, key);
-  for (double planned = n; f.fpr_expected(n) > p;) {
-    planned *= 2;
-    f = F::for_rate(planned, p, key);
+F sized_to_reach(double planned, double held, double p, const std::optional<sip_key>& key) {
+  const double halfway = held + (planned - held) / 2;
+  F f = F::for_rate(planned, p, key);
+  for (double n = planned; f.fpr_expected(halfway) > p;) {
+    n *= 2;
+    f = F::for_rate(n, p, key);
   }
   return f;
 }
@@ -172,7 +178,8 @@ const io::kind_info* kind_named(const std::string& field, const std::string& nam
   if (name == no_filter_name) return nullptr;
   const io::kind_info* row = io::find_kind(name);
   if (row == nullptr || !keeps_row(*row))
-    lab::refuse(field, name, "is not a kind the gate keeps; allowed: " + kept_kind_names() + ", " + std::string(no_filter_name));
+    lab::refuse(field, name,
+                "is not a kind the gate keeps; allowed: " + kept_kind_names() + ", " + std::string(no_filter_name));
   return row;
 }
 
@@ -273,7 +280,7 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
   }
   io::with_type(*opts_.kind, [&]<class F>(std::type_identity<F>) {
     if constexpr (keeps<F>)
-      st = std::make_unique<filter_state>(sized_to_reach<F>(n, opts_.p, opts_.key));
+      st = std::make_unique<filter_state>(sized_to_reach<F>(n, static_cast<double>(n_hint), opts_.p, opts_.key));
     else
       throw std::logic_error("gate: kind " + std::string(opts_.kind->name) + " is not one it keeps");
   });

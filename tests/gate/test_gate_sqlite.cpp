@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
 #include "test_paths.hpp"
 #include "gate_process.hpp"
@@ -154,11 +155,19 @@ TEST(GateSqlite, NoFilterAsksTheDatabaseForEveryCheck) {
 // A kind whose own sizing falls short of the gate's p (Arrow's sizing of a
 // Parquet filter for 1,500 keys at 1e-9: 262,144 bits, whose rate at the
 // table's 1,000 keys is 2.1e-9) is sized for more keys until it reaches p,
-// so the gate does not rebuild it after each add.
+// so the gate does not rebuild it after each add. One short only by its
+// whole k (classic) keeps its own size.
 TEST(GateSqlite, AKindWhoseSizingFallsShortIsSizedToReachP) {
   temp_dir dir;
   const auto start = numbered("k", 1000);
   sqlite_table db(dir.path / "keys.sqlite", start);
+  {
+    running_gate classic(gate_args(db, {"--kind", "classic", "--p", "0.3"}));
+    auto c = classic.client();
+    const json s = stats(*c);
+    EXPECT_GT(bloomlab::bloom_filter::for_rate(1500, 0.3).fpr_expected(1500), 0.3);  // by its whole k
+    EXPECT_EQ(s["m"], bloomlab::bloom_filter::for_rate(1500, 0.3).m()) << s.dump();
+  }
   running_gate g(gate_args(db, {"--kind", "parquet", "--p", "1e-9"}));
   auto c = g.client();
   const json before = stats(*c);
@@ -171,6 +180,13 @@ TEST(GateSqlite, AKindWhoseSizingFallsShortIsSizedToReachP) {
   EXPECT_EQ(after["rebuilds"], 0) << after.dump();
   EXPECT_EQ(after["rebuilding"], false);
   EXPECT_EQ(after["m"], before["m"]);
+  // The table grows to 3,000 keys: each rebuild leaves room for more keys
+  // at p, so there are a few, not one every few adds.
+  for (const auto& k : numbered("more-", 1900)) ASSERT_EQ(add(*c, k).status, 201);
+  ASSERT_GE(wait_until([&] { return stats(*c)["rebuilding"] == false; }), 0);
+  const json grown = stats(*c);
+  EXPECT_LE(grown["rebuilds"].get<int>(), 3) << grown.dump();
+  EXPECT_LE(grown["p_expected"].get<double>(), 1e-9) << grown.dump();
 }
 
 TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
