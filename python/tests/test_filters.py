@@ -383,8 +383,8 @@ def test_the_typing_of_a_kind_with_no_class_of_its_own_is_written_from_the_modul
     import pathlib
 
     tree = ast.parse((pathlib.Path(bloomlab.__file__).with_name("_bloomlab.pyi")).read_text())
-    stub = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}["CacheLineFilter"]
-    init = next(n for n in stub.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    typed_class = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}["CacheLineFilter"]
+    init = next(n for n in typed_class.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
     assert ast.unparse(init.args) == "self, m: int, k: int, *, key: bytes | None=None"
     union = next(n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "AnyFilter")
     assert [e.id for e in union.value.slice.elts] == [cls.__name__ for _, cls, *_ in bloomlab._bloomlab._kinds]

@@ -35,8 +35,8 @@ def test_pip_installs_the_checkout_offline_and_the_versions_agree(cli, tmp_path)
         # The typing installed beside the module has every kind's class, those
         # the build writes from the module (python/stubs.py) included.
         "import ast, pathlib\n"
-        "stub = ast.parse(pathlib.Path(bloomlab.__file__).with_name('_bloomlab.pyi').read_text())\n"
-        "typed = {n.name for n in stub.body if isinstance(n, ast.ClassDef)}\n"
+        "hints = ast.parse(pathlib.Path(bloomlab.__file__).with_name('_bloomlab.pyi').read_text())\n"
+        "typed = {n.name for n in hints.body if isinstance(n, ast.ClassDef)}\n"
         "print(','.join(c.__name__ for _, c, *_ in bloomlab._bloomlab._kinds if c.__name__ not in typed) or 'none')\n"
     )
     r = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)

@@ -15,6 +15,7 @@
 #include "bloomlab/filter_api.hpp"
 #include "bloomlab/math.hpp"
 #include "bloomlab/io/filter_file.hpp"
+#include "kept_sizing.hpp"
 #include "parse.hpp"
 #include "utf8.hpp"
 
@@ -65,11 +66,8 @@ template <class... F>
 struct kept_from<std::variant<F...>> : keep_of<std::variant<>, F...> {};
 using kept_filter = kept_from<io::any_filter>::type;
 
-template <class F>
-inline constexpr bool keeps = keepable<F>;
-
 bool keeps_row(const io::kind_info& row) {
-  return io::with_type(row, []<class F>(std::type_identity<F>) { return keeps<F>; });
+  return io::with_type(row, []<class F>(std::type_identity<F>) { return keepable<F>; });
 }
 
 }  // namespace
@@ -107,29 +105,6 @@ std::uint64_t capacity_at(const kept_filter& f, double p) {
     (expected_rate(f, static_cast<double>(mid)) <= p ? lo : hi) = mid;
   }
   return lo;
-}
-
-// F sized by its own rule (for_rate) for `planned` keys at p, and for more
-// where that rule leaves its rate above p before the keys reach halfway
-// from the `held` ones to the planned ones. A filter over its target from
-// the start would be rebuilt at every add that finds no rebuild running,
-// each rebuild the same size; halfway leaves room for adds before the
-// next, as the plan's head-room does for the other kinds. Arrow's sizing
-// of a Parquet filter, m = -8n / ln(1 - p^(1/8)) up to a power of two,
-// falls short of p at 44 of 81 targets from 0.1 to 1e-9 for n = 150,000
-// (75 times p at 1e-9). A rule short of p at the planned keys only by
-// rounding (the classic filter's whole k) is under it halfway and keeps
-// its own size. Each step doubles the keys it is sized for; past the
-// kind's largest filter for_rate refuses.
-template <class F>
-F sized_to_reach(double planned, double held, double p, const std::optional<sip_key>& key) {
-  const double halfway = held + (planned - held) / 2;
-  F f = F::for_rate(planned, p, key);
-  for (double n = planned; f.fpr_expected(halfway) > p;) {
-    n *= 2;
-    f = F::for_rate(n, p, key);
-  }
-  return f;
 }
 
 bool filter_contains(const kept_filter& f, std::string_view key) {
@@ -223,7 +198,7 @@ void gate::load() {
     const io::kind_info& row = io::row_of(file.filter);
     std::visit(
         [&]<class F>(F& f) {
-          if constexpr (keeps<F>) st = std::make_unique<filter_state>(std::move(f));
+          if constexpr (keepable<F>) st = std::make_unique<filter_state>(std::move(f));
         },
         file.filter);
     if (!st)
@@ -279,7 +254,7 @@ std::unique_ptr<gate::filter_state> gate::build(std::uint64_t n_hint) {
     return st;
   }
   io::with_type(*opts_.kind, [&]<class F>(std::type_identity<F>) {
-    if constexpr (keeps<F>)
+    if constexpr (keepable<F>)
       st = std::make_unique<filter_state>(sized_to_reach<F>(n, static_cast<double>(n_hint), opts_.p, opts_.key));
     else
       throw std::logic_error("gate: kind " + std::string(opts_.kind->name) + " is not one it keeps");

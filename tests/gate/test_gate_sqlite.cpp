@@ -13,6 +13,7 @@
 
 #include "bloomlab/bloom_filter.hpp"
 #include "bloomlab/parquet_filter.hpp"
+#include "kept_sizing.hpp"
 #include "test_paths.hpp"
 #include "gate_process.hpp"
 
@@ -187,6 +188,26 @@ TEST(GateSqlite, AKindWhoseSizingFallsShortIsSizedToReachP) {
   const json grown = stats(*c);
   EXPECT_LE(grown["rebuilds"].get<int>(), 3) << grown.dump();
   EXPECT_LE(grown["p_expected"].get<double>(), 1e-9) << grown.dump();
+}
+
+// The sizing rule itself, in process: Parquet at 1e-9 grows to reach p
+// halfway to the planned keys; past its largest filter (128 MiB, where
+// Arrow's rule stops growing) it is refused by name, not doubled forever.
+TEST(GateSizing, AKindIsSizedForMoreKeysUntilItReachesPOrIsRefused) {
+  using bloomlab::parquet_filter;
+  const parquet_filter f = bloomlab::gate::sized_to_reach<parquet_filter>(1500, 1000, 1e-9, std::nullopt);
+  EXPECT_GT(f.bits(), parquet_filter::for_rate(1500, 1e-9).bits());
+  EXPECT_LE(f.fpr_expected(1250), 1e-9);
+  const auto classic = bloomlab::gate::sized_to_reach<bloomlab::bloom_filter>(1500, 1000, 0.3, std::nullopt);
+  EXPECT_EQ(classic.m(), bloomlab::bloom_filter::for_rate(1500, 0.3).m());
+  try {
+    (void)bloomlab::gate::sized_to_reach<parquet_filter>(9e6, 6e6, 1e-9, std::nullopt);
+    ADD_FAILURE() << "no refusal";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "1e-09 is out of reach of the parquet kind's own sizing: at 1,073,741,824 bits (its largest filter) "
+              "its rate at 7,500,000 keys is 2.49342e-08");
+  }
 }
 
 TEST(GateSqlite, RebuildsUnderConcurrentChecksWithoutAFalseNegative) {
