@@ -28,6 +28,7 @@
 #include "input.hpp"
 #include "key_file.hpp"
 #include "lab.hpp"
+#include "parquet_reach.hpp"
 #include "static_build.hpp"
 #include "stream.hpp"
 
@@ -323,6 +324,13 @@ int run_build(const build_args& a, const key_args& k) {
     in->rewind();
     args.n = std::to_string(distinct.n);
     f = make_filter(args, k.key());
+  }
+  // Arrow's sizing can miss --p (parquet_reach.hpp): said on stderr.
+  if (std::holds_alternative<parquet_filter>(f->filter) && !args.n.empty() && !args.p.empty()) {
+    const double n = static_cast<double>(parse_count("--n", args.n, 1, lab::max_n_formula));
+    const double p = parse_rate("--p", args.p);
+    const std::string line = parquet_shortfall(n, p, std::get<parquet_filter>(f->filter).fpr_expected(n));
+    if (!line.empty()) fmt::print(stderr, "bloomlab build: note: {}\n", line);
   }
   std::uint64_t items = 0;
   // Lines are strings, or integers with --int (a guava filter's long funnel: integers).

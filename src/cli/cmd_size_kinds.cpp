@@ -32,6 +32,7 @@
 #include "bloomlab/io/kind_size.hpp"
 #include "format.hpp"
 #include "lab.hpp"
+#include "parquet_reach.hpp"
 
 namespace bloomlab::cli {
 
@@ -53,6 +54,7 @@ struct sized {
   std::string rate_note;
   json more = json::object();
   std::vector<std::string> lines;
+  std::string remark;  // a line after the rate, about the rate
 };
 
 // The figures io::size_kind gives a kind sized from (n, p).
@@ -168,6 +170,9 @@ struct sizer {
                                   "of a block's 8 words",
                                   thousands(s.m / parquet_filter::block_bits), parquet_filter::block_bits,
                                   thousands(s.m / 8)));
+    const auto reaching = parquet_bits_reaching(dn, *p);
+    s.more["m_reaching_p"] = reaching ? json(*reaching) : json(nullptr);
+    s.remark = parquet_shortfall(dn, *p, s.fpr);
     return s;
   }
   sized size(std::type_identity<rocksdb_filter>) const {
@@ -275,6 +280,7 @@ int run_size_kind(const size_args& a) {
   for (const std::string& line : s.lines) fmt::print("  {}\n", line);
   fmt::print("  bits per item: {:.2f}\n", per_item);
   fmt::print("  false-positive rate: {}{}\n", percent_sig(s.fpr), s.rate_note);
+  if (!s.remark.empty()) fmt::print("  {}\n", s.remark);
   return 0;
 }
 

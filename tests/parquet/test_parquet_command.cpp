@@ -263,6 +263,57 @@ TEST(ParquetCommand, WithoutBloomFilterLengthTheHeaderSaysTheSize) {
   }
 }
 
+// Arrow's sizing falls short of p at small p: `size` says by how much and
+// names the smallest power of two that reaches p (or that none does), and
+// `build` says the same on stderr; where it reaches p, neither says more.
+TEST(ParquetCommand, SizeAndBuildSayWhenArrowsSizingMissesP) {
+  const auto sized = [](const std::string& n, const std::string& p) {
+    const auto r = run({"size", "--kind", "parquet", "--n", n, "--p", p, "--json"});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const nlohmann::json at1 = sized("150000", "0.01");
+  EXPECT_LE(at1["fpr"].get<double>(), 0.01);
+  EXPECT_EQ(at1["m_reaching_p"], at1["m"]);
+  EXPECT_EQ(run({"size", "--kind", "parquet", "--n", "150000", "--p", "0.01"}).out.find("falls short"), std::string::npos);
+
+  const nlohmann::json short9 = sized("150000", "1e-9");
+  const std::uint64_t m = short9["m"], reach = short9["m_reaching_p"];
+  EXPECT_GT(short9["fpr"].get<double>(), 70e-9);  // 74.6 times p
+  EXPECT_GT(reach, m);
+  EXPECT_LE(parquet_filter::fpr_for(150000, reach), 1e-9);
+  EXPECT_GT(parquet_filter::fpr_for(150000, reach / 2), 1e-9);
+  EXPECT_EQ(reach & (reach - 1), 0u) << reach;  // a power of two
+  const std::string text = run({"size", "--kind", "parquet", "--n", "150000", "--p", "1e-9"}).out;
+  EXPECT_NE(text.find("Arrow's sizing falls short of p = 1e-07%: 74.6 times p; --m " + std::to_string(reach) + " bits ("),
+            std::string::npos)
+      << text;
+
+  // At a billion keys not even 128 MiB reaches 1e-9.
+  EXPECT_TRUE(sized("1000000000", "1e-9")["m_reaching_p"].is_null());
+  EXPECT_NE(run({"size", "--kind", "parquet", "--n", "1000000000", "--p", "1e-9"})
+                .out.find("no Parquet filter reaches it at this n (the largest, 134,217,728 bytes, gives "),
+            std::string::npos);
+
+  const auto list = std::filesystem::temp_directory_path() / ("bloomlab-pq-" + std::to_string(::getpid()) + "-list");
+  {
+    std::ofstream out(list);
+    for (int i = 0; i < 1000; ++i) out << "key" << i << "\n";
+  }
+  const std::string blf = list.string() + ".blf";
+  const auto missed = run({"build", list.string(), "--kind", "parquet", "--p", "1e-9", "-o", blf});
+  ASSERT_EQ(missed.rc, 0) << missed.err;
+  const std::uint64_t reach_1000 = sized("1000", "1e-9")["m_reaching_p"];
+  EXPECT_NE(missed.err.find("bloomlab build: note: Arrow's sizing falls short of p = 1e-07%"), std::string::npos)
+      << missed.err;
+  EXPECT_NE(missed.err.find("--m " + std::to_string(reach_1000) + " bits"), std::string::npos) << missed.err;
+  const auto met = run({"build", list.string(), "--kind", "parquet", "--n", "1000", "--p", "0.01", "-o", blf});
+  ASSERT_EQ(met.rc, 0) << met.err;
+  EXPECT_EQ(met.err, "");
+  std::filesystem::remove(list);
+  std::filesystem::remove(blf);
+}
+
 TEST(ParquetReader, ReadsDuckDbsBloomFilterHeaderAndRefusesOthers) {
   // The 16 bytes RECIPES.md shows for a 2,048-byte bitset.
   const std::vector<std::uint8_t> duck = {0x15, 0x80, 0x20, 0x1c, 0x1c, 0x00, 0x00, 0x1c,
