@@ -3,7 +3,7 @@
 // those of `bloomlab attack ... --json` for the same settings; the drawing
 // is the report's cells and positions; a bad input is refused beside it;
 // the URL restores the section.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { cli, thousands } from './cli.mjs';
 

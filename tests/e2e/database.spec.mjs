@@ -2,7 +2,7 @@
 // queries are checked against `bloomlab build` and `bloomlab query` on the
 // very keys the page used (downloaded from it), and the database's own
 // answers against those keys.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,9 +24,12 @@ async function download(page, selector, path) {
 
 test('section 10 makes the database queries that bloomlab query predicts for the same keys', async ({ page }) => {
   const outside = [];
-  page.context().on('request', (req) => {
+  // The context's requests, the workers' included; the context outlives
+  // this test (fixtures.mjs), so the listener goes at its end.
+  const onRequest = (req) => {
     if (!req.url().startsWith('http://127.0.0.1:') && !req.url().startsWith('blob:')) outside.push(req.url());
-  });
+  };
+  page.context().on('request', onRequest);
   // SQLite's own WebAssembly is part of the site, served as such.
   const served = await page.request.get('/sqlite3.wasm');
   expect(served.status()).toBe(200);
@@ -82,6 +85,7 @@ test('section 10 makes the database queries that bloomlab query predicts for the
     await expect(page.locator('#database-lost')).toContainText(`now answers no to ${thousands(lost)} address`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    page.context().off('request', onRequest);
   }
   expect(outside).toEqual([]);
 });

@@ -1,6 +1,6 @@
 // The filter family's sections (removal, cuckoo, combine, growing, real
 // sizes) against the CLI's reports for the same input.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

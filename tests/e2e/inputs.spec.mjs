@@ -4,7 +4,7 @@
 // section computes with that value, and the CLI reads the same text as the
 // same number. A value out of a drawing's range is refused beside its
 // input with the range the engine's limits operation gives.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { cli, thousands } from './cli.mjs';
 

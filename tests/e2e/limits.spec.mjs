@@ -1,7 +1,7 @@
 // The page keeps no copy of a bound or a default the engine defines: every
 // drawing's range and every engine default, as the engine's own limits
 // operation gives them, is what the page shows and enforces.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 
 // The limits operation of the engine the page serves, asked directly.

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { readFileSync } from 'node:fs';
 import { cli, pct, pctFine, thousands } from './cli.mjs';

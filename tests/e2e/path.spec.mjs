@@ -9,7 +9,7 @@
 //   and the sentence that it says maybe to everything.
 // - At 390 px no table or section scrolls sideways; no sentence of visible
 //   prose runs past 30 words; the basics' prose is under 1,500 words.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { cli, thousands } from './cli.mjs';
 

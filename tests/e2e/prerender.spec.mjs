@@ -2,7 +2,7 @@
 // with the engine for the default inputs): the view, once it runs, must draw
 // exactly the same over them; and a link that asks for another filter must
 // not show the default one's figures meanwhile.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 
 const parts = ['stage-bits', 'stage-removal', 'stage-items', 'stage-summary', 'stage-queries', 'stage-odds'];
 const snapshot = (ids) => ids.map((id) => document.getElementById(id).outerHTML);

@@ -4,7 +4,7 @@
 // the focus; section 1's bits are one Tab stop; charts show values without
 // a hover and name their line styles; live regions are short sentences.
 import { readFileSync } from 'node:fs';
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 

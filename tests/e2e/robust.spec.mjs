@@ -1,7 +1,7 @@
 // Never frozen, never blank: inputs that used to freeze the page, bad URL
 // values, the stage's item limit and a failed worker. Each interaction is
 // timed in the page (performance.now()) and reported, not asserted.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 

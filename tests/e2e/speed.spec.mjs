@@ -5,7 +5,7 @@
 // is what the timing depends on: the sections in view are drawn before the
 // rest are set up, and the rest are set up as they come into view or when
 // the page is idle.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 
 // Records, in page time (ms since navigation started): when section 1's
 // summary and bits are first on the screen, when each section is set up

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { cli } from './cli.mjs';
 import { percentSig, thousands } from '../../web/js/format.js';

@@ -1,7 +1,7 @@
 // Never wrong in words: each sentence agrees with the numbers it states
 // (checked against the CLI where it states one), counts of one are singular,
 // and messages name the inputs as the page labels them.
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.mjs';
 import { open } from './open.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
