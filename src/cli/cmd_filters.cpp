@@ -325,13 +325,6 @@ int run_build(const build_args& a, const key_args& k) {
     args.n = std::to_string(distinct.n);
     f = make_filter(args, k.key());
   }
-  // Arrow's sizing can miss --p (parquet_reach.hpp): said on stderr.
-  if (std::holds_alternative<parquet_filter>(f->filter) && !args.n.empty() && !args.p.empty()) {
-    const double n = static_cast<double>(parse_count("--n", args.n, 1, lab::max_n_formula));
-    const double p = parse_rate("--p", args.p);
-    const std::string line = parquet_shortfall(n, p, std::get<parquet_filter>(f->filter).fpr_expected(n));
-    if (!line.empty()) fmt::print(stderr, "bloomlab build: note: {}\n", line);
-  }
   std::uint64_t items = 0;
   // Lines are strings, or integers with --int (a guava filter's long funnel: integers).
   const item_reading how{a.ints, "--int"};
@@ -368,6 +361,13 @@ int run_build(const build_args& a, const key_args& k) {
                      sized, a.out,
                      as == io::layout::own ? fmt::format(" as {} stores it (no item count, no checksum)", a.format)
                                            : std::string()));
+  // Arrow's sizing can miss --p (parquet_reach.hpp): said on stderr, once
+  // the filter is written (an exit 2 has one line there, its reason).
+  if (const auto* pq = std::get_if<parquet_filter>(&f->filter); pq && !args.n.empty() && !args.p.empty()) {
+    const double n = static_cast<double>(parse_count("--n", args.n, 1, lab::max_n_formula));
+    const std::string line = parquet_reach_of(n, parse_rate("--p", args.p), pq->m(), pq->fpr_expected(n)).shortfall;
+    if (!line.empty()) fmt::print(stderr, "bloomlab build: note: {}\n", line);
+  }
   return 0;
 }
 

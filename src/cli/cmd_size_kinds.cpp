@@ -170,9 +170,9 @@ struct sizer {
                                   "of a block's 8 words",
                                   thousands(s.m / parquet_filter::block_bits), parquet_filter::block_bits,
                                   thousands(s.m / 8)));
-    const auto reaching = parquet_bits_reaching(dn, *p);
-    s.more["m_reaching_p"] = reaching ? json(*reaching) : json(nullptr);
-    s.remark = parquet_shortfall(dn, *p, s.fpr);
+    const parquet_reach reach = parquet_reach_of(dn, *p, s.m, s.fpr);
+    s.more["m_reaching_p"] = reach.m ? json(*reach.m) : json(nullptr);
+    s.remark = reach.shortfall;
     return s;
   }
   sized size(std::type_identity<rocksdb_filter>) const {

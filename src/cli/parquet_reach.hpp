@@ -25,18 +25,25 @@ inline std::optional<std::uint64_t> parquet_bits_reaching(double n, double p) {
   }
 }
 
-// The line that says Arrow's m misses p (its rate `fpr` at n), and what
-// reaches p; empty when it does not miss.
-inline std::string parquet_shortfall(double n, double p, double fpr) {
-  if (fpr <= p) return "";
+// What `size` and `build` say of a filter of Arrow's size (rate `fpr` at
+// n): the m that reaches p (Arrow's own where fpr <= p; none where no
+// filter does), and, where Arrow's misses p, the line that says so.
+struct parquet_reach {
+  std::optional<std::uint64_t> m;
+  std::string shortfall;
+};
+
+inline parquet_reach parquet_reach_of(double n, double p, std::uint64_t arrow_m, double fpr) {
+  if (fpr <= p) return {arrow_m, ""};
   const std::string missed = fmt::format("Arrow's sizing falls short of p = {}: {:.3g} times p", percent_short(p),
                                          fpr / p);
-  if (const auto m = parquet_bits_reaching(n, p))
-    return fmt::format("{}; --m {} bits ({} bytes) reaches it: {}", missed, *m, thousands(*m / 8),
-                       percent_sig(parquet_filter::fpr_for(n, *m)));
-  return fmt::format("{}; no Parquet filter reaches it at this n (the largest, {} bytes, gives {})", missed,
-                     thousands(parquet_filter::max_bytes),
-                     percent_sig(parquet_filter::fpr_for(n, parquet_filter::max_bytes * 8)));
+  const auto m = parquet_bits_reaching(n, p);
+  if (m)
+    return {m, fmt::format("{}; --m {} bits ({} bytes) reaches it: {}", missed, *m, thousands(*m / 8),
+                           percent_sig(parquet_filter::fpr_for(n, *m)))};
+  return {m, fmt::format("{}; no Parquet filter reaches it at this n (the largest, {} bytes, gives {})", missed,
+                         thousands(parquet_filter::max_bytes),
+                         percent_sig(parquet_filter::fpr_for(n, parquet_filter::max_bytes * 8)))};
 }
 
 }  // namespace bloomlab::cli

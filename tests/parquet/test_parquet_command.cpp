@@ -286,13 +286,16 @@ TEST(ParquetCommand, SizeAndBuildSayWhenArrowsSizingMissesP) {
   EXPECT_GT(parquet_filter::fpr_for(150000, reach / 2), 1e-9);
   EXPECT_EQ(reach & (reach - 1), 0u) << reach;  // a power of two
   const std::string text = run({"size", "--kind", "parquet", "--n", "150000", "--p", "1e-9"}).out;
-  const std::string line = "Arrow's sizing falls short of p = 1e-07%: 74.6 times p; --m " + std::to_string(reach);
-  EXPECT_NE(text.find(line + " bits ("), std::string::npos) << text;
+  EXPECT_EQ(reach, 67108864u);
+  EXPECT_NE(text.find("\n  false-positive rate: 7.460e-06%\n  Arrow's sizing falls short of p = 1e-07%: 74.6 times p; "
+                      "--m 67108864 bits (8,388,608 bytes) reaches it: 2.957e-08%\n"),
+            std::string::npos)
+      << text;
 
   // At a billion keys not even 128 MiB reaches 1e-9.
   EXPECT_TRUE(sized("1000000000", "1e-9")["m_reaching_p"].is_null());
   EXPECT_NE(run({"size", "--kind", "parquet", "--n", "1000000000", "--p", "1e-9"})
-                .out.find("no Parquet filter reaches it at this n (the largest, 134,217,728 bytes, gives "),
+                .out.find("no Parquet filter reaches it at this n (the largest, 134,217,728 bytes, gives 99.54%)\n"),
             std::string::npos);
 
   const auto list = std::filesystem::temp_directory_path() / ("bloomlab-pq-" + std::to_string(::getpid()) + "-list");
@@ -307,6 +310,11 @@ TEST(ParquetCommand, SizeAndBuildSayWhenArrowsSizingMissesP) {
   EXPECT_NE(missed.err.find("bloomlab build: note: Arrow's sizing falls short of p = 1e-07%"), std::string::npos)
       << missed.err;
   EXPECT_NE(missed.err.find("--m " + std::to_string(reach_1000) + " bits"), std::string::npos) << missed.err;
+  // A build refused after sizing says only why (one line), not the note.
+  const auto refused = run({"build", "/dev/zero", "--kind", "parquet", "--n", "10", "--p", "1e-9", "-o", blf});
+  EXPECT_EQ(refused.rc, 2);
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_EQ(refused.err.find("note:"), std::string::npos) << refused.err;
   const auto met = run({"build", list.string(), "--kind", "parquet", "--n", "1000", "--p", "0.01", "-o", blf});
   ASSERT_EQ(met.rc, 0) << met.err;
   EXPECT_EQ(met.err, "");
