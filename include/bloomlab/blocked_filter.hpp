@@ -74,8 +74,10 @@
 // (detail::batch_ahead) is made and its block prefetched, so that the cache
 // misses of 64 items overlap. Smaller arrays are near enough to loop
 // straight through; there, inserts of integer keys make a run of 64 hashes
-// before setting their bits (detail::staged_hashes). One loop per code
-// path, with the kernel inlined: no call per item.
+// before setting their bits (detail::staged_hashes). Inserts of unkeyed
+// string keys take the pipeline from 64 KiB up, where making hashes ahead
+// beat the straight loop (detail::piped_hashes). One loop per code path,
+// with the kernel inlined: no call per item.
 //
 // Concurrency: add_concurrent() / add_hash_concurrent() may run on many
 // threads at once, and with contains_concurrent(), on the same filter without

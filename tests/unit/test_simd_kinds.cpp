@@ -265,6 +265,48 @@ TYPED_TEST(SmallIntegerBatches, HoldTheBitsOfOneAddAKey) {
   }
 }
 
+// String keys into an array past 64 KiB (detail::pipeline_min_floor) but
+// short of half the L2 on most CPUs: inserts take the prefetch pipeline
+// there (detail::piped_hashes), lookups may loop straight through. Batches
+// of every length around the pipeline's 64 keys, with keys repeated, hold
+// the bits of one add() a key, count every key, and answer as contains().
+template <class F>
+class StringBatchesPastTheFloor : public ::testing::Test {};
+TYPED_TEST_SUITE(StringBatchesPastTheFloor, block_local_kinds);
+
+TYPED_TEST(StringBatchesPastTheFloor, HoldTheBitsOfOneAddAKey) {
+  bloomlab::rng r(93);
+  const std::vector<std::string> fresh = hex_keys(r, 6000);
+  std::vector<std::string_view> keys;
+  for (std::size_t i = 0; i < fresh.size(); ++i) keys.push_back(i % 5 == 4 ? keys[r.below(keys.size())] : fresh[i]);
+  const TypeParam empty = TypeParam::for_rate(80000, 0.01);
+  ASSERT_GT(empty.words().size_bytes(), bloomlab::detail::pipeline_min_floor);
+  TypeParam single = empty, batched = empty;
+  std::size_t at = 0;
+  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4423};  // 6,000 in all
+  for (const std::size_t length : lengths) {
+    const std::span<const std::string_view> batch(keys.data() + at, std::min(length, keys.size() - at));
+    for (const std::string_view x : batch) single.add(x);
+    batched.add_many(batch);
+    at += batch.size();
+    ASSERT_TRUE(std::equal(single.words().begin(), single.words().end(), batched.words().begin()))
+        << "after a batch of " << length;
+    ASSERT_EQ(batched.items(), at);
+  }
+  ASSERT_EQ(at, keys.size());
+  std::vector<std::string_view> probes(keys.begin(), keys.begin() + 3000);
+  const std::vector<std::string> others = hex_keys(r, 3000);
+  probes.insert(probes.end(), others.begin(), others.end());
+  std::unique_ptr<bool[]> out(new bool[probes.size()]);
+  batched.contains_many(std::span<const std::string_view>(probes), std::span<bool>(out.get(), probes.size()));
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    ASSERT_EQ(out[i], single.contains(probes[i])) << i;
+    if (i < 3000) {
+      ASSERT_TRUE(out[i]) << "false negative " << probes[i];
+    }
+  }
+}
+
 // The array size up to which a batch loops straight through rather than
 // through the prefetch pipeline: half the L2 cache the C library reports
 // (three quarters for inserts of integer keys), within [64 KiB, 1 MiB];

@@ -525,7 +525,8 @@ inline constexpr std::size_t batch_ahead = 64;  // a power of two
 
 // Arrays of up to pipeline_min_bytes() skip the pipeline: half of this
 // core's L2 cache, three quarters for inserts of integer keys (whose
-// hashes are made a run at a time, staged_hashes below). There the array
+// hashes are made a run at a time, staged_hashes below); inserts of string
+// keys skip it up to 64 KiB only (piped_hashes below). There the array
 // stays in L2 beside the keys streaming through, out-of-order execution
 // hides its latency by itself, and the ring only costs time. The L2's size
 // is read once from the C library (glibc's sysconf(_SC_LEVEL2_CACHE_SIZE));
@@ -587,6 +588,29 @@ inline constexpr bool is_staged = false;
 template <class Fn>
 inline constexpr bool is_staged<staged_hashes<Fn>> = true;
 
+// A hash_at of string keys (XXH3 or hash64, unkeyed), whose inserts take the
+// pipeline from pipeline_min_floor (64 KiB) up, whatever the L2: there the
+// ring, with each key's hash made 64 keys ahead, beat the straight loop on
+// every kind. Measured with bench/batch_ab.cpp, string inserts through the
+// pipeline at every size against the rule of lookups, the least of 5 rounds,
+// pipeline / straight: on a Sapphire Rapids class Xeon (2 MiB of L2 a core)
+// at 24-32 KiB 0.87-1.01, at 72-128 KiB 0.82-0.96, at 241-257 KiB 0.80-0.96,
+// at 604-1024 KiB 0.73-0.82, at 1-8 KiB 0.88-1.03; on an AMD EPYC of the Zen
+// 3 family (512 KiB of L2) at 72-128 KiB 0.78-1.04, from 181 KiB up 0.71-0.93,
+// but at 12-16 KiB up to 1.15, whence the floor
+// (bench/results/string-inserts-2026-12-05.md).
+template <class Fn>
+struct piped_hashes {
+  Fn fn;
+  std::uint64_t operator()(std::size_t i) const { return fn(i); }
+};
+template <class Fn>
+piped_hashes(Fn) -> piped_hashes<Fn>;
+template <class T>
+inline constexpr bool is_piped = false;
+template <class Fn>
+inline constexpr bool is_piped<piped_hashes<Fn>> = true;
+
 // The pipeline itself, for any block of block_words words (of type Word)
 // picked by Choice::block_of(h, blocks): apply(i, block, h) tests or sets
 // item i (hash h) in its block and returns 1 when an add changed it. Each
@@ -602,7 +626,9 @@ inline std::uint64_t run_pipeline(Word* words, std::uint64_t blocks, std::size_t
     ring[i & (batch_ahead - 1)] = h;
     __builtin_prefetch(at(h), Add ? 1 : 0, 3);
   };
-  if (blocks * block_words * sizeof(Word) <= pipeline_min_bytes(Add && is_staged<HashAt>)) {
+  const std::size_t straight_up_to =
+      Add && is_piped<HashAt> ? pipeline_min_floor : pipeline_min_bytes(Add && is_staged<HashAt>);
+  if (blocks * block_words * sizeof(Word) <= straight_up_to) {
     if constexpr (Add && is_staged<HashAt>) {
       for (std::size_t from = 0; from < count; from += batch_ahead) {
         const std::size_t run = count - from < batch_ahead ? count - from : batch_ahead;
