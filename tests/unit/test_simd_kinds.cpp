@@ -219,6 +219,46 @@ TEST(CacheLineKernels, FiltersHoldTheStatedWords) {
   }
 }
 
+// Fills one copy of empty one add() a key and another in batches of every
+// length around the pipeline's 64 keys (keys holds 6,000, some repeated):
+// after each batch both hold the same words and the batched one counts
+// every key. Then contains_many over the first 3,000 keys and the others
+// answers as contains() does, with no false negative.
+template <class F, class Key>
+void expect_batches_hold_single_adds(const F& empty, const std::vector<Key>& keys, const std::vector<Key>& others) {
+  F single = empty, batched = empty;
+  std::size_t at = 0;
+  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4423};  // 6,000 in all
+  for (const std::size_t length : lengths) {
+    const std::span<const Key> batch(keys.data() + at, std::min(length, keys.size() - at));
+    for (const Key& x : batch) single.add(x);
+    batched.add_many(batch);
+    at += batch.size();
+    ASSERT_TRUE(std::equal(single.words().begin(), single.words().end(), batched.words().begin()))
+        << "after a batch of " << length;
+    ASSERT_EQ(batched.items(), at);
+  }
+  ASSERT_EQ(at, keys.size());
+  std::vector<Key> probes(keys.begin(), keys.begin() + 3000);
+  probes.insert(probes.end(), others.begin(), others.end());
+  std::unique_ptr<bool[]> out(new bool[probes.size()]);
+  batched.contains_many(std::span<const Key>(probes), std::span<bool>(out.get(), probes.size()));
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    ASSERT_EQ(out[i], single.contains(probes[i])) << i;
+    if (i < 3000) {
+      ASSERT_TRUE(out[i]) << "false negative " << probes[i];
+    }
+  }
+}
+
+// 6,000 keys from make(), every fifth a repeat of an earlier one.
+template <class Key, class Make>
+std::vector<Key> with_repeats(bloomlab::rng& r, const Make& make) {
+  std::vector<Key> keys;
+  for (std::size_t i = 0; i < 6000; ++i) keys.push_back(i % 5 == 4 ? keys[r.below(keys.size())] : make(i));
+  return keys;
+}
+
 // Integer keys into an array small enough to skip the prefetch pipeline:
 // inserts make a run of hashes before they set the run's bits
 // (detail::staged_hashes). An empty batch changes nothing; batches of every
@@ -233,78 +273,34 @@ TYPED_TEST_SUITE(SmallIntegerBatches, block_local_kinds);
 
 TYPED_TEST(SmallIntegerBatches, HoldTheBitsOfOneAddAKey) {
   bloomlab::rng r(91);
-  std::vector<std::uint64_t> keys;
-  for (std::size_t i = 0; i < 6000; ++i) keys.push_back(i % 5 == 4 ? keys[r.below(keys.size())] : r.next());
+  const std::vector<std::uint64_t> keys = with_repeats<std::uint64_t>(r, [&r](std::size_t) { return r.next(); });
   const TypeParam empty = TypeParam::for_rate(4000, 0.01);
   ASSERT_LE(empty.words().size_bytes(), bloomlab::detail::pipeline_min_bytes(true));
-  TypeParam single = empty, batched = empty;
+  TypeParam batched = empty;
   batched.add_many(std::span<const std::uint64_t>{});  // an empty batch changes nothing
   ASSERT_EQ(batched.items(), 0u);
   ASSERT_EQ(batched.bits_set(), 0u);
-  std::size_t at = 0;
-  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4423};  // 6,000 in all
-  for (const std::size_t length : lengths) {
-    const std::span<const std::uint64_t> batch(keys.data() + at, std::min(length, keys.size() - at));
-    for (const std::uint64_t x : batch) single.add(x);
-    batched.add_many(batch);
-    at += batch.size();
-    ASSERT_TRUE(std::equal(single.words().begin(), single.words().end(), batched.words().begin()))
-        << "after a batch of " << length;
-    ASSERT_EQ(batched.items(), at);
-  }
-  ASSERT_EQ(at, keys.size());
-  std::vector<std::uint64_t> probes(keys.begin(), keys.begin() + 3000);
-  for (int i = 0; i < 3000; ++i) probes.push_back(r.next());
-  std::unique_ptr<bool[]> out(new bool[probes.size()]);
-  batched.contains_many(std::span<const std::uint64_t>(probes), std::span<bool>(out.get(), probes.size()));
-  for (std::size_t i = 0; i < probes.size(); ++i) {
-    ASSERT_EQ(out[i], single.contains(probes[i])) << i;
-    if (i < 3000) {
-      ASSERT_TRUE(out[i]) << "false negative " << probes[i];
-    }
-  }
+  std::vector<std::uint64_t> others;
+  for (int i = 0; i < 3000; ++i) others.push_back(r.next());
+  expect_batches_hold_single_adds(empty, keys, others);
 }
 
 // String keys into an array past 64 KiB (detail::pipeline_min_floor) but
 // short of half the L2 on most CPUs: inserts take the prefetch pipeline
-// there (detail::piped_hashes), lookups may loop straight through. Batches
-// of every length around the pipeline's 64 keys, with keys repeated, hold
-// the bits of one add() a key, count every key, and answer as contains().
+// there (detail::piped_hashes), lookups may loop straight through. The
+// same checks as for integer keys above.
 template <class F>
 class StringBatchesPastTheFloor : public ::testing::Test {};
 TYPED_TEST_SUITE(StringBatchesPastTheFloor, block_local_kinds);
 
 TYPED_TEST(StringBatchesPastTheFloor, HoldTheBitsOfOneAddAKey) {
   bloomlab::rng r(93);
-  const std::vector<std::string> fresh = hex_keys(r, 6000);
-  std::vector<std::string_view> keys;
-  for (std::size_t i = 0; i < fresh.size(); ++i) keys.push_back(i % 5 == 4 ? keys[r.below(keys.size())] : fresh[i]);
+  const std::vector<std::string> fresh = hex_keys(r, 6000), other_keys = hex_keys(r, 3000);
+  const std::vector<std::string_view> keys =
+      with_repeats<std::string_view>(r, [&fresh](std::size_t i) { return std::string_view(fresh[i]); });
   const TypeParam empty = TypeParam::for_rate(80000, 0.01);
   ASSERT_GT(empty.words().size_bytes(), bloomlab::detail::pipeline_min_floor);
-  TypeParam single = empty, batched = empty;
-  std::size_t at = 0;
-  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4423};  // 6,000 in all
-  for (const std::size_t length : lengths) {
-    const std::span<const std::string_view> batch(keys.data() + at, std::min(length, keys.size() - at));
-    for (const std::string_view x : batch) single.add(x);
-    batched.add_many(batch);
-    at += batch.size();
-    ASSERT_TRUE(std::equal(single.words().begin(), single.words().end(), batched.words().begin()))
-        << "after a batch of " << length;
-    ASSERT_EQ(batched.items(), at);
-  }
-  ASSERT_EQ(at, keys.size());
-  std::vector<std::string_view> probes(keys.begin(), keys.begin() + 3000);
-  const std::vector<std::string> others = hex_keys(r, 3000);
-  probes.insert(probes.end(), others.begin(), others.end());
-  std::unique_ptr<bool[]> out(new bool[probes.size()]);
-  batched.contains_many(std::span<const std::string_view>(probes), std::span<bool>(out.get(), probes.size()));
-  for (std::size_t i = 0; i < probes.size(); ++i) {
-    ASSERT_EQ(out[i], single.contains(probes[i])) << i;
-    if (i < 3000) {
-      ASSERT_TRUE(out[i]) << "false negative " << probes[i];
-    }
-  }
+  expect_batches_hold_single_adds(empty, keys, std::vector<std::string_view>(other_keys.begin(), other_keys.end()));
 }
 
 // The array size up to which a batch loops straight through rather than
