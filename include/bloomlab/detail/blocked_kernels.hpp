@@ -596,7 +596,7 @@ inline constexpr bool is_staged<staged_hashes<Fn>> = true;
 // pipeline / straight: on a Sapphire Rapids class Xeon (2 MiB of L2 a core)
 // at 24-32 KiB 0.87-1.01, at 72-128 KiB 0.82-0.96, at 241-257 KiB 0.80-0.96,
 // at 604-1024 KiB 0.73-0.82, at 1-8 KiB 0.88-1.03; on an AMD EPYC of the Zen
-// 3 family (512 KiB of L2) at 72-128 KiB 0.78-1.04, from 181 KiB up 0.71-0.93,
+// 3 family (512 KiB of L2) at 72-128 KiB 0.78-1.04, from 181 KiB up 0.41-0.93,
 // but at 12-16 KiB up to 1.15, whence the floor
 // (bench/results/string-inserts-2026-12-05.md).
 template <class Fn>
