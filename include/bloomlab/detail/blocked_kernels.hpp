@@ -23,6 +23,7 @@
 #include <new>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #if __has_include(<unistd.h>)
 #include <unistd.h>  // sysconf: the L2 size, for pipeline_min_bytes()
@@ -562,6 +563,20 @@ inline std::size_t pipeline_min_bytes(bool staged = false) {
   return bytes[staged ? 1 : 0];
 }
 
+// A hash_at marked with how an insert batch makes its hashes when its array
+// is small (staged_hashes and piped_hashes below); a plain hash_at keeps
+// the rule of lookups.
+enum class insert_hashes { staged, piped };
+template <insert_hashes How, class Fn>
+struct marked_hashes {
+  Fn fn;
+  std::uint64_t operator()(std::size_t i) const { return fn(i); }
+};
+template <class T, insert_hashes How>
+inline constexpr bool marked_as = false;
+template <insert_hashes How, class Fn>
+inline constexpr bool marked_as<marked_hashes<How, Fn>, How> = true;
+
 // A hash_at whose hashes an insert makes a run at a time (batch_ahead of
 // them), before it sets that run, when the array skips the pipeline: an
 // integer key's hash, a few multiplies whose latency would otherwise stand
@@ -577,16 +592,9 @@ inline std::size_t pipeline_min_bytes(bool staged = false) {
 // cache-line 11.0 -> 12.9), nor are hashes already made (a copy for nothing).
 // bench/results/staged-hashes-2026-12-03.md.
 template <class Fn>
-struct staged_hashes {
-  Fn fn;
-  std::uint64_t operator()(std::size_t i) const { return fn(i); }
-};
-template <class Fn>
-staged_hashes(Fn) -> staged_hashes<Fn>;
-template <class T>
-inline constexpr bool is_staged = false;
-template <class Fn>
-inline constexpr bool is_staged<staged_hashes<Fn>> = true;
+marked_hashes<insert_hashes::staged, Fn> staged_hashes(Fn fn) {
+  return {std::move(fn)};
+}
 
 // A hash_at of string keys (XXH3 or hash64, unkeyed), whose inserts take the
 // pipeline from pipeline_min_floor (64 KiB) up, whatever the L2: there the
@@ -600,16 +608,17 @@ inline constexpr bool is_staged<staged_hashes<Fn>> = true;
 // but at 12-16 KiB up to 1.15, whence the floor
 // (bench/results/string-inserts-2026-12-05.md).
 template <class Fn>
-struct piped_hashes {
-  Fn fn;
-  std::uint64_t operator()(std::size_t i) const { return fn(i); }
-};
-template <class Fn>
-piped_hashes(Fn) -> piped_hashes<Fn>;
-template <class T>
-inline constexpr bool is_piped = false;
-template <class Fn>
-inline constexpr bool is_piped<piped_hashes<Fn>> = true;
+marked_hashes<insert_hashes::piped, Fn> piped_hashes(Fn fn) {
+  return {std::move(fn)};
+}
+
+// The array size up to which a batch loops straight through (the rules
+// above): Add with hashes from HashAt.
+template <bool Add, class HashAt>
+inline std::size_t straight_up_to() {
+  if constexpr (Add && marked_as<HashAt, insert_hashes::piped>) return pipeline_min_floor;
+  return pipeline_min_bytes(Add && marked_as<HashAt, insert_hashes::staged>);
+}
 
 // The pipeline itself, for any block of block_words words (of type Word)
 // picked by Choice::block_of(h, blocks): apply(i, block, h) tests or sets
@@ -626,10 +635,8 @@ inline std::uint64_t run_pipeline(Word* words, std::uint64_t blocks, std::size_t
     ring[i & (batch_ahead - 1)] = h;
     __builtin_prefetch(at(h), Add ? 1 : 0, 3);
   };
-  const std::size_t straight_up_to =
-      Add && is_piped<HashAt> ? pipeline_min_floor : pipeline_min_bytes(Add && is_staged<HashAt>);
-  if (blocks * block_words * sizeof(Word) <= straight_up_to) {
-    if constexpr (Add && is_staged<HashAt>) {
+  if (blocks * block_words * sizeof(Word) <= straight_up_to<Add, HashAt>()) {
+    if constexpr (Add && marked_as<HashAt, insert_hashes::staged>) {
       for (std::size_t from = 0; from < count; from += batch_ahead) {
         const std::size_t run = count - from < batch_ahead ? count - from : batch_ahead;
         for (std::size_t j = 0; j < run; ++j) ring[j] = hash_at(from + j);

@@ -57,9 +57,9 @@ class hashed_batches {
     if (const auto& key = f.secret_key())
       f.template batch<Add>(xs.size(), [&](std::size_t i) { return keyed_hash(xs[i], *key); }, out);
     else if constexpr (std::is_same_v<Key, std::uint64_t>)
-      f.template batch<Add>(xs.size(), staged_hashes{[&](std::size_t i) { return K::hash(xs[i]); }}, out);
+      f.template batch<Add>(xs.size(), staged_hashes([&](std::size_t i) { return K::hash(xs[i]); }), out);
     else
-      f.template batch<Add>(xs.size(), piped_hashes{[&](std::size_t i) { return K::hash(xs[i]); }}, out);
+      f.template batch<Add>(xs.size(), piped_hashes([&](std::size_t i) { return K::hash(xs[i]); }), out);
   }
 };
 

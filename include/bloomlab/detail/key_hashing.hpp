@@ -119,10 +119,10 @@ class key_hashing {
         return run([&xs, secret](std::size_t i) { return siphash24(xs[i], *secret); });
     }
     if constexpr (std::is_same_v<Key, std::uint64_t>) {
-      return run(staged_hashes{[&xs](std::size_t i) { return IntHash::hash(xs[i]); }});
+      return run(staged_hashes([&xs](std::size_t i) { return IntHash::hash(xs[i]); }));
     } else {
-      if (strings_ == string_hash::hash64) return run(piped_hashes{[&xs](std::size_t i) { return hash64(xs[i]); }});
-      return run(piped_hashes{[&xs](std::size_t i) { return xxh3_64(xs[i]); }});
+      if (strings_ == string_hash::hash64) return run(piped_hashes([&xs](std::size_t i) { return hash64(xs[i]); }));
+      return run(piped_hashes([&xs](std::size_t i) { return xxh3_64(xs[i]); }));
     }
   }
 
