@@ -275,21 +275,28 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
 
   // add() of every key, in order. (The keyed or unkeyed hash is chosen once
   // per batch, outside the loop.)
-  void add_many(std::span<const std::string_view> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  void add_many(std::span<const std::string_view> xs) {
+    keys_batch<true>(xs, nullptr);
+    counted(xs.size());
+  }
   // out[i] = contains(xs[i]); out.size() must be xs.size().
   void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const {
     detail::check_out("blocked filter", xs.size(), out.size());
     keys_batch<false>(xs, out.data());
   }
   // The same for integer keys.
-  void add_many(std::span<const std::uint64_t> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  void add_many(std::span<const std::uint64_t> xs) {
+    keys_batch<true>(xs, nullptr);
+    counted(xs.size());
+  }
   void contains_many(std::span<const std::uint64_t> xs, std::span<bool> out) const {
     detail::check_out("blocked filter", xs.size(), out.size());
     keys_batch<false>(xs, out.data());
   }
   // The same given each item's hash (as hash() or the caller made it).
   void add_hashes(std::span<const std::uint64_t> hs) {
-    counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
+    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
+    counted(hs.size());
   }
   void contains_hashes(std::span<const std::uint64_t> hs, std::span<bool> out) const {
     detail::check_out("blocked filter", hs.size(), out.size());
@@ -432,8 +439,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
     return detail::scalar_kernel<Layout>::set(b, key(h));
   }
 
-  // Counts a batch's keys (the batch's own count of changed keys is not kept).
-  void counted(std::uint64_t keys, std::uint64_t /*changed*/) { items_ = items_sum(items_, keys); }
+  void counted(std::uint64_t keys) { items_ = items_sum(items_, keys); }
 
   // Names every difference, as compare_policy() does for the classic kinds:
   // "m 1024 vs 2048, keying keyed vs unkeyed" (keys by their public ids).
@@ -446,8 +452,8 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
 
   // The batch over keys xs, with the hash chosen once for the whole batch.
   template <bool Add, class Key>
-  std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
-    return with_hash_at(xs, [&](const auto& hash_at) { return batch<Add>(xs.size(), hash_at, out); });
+  void keys_batch(std::span<const Key> xs, bool* out) const {
+    with_hash_at(xs, [&](const auto& hash_at) { batch<Add>(xs.size(), hash_at, out); });
   }
   std::size_t word_count() const { return static_cast<std::size_t>(blocks_ * Layout::words); }
   std::uint64_t* block(std::uint64_t h) { return mem_.data() + block_of(h) * Layout::words; }
@@ -458,15 +464,13 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
   // The batch calls: one pipeline per code path (detail::run_batch), Add
   // from the non-const add calls only.
   template <bool Add, class HashAt>
-  std::uint64_t batch(std::size_t count, const HashAt& hash_at, bool* out) const {
+  void batch(std::size_t count, const HashAt& hash_at, bool* out) const {
     std::uint64_t* words = mem_.data();
 #if BLOOMLAB_HAVE_AVX2_PATH
-    if (path_ == code_path::avx512)
-      return detail::batch_avx512<Layout, Add>(words, blocks_, count, hash_at, out);
-    if (path_ == code_path::avx2)
-      return detail::batch_avx2<Layout, Add>(words, blocks_, count, hash_at, out);
+    if (path_ == code_path::avx512) return detail::batch_avx512<Layout, Add>(words, blocks_, count, hash_at, out);
+    if (path_ == code_path::avx2) return detail::batch_avx2<Layout, Add>(words, blocks_, count, hash_at, out);
 #endif
-    return detail::batch_scalar<Layout, Add>(words, blocks_, count, hash_at, out);
+    detail::batch_scalar<Layout, Add>(words, blocks_, count, hash_at, out);
   }
 
   std::uint64_t blocks_;

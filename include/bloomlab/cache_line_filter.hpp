@@ -169,10 +169,17 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
   // misses of a large filter overlap; set in order, so the bits equal one
   // add() per key; out must have one place per key (else
   // std::invalid_argument).
-  void add_many(std::span<const std::string_view> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
-  void add_many(std::span<const std::uint64_t> xs) { counted(xs.size(), keys_batch<true>(xs, nullptr)); }
+  void add_many(std::span<const std::string_view> xs) {
+    keys_batch<true>(xs, nullptr);
+    counted(xs.size());
+  }
+  void add_many(std::span<const std::uint64_t> xs) {
+    keys_batch<true>(xs, nullptr);
+    counted(xs.size());
+  }
   void add_hashes(std::span<const std::uint64_t> hs) {
-    counted(hs.size(), batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr));
+    batch<true>(hs.size(), [&hs](std::size_t i) { return hs[i]; }, nullptr);
+    counted(hs.size());
   }
   void contains_many(std::span<const std::string_view> xs, std::span<bool> out) const {
     detail::check_out(kind_name, xs.size(), out.size());
@@ -248,18 +255,16 @@ class cache_line_filter : public detail::key_hashing<detail::int_key_mix64> {
     static std::uint32_t g0(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
   };
 
-  // Counts a batch's keys (the batch's own count of changed keys is not kept).
-  void counted(std::uint64_t keys, std::uint64_t /*changed*/) { items_ = items_sum(items_, keys); }
+  void counted(std::uint64_t keys) { items_ = items_sum(items_, keys); }
   // One pass over a batch: Add sets bits (from the non-const calls only),
   // else answers into out.
   template <bool Add, class HashAt>
-  std::uint64_t batch(std::size_t count, const HashAt& hash_at, bool* out) const {
+  void batch(std::size_t count, const HashAt& hash_at, bool* out) const {
     detail::probe_batch_on<shape, Add>(path_, mem_.data(), blocks_, k_, count, hash_at, out);
-    return 0;
   }
   template <bool Add, class Key>
-  std::uint64_t keys_batch(std::span<const Key> xs, bool* out) const {
-    return with_hash_at(xs, [&](const auto& hash_at) { return batch<Add>(xs.size(), hash_at, out); });
+  void keys_batch(std::span<const Key> xs, bool* out) const {
+    with_hash_at(xs, [&](const auto& hash_at) { batch<Add>(xs.size(), hash_at, out); });
   }
 
   static block_sizing sizing_for(double n, double p) {

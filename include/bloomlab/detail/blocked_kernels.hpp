@@ -622,47 +622,53 @@ inline std::size_t straight_up_to() {
 
 // The pipeline itself, for any block of block_words words (of type Word)
 // picked by Choice::block_of(h, blocks): apply(i, block, h) tests or sets
-// item i (hash h) in its block and returns 1 when an add changed it. Each
-// kind's batch calls wrap it with their kernel.
+// item i (hash h) in its block. Each kind's batch calls wrap it with their
+// kernel. The ring keeps each item's block beside its hash, found once for
+// the prefetch, as Boost.Bloom's bulk calls keep theirs. String inserts of
+// the five kinds, against finding the block again: 0.90-0.99 of the time at
+// 241-257 KiB, 0.91-0.96 at 2.4-4 MiB (-O3; with -march=native 0.97-1.07,
+// rerun 0.90-1.01); the other rows 0.88-1.10, as wide as the rows whose
+// code did not change (bench/results/ring-blocks-2026-12-05.md).
 template <bool Add, class Choice, class Word, class HashAt, class Apply>
-inline std::uint64_t run_pipeline(Word* words, std::uint64_t blocks, std::size_t block_words,
-                                  std::size_t count, const HashAt& hash_at, const Apply& apply) {
+inline void run_pipeline(Word* words, std::uint64_t blocks, std::size_t block_words, std::size_t count,
+                         const HashAt& hash_at, const Apply& apply) {
   std::uint64_t ring[batch_ahead];
-  std::uint64_t changed = 0;
+  Word* where[batch_ahead];
   const auto at = [&](std::uint64_t h) { return words + Choice::block_of(h, blocks) * block_words; };
   const auto fetch = [&](std::size_t i) {
     const std::uint64_t h = hash_at(i);
+    Word* const b = at(h);
     ring[i & (batch_ahead - 1)] = h;
-    __builtin_prefetch(at(h), Add ? 1 : 0, 3);
+    where[i & (batch_ahead - 1)] = b;
+    __builtin_prefetch(b, Add ? 1 : 0, 3);
   };
   if (blocks * block_words * sizeof(Word) <= straight_up_to<Add, HashAt>()) {
     if constexpr (Add && marked_as<HashAt, insert_hashes::staged>) {
       for (std::size_t from = 0; from < count; from += batch_ahead) {
         const std::size_t run = count - from < batch_ahead ? count - from : batch_ahead;
         for (std::size_t j = 0; j < run; ++j) ring[j] = hash_at(from + j);
-        for (std::size_t j = 0; j < run; ++j) changed += apply(from + j, at(ring[j]), ring[j]);
+        for (std::size_t j = 0; j < run; ++j) apply(from + j, at(ring[j]), ring[j]);
       }
     } else {
       for (std::size_t i = 0; i < count; ++i) {
         const std::uint64_t h = hash_at(i);
-        changed += apply(i, at(h), h);
+        apply(i, at(h), h);
       }
     }
-    return changed;
+    return;
   }
   const std::size_t primed = count < batch_ahead ? count : batch_ahead;
   for (std::size_t i = 0; i < primed; ++i) fetch(i);
   std::size_t i = 0;
   for (; i + batch_ahead < count; ++i) {
-    const std::uint64_t h = ring[i & (batch_ahead - 1)];  // before fetch(i + ahead) takes its slot
-    changed += apply(i, at(h), h);
+    const std::size_t slot = i & (batch_ahead - 1);  // read before fetch(i + ahead) takes it
+    apply(i, where[slot], ring[slot]);
     fetch(i + batch_ahead);
   }
   for (; i < count; ++i) {
-    const std::uint64_t h = ring[i & (batch_ahead - 1)];
-    changed += apply(i, at(h), h);
+    const std::size_t slot = i & (batch_ahead - 1);
+    apply(i, where[slot], ring[slot]);
   }
-  return changed;
 }
 
 // The kernels take a block as 64-bit words. A layout may keep its blocks
@@ -670,40 +676,34 @@ inline std::uint64_t run_pipeline(Word* words, std::uint64_t blocks, std::size_t
 // them as those words and the vector kernels as vectors (types that may
 // alias any object), never as 64-bit integers.
 template <class Kernel, class Layout, bool Add, class Word, class HashAt>
-inline std::uint64_t run_batch(Word* words, std::uint64_t blocks, std::size_t count, const HashAt& hash_at,
-                               bool* out) {
+inline void run_batch(Word* words, std::uint64_t blocks, std::size_t count, const HashAt& hash_at, bool* out) {
   constexpr std::size_t block_words = Layout::block_bits / (8 * sizeof(Word));
-  return run_pipeline<Add, Layout>(words, blocks, block_words, count, hash_at,
-                                   [&](std::size_t i, Word* block, std::uint64_t h) -> std::uint64_t {
-                                     const auto key = static_cast<std::uint32_t>(h);
-                                     if constexpr (Add) {
-                                       return Kernel::set(reinterpret_cast<std::uint64_t*>(block), key);
-                                     } else {
-                                       out[i] = Kernel::test(reinterpret_cast<const std::uint64_t*>(block), key);
-                                       return 0;
-                                     }
-                                   });
+  run_pipeline<Add, Layout>(words, blocks, block_words, count, hash_at, [&](std::size_t i, Word* block, std::uint64_t h) {
+    const auto key = static_cast<std::uint32_t>(h);
+    if constexpr (Add)
+      Kernel::set(reinterpret_cast<std::uint64_t*>(block), key);
+    else
+      out[i] = Kernel::test(reinterpret_cast<const std::uint64_t*>(block), key);
+  });
 }
 
 template <class Layout, bool Add, class Word, class HashAt>
-[[gnu::flatten]] inline std::uint64_t batch_scalar(Word* words, std::uint64_t blocks, std::size_t count,
-                                                   const HashAt& hash_at, bool* out) {
-  return run_batch<scalar_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+[[gnu::flatten]] inline void batch_scalar(Word* words, std::uint64_t blocks, std::size_t count, const HashAt& hash_at,
+                                          bool* out) {
+  run_batch<scalar_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 
 #if BLOOMLAB_HAVE_AVX2_PATH
 template <class Layout, bool Add, class Word, class HashAt>
-[[gnu::flatten]] BLOOMLAB_TARGET_AVX2 std::uint64_t batch_avx2(Word* words, std::uint64_t blocks,
-                                                               std::size_t count, const HashAt& hash_at,
-                                                               bool* out) {
-  return run_batch<avx2_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+[[gnu::flatten]] BLOOMLAB_TARGET_AVX2 void batch_avx2(Word* words, std::uint64_t blocks, std::size_t count,
+                                                      const HashAt& hash_at, bool* out) {
+  run_batch<avx2_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 
 template <class Layout, bool Add, class Word, class HashAt>
-[[gnu::flatten]] BLOOMLAB_TARGET_AVX512 std::uint64_t batch_avx512(Word* words, std::uint64_t blocks,
-                                                                   std::size_t count, const HashAt& hash_at,
-                                                                   bool* out) {
-  return run_batch<avx512_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
+[[gnu::flatten]] BLOOMLAB_TARGET_AVX512 void batch_avx512(Word* words, std::uint64_t blocks, std::size_t count,
+                                                          const HashAt& hash_at, bool* out) {
+  run_batch<avx512_kernel<Layout>, Layout, Add>(words, blocks, count, hash_at, out);
 }
 #endif
 

@@ -179,12 +179,11 @@ template <class Kernel, class Shape, bool Add, class HashAt>
 inline void probe_batch(std::uint64_t* words, std::uint64_t blocks, unsigned k, std::size_t count,
                         const HashAt& hash_at, bool* out) {
   run_pipeline<Add, Shape>(words, blocks, 8, count, hash_at,
-                           [&](std::size_t i, std::uint64_t* block, std::uint64_t h) -> std::uint64_t {
+                           [&](std::size_t i, std::uint64_t* block, std::uint64_t h) {
                              if constexpr (Add)
                                probe_scalar_kernel::set(block, Shape::g0(h), k);
                              else
                                out[i] = Kernel::test(block, Shape::g0(h), k);
-                             return 0;
                            });
 }
 
