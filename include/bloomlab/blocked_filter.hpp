@@ -264,7 +264,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
 
   bool contains_hash(std::uint64_t h) const {
     const std::uint64_t* b = block(h);
-    if (inline_singles_) [[likely]]
+    if (inline_singles())
       return detail::inline_kernel<Layout>::test(b, key(h));
 #if BLOOMLAB_HAVE_AVX2_PATH
     if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::test_one(b, key(h));
@@ -421,6 +421,22 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
     return p;
   }
   static std::uint32_t key(std::uint64_t h) { return static_cast<std::uint32_t>(h); }
+  // Whether single calls take the inline kernel, told to the compiler as
+  // likely where this build's CPUs with AVX-512 take it too. Where they call
+  // the kernel of their path instead (detail::singles_call_avx512), a hint
+  // either way lays one kind of CPU's path out badly: with [[likely]] on an
+  // AVX-512 CPU the loop around add() reloaded the inline kernel's constants
+  // after each call, and lookups at 200,000 keys took 3.90-4.05 ns
+  // (blocked256) and 4.17-4.84 (blocked512) against 3.48-3.63 and 3.74-3.80
+  // with no hint (bench/results/ring-blocks-2026-12-05.md). With
+  // -march=native the hint stays: without it inserts took 2.57-2.74 ns
+  // against 2.52-2.65.
+  bool inline_singles() const {
+    if constexpr (detail::singles_call_avx512)
+      return inline_singles_;
+    else
+      return __builtin_expect(inline_singles_, true);
+  }
 
   bool test_plain(std::uint64_t h) const { return detail::inline_kernel<Layout>::test(block(h), key(h)); }
   bool add_plain(std::uint64_t h) {
@@ -430,7 +446,7 @@ class basic_blocked_filter : public detail::key_hashing<detail::int_key_mix64> {
 
   bool set_hash(std::uint64_t h) {
     std::uint64_t* b = block(h);
-    if (inline_singles_) [[likely]]
+    if (inline_singles())
       return detail::inline_kernel<Layout>::set(b, key(h));
 #if BLOOMLAB_HAVE_AVX2_PATH
     if (path_ == code_path::avx512) return detail::avx512_kernel<Layout>::set_one(b, key(h));
