@@ -688,13 +688,14 @@ inline void run_pipeline(Word* words, std::uint64_t blocks, std::size_t block_wo
 template <class Kernel, class Layout, bool Add, class Word, class HashAt>
 inline void run_batch(Word* words, std::uint64_t blocks, std::size_t count, const HashAt& hash_at, bool* out) {
   constexpr std::size_t block_words = Layout::block_bits / (8 * sizeof(Word));
-  run_pipeline<Add, Layout>(words, blocks, block_words, count, hash_at, [&](std::size_t i, Word* block, std::uint64_t h) {
+  const auto apply = [&](std::size_t i, Word* block, std::uint64_t h) {
     const auto key = static_cast<std::uint32_t>(h);
     if constexpr (Add)
       Kernel::set(reinterpret_cast<std::uint64_t*>(block), key);
     else
       out[i] = Kernel::test(reinterpret_cast<const std::uint64_t*>(block), key);
-  });
+  };
+  run_pipeline<Add, Layout>(words, blocks, block_words, count, hash_at, apply);
 }
 
 template <class Layout, bool Add, class Word, class HashAt>
