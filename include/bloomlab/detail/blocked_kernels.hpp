@@ -357,24 +357,19 @@ inline bool cpu_has_avx512() {
 #define BLOOMLAB_TARGET_AVX2 __attribute__((target("avx2")))
 #define BLOOMLAB_TARGET_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
 
-// The eight shift counts b_j as 32-bit lanes: one vpmulld and one shift.
-template <class Layout>
-BLOOMLAB_TARGET_AVX2 inline __m256i lane_bits_avx2(std::uint32_t key, int shift) {
-  const __m256i salts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(Layout::salts));
-  const __m256i prod = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(key)), salts);
-  return _mm256_srli_epi32(prod, shift);
-}
-
-// The mask as vectors: one for the 256-bit layout, two for the 512-bit one.
-// The 512-bit layout makes its products with vpmuludq, each already in the
-// 64-bit lane of its word (salt_pairs), then shifts 1 by bits 26..31 of
-// each: fewer and shorter steps than vpmulld, widening and extracting the
-// counts (6.2 vs 7.3 ns a lookup in cache on an AVX2-only AMD EPYC,
-// bench/results/boost-peer-2026-12-01.md).
+// The mask as vectors: one for the 256-bit layout (the eight products by
+// one vpmulld, each lane 1 shifted by its product's top 5 bits), two for
+// the 512-bit one. The 512-bit layout makes its products with vpmuludq,
+// each already in the 64-bit lane of its word (salt_pairs), then shifts 1
+// by bits 26..31 of each: fewer and shorter steps than vpmulld, widening
+// and extracting the counts (6.2 vs 7.3 ns a lookup in cache on an
+// AVX2-only AMD EPYC, bench/results/boost-peer-2026-12-01.md).
 template <class Layout>
 BLOOMLAB_TARGET_AVX2 inline void mask_avx2(std::uint32_t key, __m256i* m) {
   if constexpr (Layout::lane_bits == 32) {
-    m[0] = _mm256_sllv_epi32(_mm256_set1_epi32(1), lane_bits_avx2<Layout>(key, 27));
+    const __m256i salts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(Layout::salts));
+    const __m256i products = _mm256_mullo_epi32(_mm256_set1_epi32(static_cast<int>(key)), salts);
+    m[0] = _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_srli_epi32(products, 27));
   } else {
     const __m256i k = _mm256_set1_epi32(static_cast<int>(key));
     const __m256i one = _mm256_set1_epi64x(1), six = _mm256_set1_epi64x(63);
